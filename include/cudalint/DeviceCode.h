@@ -1,0 +1,38 @@
+//===--- DeviceCode.h - cuda-lint -------------------------------*- C++ -*-===//
+//
+// Where code runs: helpers and AST matchers that tell device code
+// (__global__, __device__, __host__ __device__ functions, device lambdas,
+// templates as instantiated) from host code. Shared by every check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_DEVICECODE_H
+#define CUDA_LINT_DEVICECODE_H
+
+#include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+namespace clang::tidy::cuda {
+
+/// True for a `__global__` function (a kernel).
+bool isKernel(const FunctionDecl *FD);
+
+/// True for a function that is compiled for the device: a kernel, a
+/// `__device__` or `__host__ __device__` function, a device lambda's call
+/// operator. Functions that clang makes implicitly host-device only because
+/// they are `constexpr` are host code unless written as device code.
+bool isDeviceFunction(const FunctionDecl *FD);
+
+/// The function, lambda call operator or block whose body holds \p S, or null.
+const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S);
+
+namespace matchers {
+AST_MATCHER(FunctionDecl, isCudaKernel) { return isKernel(&Node); }
+AST_MATCHER(FunctionDecl, isCudaDeviceFunction) {
+  return isDeviceFunction(&Node);
+}
+} // namespace matchers
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_DEVICECODE_H

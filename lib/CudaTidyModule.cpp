@@ -1,0 +1,32 @@
+//===--- CudaTidyModule.cpp - cuda-lint -----------------------------------===//
+//
+// The `cuda` clang-tidy module: every cuda-lint check, registered under its
+// `cuda-<name>` name. The same module is linked into the cuda-lint driver and
+// into the clang-tidy plugin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DoublePromotionCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy::cuda {
+
+class CudaModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<DoublePromotionCheck>(
+        "cuda-double-promotion");
+  }
+};
+
+// Register the module with clang-tidy's module registry.
+static ClangTidyModuleRegistry::Add<CudaModule>
+    X("cuda-module", "Adds the CUDA performance and correctness checks.");
+
+} // namespace clang::tidy::cuda
+
+namespace clang::tidy {
+// This anchor is used to force the linker to link in the generated object
+// file and thus register the module.
+volatile int CudaModuleAnchorSource = 0; // NOLINT(misc-use-internal-linkage)
+} // namespace clang::tidy

@@ -1,0 +1,446 @@
+//===--- DoublePromotionCheck.cpp - cuda-lint -----------------------------===//
+//
+// OpenCL best-practices guide for CUDA GPUs, 5.1.3: "Avoid automatic
+// conversion of doubles to floats": use `f`-suffixed constants so that float
+// data stays in float arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DoublePromotionCheck.h"
+#include "cudalint/DeviceCode.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+// C math functions whose float form is the name with an `f` suffix.
+const char *const MathFunctions[] = {
+    "acos",  "acosh",     "asin",   "asinh",     "atan",  "atan2", "atanh",
+    "cbrt",  "ceil",      "copysign", "cos",     "cosh",  "cospi", "erf",
+    "erfc",  "erfcinv",   "erfinv", "exp",       "exp10", "exp2",  "expm1",
+    "fabs",  "fdim",      "floor",  "fma",       "fmax",  "fmin",  "fmod",
+    "hypot", "j0",        "j1",     "lgamma",    "log",   "log10", "log1p",
+    "log2",  "logb",      "nearbyint", "nextafter", "normcdf", "normcdfinv",
+    "pow",   "rcbrt",     "remainder", "rint",   "round", "rsqrt", "sin",
+    "sinh",  "sinpi",     "sqrt",   "tan",       "tanh",  "tgamma", "trunc",
+    "y0",    "y1"};
+
+bool isDouble(QualType T) {
+  return T.getCanonicalType()->isSpecificBuiltinType(BuiltinType::Double);
+}
+bool isFloat(QualType T) {
+  return T.getCanonicalType()->isSpecificBuiltinType(BuiltinType::Float);
+}
+
+const FloatingLiteral *asDoubleLiteral(const Expr *E) {
+  const auto *Lit = dyn_cast<FloatingLiteral>(E->IgnoreParens());
+  return Lit && isDouble(Lit->getType()) ? Lit : nullptr;
+}
+
+// An expression built only from unsuffixed double literals: `0.5`, `-0.25`,
+// `(1.0 + 0.5)`.
+bool isLiteralOnly(const Expr *E) {
+  E = E->IgnoreParens();
+  if (asDoubleLiteral(E))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           isLiteralOnly(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isAdditiveOp() || BO->isMultiplicativeOp()
+               ? isLiteralOnly(BO->getLHS()) && isLiteralOnly(BO->getRHS())
+               : false;
+  return false;
+}
+
+bool isMathCall(const CallExpr *Call);
+
+// Float data that the language computes in double: an implicit float to
+// double conversion, or double arithmetic built from such conversions and
+// double literals, or a double math function called on such data.
+bool isPromotedFloat(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
+    return Cast->getCastKind() == CK_FloatingCast && isDouble(Cast->getType()) &&
+           isFloat(Cast->getSubExpr()->getType());
+  if (!isDouble(E->getType()))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           isPromotedFloat(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (!BO->isAdditiveOp() && !BO->isMultiplicativeOp())
+      return false;
+    bool L = isPromotedFloat(BO->getLHS()), R = isPromotedFloat(BO->getRHS());
+    return (L && (R || isLiteralOnly(BO->getRHS()))) ||
+           (R && isLiteralOnly(BO->getLHS()));
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return isMathCall(Call) && llvm::any_of(Call->arguments(), [](const Expr *A) {
+             return isFloat(A->IgnoreParenImpCasts()->getType()) ||
+                    isPromotedFloat(A);
+           });
+  return false;
+}
+
+bool isMathCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || !isDouble(Call->getType()))
+    return false;
+  StringRef Name = FD->getName();
+  return llvm::is_contained(MathFunctions, Name);
+}
+
+const Stmt *parentSkippingParens(ASTContext &Ctx, const Stmt *S) {
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    if (Parents.empty())
+      return nullptr;
+    const auto *P = Parents[0].get<Stmt>();
+    if (!P || !isa<ParenExpr>(P))
+      return P;
+    S = P;
+  }
+}
+
+bool isSignOp(const Stmt *S) {
+  const auto *UO = dyn_cast_or_null<UnaryOperator>(S);
+  return UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus);
+}
+
+bool isImplicitConversionToFloat(const Stmt *S) {
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(S);
+  return Cast && Cast->getCastKind() == CK_FloatingCast &&
+         isFloat(Cast->getType());
+}
+
+/// Whether the double result of the promoted-float expression \p E ends up
+/// as float: converted back to float, compared, or accumulated into a float.
+/// Where it flows into double storage (a double variable, a double
+/// parameter, varargs) the double arithmetic is on purpose.
+bool isFloatContext(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Cur = E;
+  const Stmt *P = parentSkippingParens(Ctx, Cur);
+  while (P) {
+    const auto *BO = dyn_cast<BinaryOperator>(P);
+    const auto *Call = dyn_cast<CallExpr>(P);
+    if (isSignOp(P) ||
+        (BO && !isa<CompoundAssignOperator>(BO) &&
+         (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
+         isPromotedFloat(BO)) ||
+        (Call && isPromotedFloat(Call))) {
+      Cur = P;
+      P = parentSkippingParens(Ctx, Cur);
+      continue;
+    }
+    break;
+  }
+  if (!P)
+    return false;
+  if (isImplicitConversionToFloat(P))
+    return true;
+  // `[](float v) { return v * 2.0; }`: the literal makes the deduced return
+  // type double.
+  if (isa<ReturnStmt>(P)) {
+    const FunctionDecl *FD = enclosingFunction(Ctx, *P);
+    return FD && FD->getDeclaredReturnType()->getContainedAutoType();
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(P);
+  if (!BO)
+    return false;
+  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO))
+    return CAO->getRHS()->IgnoreParens() == Cur &&
+           isFloat(CAO->getLHS()->getType());
+  if (BO->isComparisonOp()) {
+    const Expr *Other =
+        BO->getLHS()->IgnoreParens() == Cur ? BO->getRHS() : BO->getLHS();
+    return isPromotedFloat(Other) || isLiteralOnly(Other);
+  }
+  return false;
+}
+
+std::string literalSpelling(const FloatingLiteral *Lit, const SourceManager &SM,
+                            const LangOptions &LO) {
+  SourceLocation Loc = SM.getSpellingLoc(Lit->getLocation());
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Loc, Loc), SM, LO)
+      .str();
+}
+
+} // namespace
+
+DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      StrictNumerics(Options.get("StrictNumerics", false)) {}
+
+void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "StrictNumerics", StrictNumerics);
+}
+
+void DoublePromotionCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      floatLiteral(unless(isExpansionInSystemHeader())).bind("lit"), this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(std::vector<StringRef>(
+                   std::begin(MathFunctions), std::end(MathFunctions))))),
+               unless(isExpansionInSystemHeader()))
+          .bind("call"),
+      this);
+}
+
+void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
+  SM = Result.SourceManager;
+  LangOpts = &Result.Context->getLangOpts();
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
+    checkMathCall(Call, Result);
+    return;
+  }
+  const auto *Lit = Result.Nodes.getNodeAs<FloatingLiteral>("lit");
+  if (!Lit || !isDouble(Lit->getType()))
+    return;
+  ASTContext &Ctx = *Result.Context;
+
+  // Template instantiation shares literal nodes with the pattern: each
+  // parent is one use of the literal (one instantiation).
+  if (!VisitedLiterals.insert(Lit).second)
+    return;
+  SmallVector<Occurrence, 2> Found;
+  bool InTemplate = false;
+  for (const DynTypedNode &PN : Ctx.getParents(*Lit)) {
+    const Stmt *Node = Lit;
+    const Stmt *Parent = PN.get<Stmt>();
+    if (const auto *PE = dyn_cast_or_null<ParenExpr>(Parent)) {
+      Node = PE;
+      Parent = parentSkippingParens(Ctx, PE);
+    }
+    const Stmt *Anchor = Parent ? Parent : Lit;
+    const FunctionDecl *FD = enclosingFunction(Ctx, *Anchor);
+    if (FD && (FD->isTemplateInstantiation() || FD->isDependentContext() ||
+               isa_and_nonnull<ClassTemplateSpecializationDecl>(
+                   FD->getDeclContext())))
+      InTemplate = true;
+    // Climb over literal-only arithmetic (`x * (0.5 + 0.25)`) and signs.
+    while (Parent) {
+      if (isSignOp(Parent)) {
+        Node = Parent;
+        Parent = parentSkippingParens(Ctx, Node);
+        continue;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(Parent);
+      if (BO && !isa<CompoundAssignOperator>(BO) &&
+          (BO->isAdditiveOp() || BO->isMultiplicativeOp())) {
+        const Expr *Other =
+            BO->getLHS()->IgnoreParens() == Node ? BO->getRHS() : BO->getLHS();
+        if (isLiteralOnly(Other)) {
+          Node = Parent;
+          Parent = parentSkippingParens(Ctx, Node);
+          continue;
+        }
+      }
+      break;
+    }
+
+    Occurrence Occ;
+    Occ.ExpansionLoc = SM->getFileLoc(Lit->getLocation());
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
+      if (BO->isTypeDependent() || BO->isValueDependent())
+        continue; // Judged per instantiation.
+      if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO)) {
+        // `acc += 0.1` with float `acc`: computed in double, stored as float.
+        Occ.Promotes = BO->getRHS()->IgnoreParens() == Node &&
+                       isFloat(CAO->getLHS()->getType()) &&
+                       isDouble(CAO->getComputationLHSType());
+      } else if (BO->isAdditiveOp() || BO->isMultiplicativeOp() ||
+                 BO->isComparisonOp()) {
+        const Expr *Other =
+            BO->getLHS()->IgnoreParens() == Node ? BO->getRHS() : BO->getLHS();
+        Occ.Promotes = isPromotedFloat(Other) &&
+                       (BO->isComparisonOp() || isFloatContext(Ctx, BO));
+        // nvcc narrows one +, -, * or / of a float and an exactly
+        // representable literal whose result goes straight back to float.
+        const auto *Cast = dyn_cast<ImplicitCastExpr>(Other->IgnoreParens());
+        Occ.NarrowedByNvcc =
+            Occ.Promotes && cast<Expr>(Node)->IgnoreParens() == Lit &&
+            !BO->isComparisonOp() && Cast &&
+            Cast->getCastKind() == CK_FloatingCast &&
+            isImplicitConversionToFloat(parentSkippingParens(Ctx, BO));
+      }
+    }
+    if (Occ.Promotes && !isDeviceFunction(FD))
+      Occ.Promotes = false;
+    Found.push_back(Occ);
+  }
+  if (Found.empty())
+    return;
+
+  SourceLocation SpellingLoc = SM->getSpellingLoc(Lit->getLocation());
+  auto [It, Inserted] = Sites.try_emplace(SpellingLoc);
+  LiteralSite &Site = It->second;
+  if (Inserted) {
+    Site.SpellingLoc = SpellingLoc;
+    Site.Spelling = literalSpelling(Lit, *SM, *LangOpts);
+    llvm::APFloat Value = Lit->getValue();
+    bool LosesInfo = false;
+    llvm::APFloat::opStatus Status = Value.convert(
+        llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+        &LosesInfo);
+    Site.Overflows = (Status & llvm::APFloat::opOverflow) != 0;
+    Site.Representable = !LosesInfo && Status == llvm::APFloat::opOK;
+    double D = Lit->getValueAsApproximateDouble();
+    double F = static_cast<float>(D);
+    Site.RelativeError = D != 0 ? std::fabs((F - D) / D) : 0;
+    SourceLocation Loc = Lit->getLocation();
+    if (Loc.isMacroID() && !SM->isMacroArgExpansion(Loc)) {
+      Site.InMacroBody = true;
+      Site.MacroName =
+          Lexer::getImmediateMacroName(Loc, *SM, *LangOpts).str();
+      Site.MacroInMainFile = SM->isInMainFile(SpellingLoc);
+    }
+  }
+  Site.InTemplate |= InTemplate;
+  Site.Occurrences.append(Found.begin(), Found.end());
+}
+
+void DoublePromotionCheck::checkMathCall(const CallExpr *Call,
+                                         const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  if (!isMathCall(Call) || Call->isTypeDependent())
+    return;
+  bool AnyFloat = false, AllFloatOrLiteral = true;
+  for (const Expr *Arg : Call->arguments()) {
+    bool FromFloat =
+        isFloat(Arg->IgnoreParenImpCasts()->getType()) || isPromotedFloat(Arg);
+    AnyFloat |= FromFloat;
+    AllFloatOrLiteral &= FromFloat || isLiteralOnly(Arg);
+  }
+  if (!AnyFloat || !isDeviceFunction(enclosingFunction(Ctx, *Call)) ||
+      !isFloatContext(Ctx, Call))
+    return;
+  SourceLocation Loc = SM->getFileLoc(Call->getBeginLoc());
+  if (!ReportedCalls.try_emplace(Loc, true).second)
+    return; // Another instantiation of the same call.
+
+  const FunctionDecl *FD = Call->getDirectCallee();
+  std::string Name = FD->getName().str();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+  StringRef CalleeText =
+      Ref ? Lexer::getSourceText(
+                CharSourceRange::getTokenRange(Ref->getSourceRange()), *SM,
+                *LangOpts)
+          : StringRef();
+  bool InStd = CalleeText.starts_with("std::") ||
+               CalleeText.starts_with("::std::");
+
+  bool Fixable = AllFloatOrLiteral && Ref &&
+                 !Ref->getLocation().isMacroID() &&
+                 !Call->getBeginLoc().isMacroID();
+  std::vector<FixItHint> Fixes;
+  if (!InStd)
+    Fixes.push_back(FixItHint::CreateInsertion(
+        Lexer::getLocForEndOfToken(Ref ? Ref->getLocation() : Loc, 0, *SM,
+                                   *LangOpts),
+        "f"));
+  for (const Expr *Arg : Call->arguments()) {
+    const Expr *E = Arg->IgnoreParens();
+    while (isSignOp(E))
+      E = cast<UnaryOperator>(E)->getSubExpr()->IgnoreParens();
+    const FloatingLiteral *Lit = asDoubleLiteral(E);
+    if (!Lit)
+      continue;
+    llvm::APFloat V = Lit->getValue();
+    bool LosesInfo = false;
+    auto Status = V.convert(llvm::APFloat::IEEEsingle(),
+                            llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+    if ((Status & llvm::APFloat::opOverflow) ||
+        (StrictNumerics && LosesInfo) || Lit->getLocation().isMacroID()) {
+      Fixable = false;
+      continue;
+    }
+    Fixes.push_back(FixItHint::CreateInsertion(
+        Lexer::getLocForEndOfToken(Lit->getLocation(), 0, *SM, *LangOpts),
+        "f"));
+  }
+  {
+    auto Diag = diag(Loc, "call to '%0' computes float data in double "
+                          "precision; use the float function '%1'")
+                << Name << (InStd ? "std::" + Name : Name + "f");
+    if (Fixable)
+      for (const FixItHint &Fix : Fixes)
+        Diag << Fix;
+  }
+}
+
+void DoublePromotionCheck::onEndOfTranslationUnit() {
+  for (auto &[Key, Site] : Sites) {
+    const Occurrence *First = nullptr;
+    bool AllPromote = true, AllNarrowed = true;
+    for (const Occurrence &Occ : Site.Occurrences) {
+      if (!Occ.Promotes) {
+        AllPromote = false;
+        continue;
+      }
+      if (!First)
+        First = &Occ;
+      AllNarrowed &= Occ.NarrowedByNvcc;
+    }
+    if (!First)
+      continue;
+
+    StringRef WhyNot;
+    if (Site.Overflows)
+      WhyNot = "the value is outside float's range";
+    else if (!Site.Representable && StrictNumerics)
+      WhyNot = "the value is not exactly representable in float and "
+               "StrictNumerics is on";
+    else if (Site.InMacroBody && !Site.MacroInMainFile)
+      WhyNot = "the literal is spelled in a macro defined in another file";
+    else if (!AllPromote)
+      WhyNot = Site.InMacroBody
+                   ? "the macro is also used where the literal does not "
+                     "promote float data"
+                   : "the literal is also used where it does not promote "
+                     "float data (another template instantiation)";
+
+    {
+      auto Diag = diag(First->ExpansionLoc,
+                       "double-precision literal '%0' promotes float "
+                       "arithmetic to double")
+                  << Site.Spelling;
+      if (WhyNot.empty())
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
+            "f");
+    }
+    if (!Site.Representable && !Site.Overflows)
+      diag(First->ExpansionLoc,
+           "'%0' is not exactly representable in float; '%0f' differs by a "
+           "relative %1, which can change the last bits of results",
+           DiagnosticIDs::Note)
+          << Site.Spelling << llvm::formatv("{0:e1}", Site.RelativeError).str();
+    if (Site.InMacroBody)
+      diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
+           DiagnosticIDs::Note)
+          << Site.MacroName;
+    if (AllNarrowed && Site.Representable)
+      diag(First->ExpansionLoc,
+           "nvcc already narrows this single operation back to float; the "
+           "suffix makes that explicit",
+           DiagnosticIDs::Note);
+    if (!WhyNot.empty())
+      diag(First->ExpansionLoc, "no automatic fix: %0", DiagnosticIDs::Note)
+          << WhyNot;
+  }
+  Sites.clear();
+  ReportedCalls.clear();
+  VisitedLiterals.clear();
+}
+
+} // namespace clang::tidy::cuda

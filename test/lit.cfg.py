@@ -1,0 +1,49 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+
+config.name = "cuda-lint"
+config.test_format = lit.formats.ShTest(not lit_config.useValgrind)
+config.suffixes = [".cu", ".cuh", ".test", ".cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "check_cuda_lint.py", "unit", "gpu"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cuda_lint_obj_root, "test")
+
+# Tools by substitution only, never by relative path.
+path = os.path.pathsep.join([config.cuda_lint_tools_dir, config.llvm_tools_dir,
+                             config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["PATH"] = path
+for var in ("HOME", "TMPDIR", "CUDA_PATH", "CUDA_HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+cuda_lint = os.path.join(config.cuda_lint_tools_dir, "cuda-lint")
+check_script = os.path.join(config.test_source_root, "check_cuda_lint.py")
+config.substitutions.append(("%cuda_lint", cuda_lint))
+config.substitutions.append(
+    ("%check_cuda_lint",
+     "%s %s --cuda-lint=%s" % (config.python_executable, check_script, cuda_lint)))
+config.substitutions.append(("%clang_tidy", config.clang_tidy))
+config.substitutions.append(("%cuda_lint_plugin", config.cuda_lint_plugin))
+config.substitutions.append(("%clangxx", config.clang))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%resource_dir", config.clang_resource_dir))
+config.substitutions.append(("%src_root", config.cuda_lint_src_root))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+cuda_path = "/usr/local/cuda"
+if os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_path", cuda_path))
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+if config.clang_tidy and os.path.exists(config.clang_tidy):
+    config.available_features.add("clang-tidy")
+if shutil.which("git"):
+    config.available_features.add("git")
+if os.getuid() == 0:
+    config.available_features.add("root")

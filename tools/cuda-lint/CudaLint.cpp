@@ -1,0 +1,324 @@
+//===--- CudaLint.cpp - the cuda-lint driver ------------------------------===//
+//
+// cuda-lint is clang-tidy with the `cuda` module built in and `cuda-*` as its
+// default checks. Before handing over to clangTidyMain it makes CUDA sources
+// parse without help: it finds the toolkit and Clang's resource directory,
+// adds the flags a bare `.cu` file needs, and rewrites compile databases
+// written for nvcc into ones clang accepts. Bad input is caught here, with a
+// one-line error naming the file, before any file is touched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cudalint/CompileFlags.h"
+#include "clang-tidy/tool/ClangTidyMain.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
+
+using namespace cudalint;
+using llvm::StringRef;
+
+namespace {
+
+// clang-tidy options that take a value when it is given as a separate
+// argument (`-p build`).
+bool takesSeparateValue(StringRef Arg) {
+  Arg = Arg.ltrim('-');
+  return llvm::is_contained(
+      {"p", "checks", "config", "config-file", "export-fixes", "extra-arg",
+       "extra-arg-before", "header-filter", "exclude-header-filter",
+       "line-filter", "format-style", "vfsoverlay", "store-check-profile",
+       "warnings-as-errors", "load", "cuda-path", "cuda-gpu-arch"},
+      Arg);
+}
+
+/// Splits `-name=value`, `--name=value` and `-name value` spellings.
+bool matchOption(llvm::ArrayRef<std::string> Args, size_t &I, StringRef Name,
+                 std::string &Value) {
+  StringRef A = Args[I];
+  if (!A.starts_with("-"))
+    return false;
+  StringRef Bare = A.ltrim('-');
+  if (Bare.consume_front(Name)) {
+    if (Bare.empty() && I + 1 < Args.size()) {
+      Value = Args[++I];
+      return true;
+    }
+    if (Bare.consume_front("=")) {
+      Value = Bare.str();
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isFlag(StringRef Arg, StringRef Name) {
+  StringRef Bare = Arg.ltrim('-');
+  return Arg.starts_with("-") && (Bare == Name || Bare.starts_with(Name.str() + "="));
+}
+
+[[noreturn]] void fail(const llvm::Twine &File, const llvm::Twine &Cause) {
+  llvm::errs() << "cuda-lint: error: " << File << ": " << Cause << "\n";
+  std::exit(1);
+}
+
+std::string absolute(StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  return std::string(Abs);
+}
+
+/// The nearest `Name` in \p Dir or its parents.
+std::string findUpwards(StringRef Dir, StringRef Name) {
+  llvm::SmallString<256> Cur(Dir);
+  while (!Cur.empty()) {
+    llvm::SmallString<256> Candidate(Cur);
+    llvm::sys::path::append(Candidate, Name);
+    if (llvm::sys::fs::exists(Candidate))
+      return std::string(Candidate);
+    StringRef Parent = llvm::sys::path::parent_path(Cur);
+    if (Parent == Cur)
+      break;
+    Cur = Parent;
+  }
+  return "";
+}
+
+void checkSource(StringRef Path, bool Fix) {
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
+    fail(Path, "no such file");
+  if (llvm::sys::fs::is_directory(Status))
+    fail(Path, "is a directory, not a source file");
+  if (!llvm::sys::fs::is_regular_file(Status))
+    fail(Path, "is not a regular file");
+  if (::access(Path.str().c_str(), R_OK) != 0)
+    fail(Path, "cannot be read (permission denied)");
+  if (Fix && ::access(Path.str().c_str(), W_OK) != 0)
+    fail(Path, "is not writable, so fixes cannot be applied; nothing was "
+               "changed");
+}
+
+struct TempDatabase {
+  llvm::SmallString<128> Dir, File;
+  ~TempDatabase() {
+    if (!File.empty())
+      llvm::sys::fs::remove(File);
+    if (!Dir.empty())
+      llvm::sys::fs::remove(Dir);
+  }
+};
+
+/// Rewrite \p DbFile for clang into \p Temp. Every named source must be in
+/// it and compiled as CUDA.
+void rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
+                     const CudaEnvironment &Env, TempDatabase &Temp) {
+  std::string Error;
+  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Db =
+      clang::tooling::JSONCompilationDatabase::loadFromFile(
+          DbFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Db)
+    fail(DbFile, "invalid compile database: " +
+                     StringRef(Error).split('\n').first.trim());
+  for (const std::string &Source : Sources) {
+    std::vector<clang::tooling::CompileCommand> Cmds =
+        Db->getCompileCommands(absolute(Source));
+    if (Cmds.empty())
+      fail(Source, "has no compile command in " + DbFile);
+    if (!isCudaCommand(Cmds.front().CommandLine, Source))
+      fail(Source, "is not compiled as CUDA in " + DbFile +
+                       " (expected nvcc, -x cuda or a .cu file)");
+  }
+
+  llvm::json::Array Out;
+  llvm::StringSet<> Dropped;
+  for (const clang::tooling::CompileCommand &Cmd : Db->getAllCompileCommands()) {
+    std::vector<std::string> Args = Cmd.CommandLine;
+    if (!Args.empty() && isNvccCompiler(Args.front()))
+      Args = translateNvccCommand(Args, Cmd.Directory, nullptr);
+    std::vector<std::string> Unknown;
+    Args = dropUnknownClangFlags(Args, &Unknown);
+    for (const std::string &U : Unknown)
+      Dropped.insert(U);
+    if (isCudaCommand(Args, Cmd.Filename)) {
+      StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
+      Args = addCudaDefaults(Args, Env, Ext == ".cuh" || Ext == ".h");
+    }
+    llvm::json::Array JArgs;
+    for (std::string &A : Args)
+      JArgs.push_back(std::move(A));
+    Out.push_back(llvm::json::Object{{"directory", Cmd.Directory},
+                                     {"file", Cmd.Filename},
+                                     {"arguments", std::move(JArgs)},
+                                     {"output", Cmd.Output}});
+  }
+  if (!Dropped.empty()) {
+    llvm::errs() << "cuda-lint: warning: " << DbFile
+                 << ": ignoring flags clang does not know:";
+    for (const auto &D : Dropped)
+      llvm::errs() << " " << D.getKey();
+    llvm::errs() << "\n";
+  }
+
+  if (llvm::sys::fs::createUniqueDirectory("cuda-lint-db", Temp.Dir))
+    fail(DbFile, "cannot create a temporary directory for the rewritten "
+                 "compile database");
+  Temp.File = Temp.Dir;
+  llvm::sys::path::append(Temp.File, "compile_commands.json");
+  llvm::sys::RemoveFileOnSignal(Temp.File);
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Temp.File, EC);
+  if (EC)
+    fail(Temp.File, EC.message());
+  OS << llvm::json::Value(std::move(Out));
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  std::vector<std::string> In(argv + 1, argv + argc);
+  std::vector<std::string> Tidy;  // Arguments for clang-tidy, before `--`.
+  std::vector<std::string> Sources;
+  std::vector<std::string> CompileArgs;
+  bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
+  std::string BuildPath, ExplicitCudaPath, GpuArch;
+  bool BuildPathGiven = false;
+
+  for (size_t I = 0; I < In.size(); ++I) {
+    StringRef A = In[I];
+    if (A == "--") {
+      HasDoubleDash = true;
+      CompileArgs.assign(In.begin() + I + 1, In.end());
+      break;
+    }
+    std::string Value;
+    if (matchOption(In, I, "cuda-path", Value)) {
+      ExplicitCudaPath = Value;
+      continue;
+    }
+    if (matchOption(In, I, "cuda-gpu-arch", Value)) {
+      GpuArch = Value;
+      continue;
+    }
+    if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
+        A.starts_with("--p=")) {
+      if (matchOption(In, I, "p", Value)) {
+        BuildPath = Value;
+        BuildPathGiven = true;
+      }
+      continue;
+    }
+    if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes"))
+      Fix = true;
+    if (isFlag(A, "checks"))
+      HasChecks = true;
+    if (isFlag(A, "config") || isFlag(A, "config-file"))
+      HasConfig = true;
+    if (!A.starts_with("-")) {
+      Sources.push_back(A.str());
+      continue;
+    }
+    Tidy.push_back(A.str());
+    if (takesSeparateValue(A) && !A.contains('=') && I + 1 < In.size())
+      Tidy.push_back(In[++I]);
+  }
+
+  for (const std::string &S : Sources)
+    checkSource(S, Fix);
+
+  CudaEnvironment Env;
+  Env.ResourceDir = findResourceDir();
+  if (!GpuArch.empty())
+    Env.DefaultGpuArch = GpuArch;
+  if (!ExplicitCudaPath.empty() && !findCudaPath(ExplicitCudaPath))
+    fail(ExplicitCudaPath, "not a CUDA toolkit (no include/cuda_runtime.h)");
+  if (std::optional<std::string> Cuda =
+          findCudaPath(ExplicitCudaPath, &Env.CudaPathSource))
+    Env.CudaPath = *Cuda;
+  else if (!Sources.empty()) {
+    llvm::SmallString<256> Fallback(findShareDir(argv[0]));
+    llvm::sys::path::append(Fallback, "include", "cuda_lint_fallback.h");
+    Env.FallbackHeader = std::string(Fallback);
+    llvm::errs() << "cuda-lint: warning: no CUDA toolkit found (looked at "
+                    "--cuda-path, CUDA_PATH, CUDA_HOME, nvcc on PATH, "
+                    "/usr/local/cuda); using cuda-lint's bundled CUDA "
+                    "declarations\n";
+  }
+
+  // Where do compile commands come from?
+  TempDatabase Temp;
+  std::string DbFile;
+  if (BuildPathGiven) {
+    llvm::SmallString<256> F(BuildPath);
+    if (!llvm::sys::fs::is_directory(F) &&
+        llvm::sys::path::filename(F) == "compile_commands.json")
+      F = llvm::sys::path::parent_path(BuildPath);
+    llvm::sys::path::append(F, "compile_commands.json");
+    if (!llvm::sys::fs::exists(F))
+      fail(F, "no compile database here (given with -p)");
+    DbFile = std::string(F);
+  } else if (!HasDoubleDash && !Sources.empty()) {
+    DbFile = findUpwards(
+        llvm::sys::path::parent_path(absolute(Sources.front())),
+        "compile_commands.json");
+  }
+  if (!DbFile.empty() && !Sources.empty()) {
+    rewriteDatabase(DbFile, Sources, Env, Temp);
+    Tidy.push_back("-p=" + std::string(Temp.Dir));
+  } else if (!DbFile.empty()) {
+    Tidy.push_back("-p=" + BuildPath);
+  } else if (!Sources.empty()) {
+    // No compile database: every input must be CUDA by name or by `-x cuda`.
+    bool ForcedCuda = isCudaCommand(CompileArgs, "");
+    bool AnyHeader = false;
+    for (const std::string &S : Sources) {
+      StringRef Ext = llvm::sys::path::extension(S);
+      AnyHeader |= Ext == ".cuh";
+      if (!ForcedCuda && !isCudaFileName(S))
+        fail(S, "not a CUDA source (expected .cu or .cuh; pass '-- -x cuda' "
+                "to lint it as CUDA)");
+    }
+    std::vector<std::string> Cmd{"nvcc"};
+    Cmd.insert(Cmd.end(), CompileArgs.begin(), CompileArgs.end());
+    Cmd = translateNvccCommand(Cmd, "", nullptr);
+    Cmd = addCudaDefaults(Cmd, Env, AnyHeader);
+    CompileArgs.assign(Cmd.begin() + 1, Cmd.end());
+    HasDoubleDash = true;
+  }
+
+  // cuda-* is the default check set unless the user configured checks.
+  if (!HasChecks && !HasConfig) {
+    std::string Start = Sources.empty()
+                            ? absolute(".")
+                            : std::string(llvm::sys::path::parent_path(
+                                  absolute(Sources.front())));
+    if (findUpwards(Start, ".clang-tidy").empty())
+      Tidy.insert(Tidy.begin(), "--checks=-*,cuda-*");
+  }
+
+  std::vector<std::string> Final{argv[0]};
+  Final.insert(Final.end(), Tidy.begin(), Tidy.end());
+  Final.insert(Final.end(), Sources.begin(), Sources.end());
+  if (HasDoubleDash) {
+    Final.push_back("--");
+    Final.insert(Final.end(), CompileArgs.begin(), CompileArgs.end());
+  }
+  if (llvm::sys::Process::GetEnv("CUDA_LINT_PRINT_ARGS")) {
+    for (const std::string &A : Final)
+      llvm::errs() << A << " ";
+    llvm::errs() << "\n";
+  }
+  std::vector<const char *> CArgs;
+  for (const std::string &A : Final)
+    CArgs.push_back(A.c_str());
+  return clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()),
+                                    CArgs.data());
+}
