@@ -437,6 +437,12 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
       Extra.push_back("-nocudainc");
       Extra.push_back("-nocudalib");
       if (!Env.FallbackHeader.empty()) {
+        // Stand-ins for <cuda_runtime.h> and friends, then the declarations.
+        llvm::SmallString<256> Dir(
+            llvm::sys::path::parent_path(Env.FallbackHeader));
+        llvm::sys::path::append(Dir, "fallback");
+        Extra.push_back("-isystem");
+        Extra.push_back(std::string(Dir));
         Extra.push_back("-include");
         Extra.push_back(Env.FallbackHeader);
       }

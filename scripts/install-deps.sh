@@ -6,7 +6,7 @@
 set -euo pipefail
 
 pkgs=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
-      clang-format-22 libclang-rt-22-dev cmake ninja-build libgtest-dev
+      clang-format-22 clang-tools-22 libclang-rt-22-dev cmake ninja-build libgtest-dev
       python3 git)
 missing=()
 for p in "${pkgs[@]}"; do

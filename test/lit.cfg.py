@@ -27,7 +27,7 @@ config.substitutions.append(
     ("%check_cuda_lint",
      "%s %s --cuda-lint=%s" % (config.python_executable, check_script, cuda_lint)))
 config.substitutions.append(("%clang_tidy", config.clang_tidy))
-config.substitutions.append(("%cuda_lint_plugin", config.cuda_lint_plugin))
+config.substitutions.append(("%tidy_plugin", config.cuda_lint_plugin))
 config.substitutions.append(("%clangxx", config.clang))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%resource_dir", config.clang_resource_dir))

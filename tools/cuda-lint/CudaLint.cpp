@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
@@ -102,7 +103,10 @@ void checkSource(StringRef Path, bool Fix) {
     fail(Path, "is not a regular file");
   if (::access(Path.str().c_str(), R_OK) != 0)
     fail(Path, "cannot be read (permission denied)");
-  if (Fix && ::access(Path.str().c_str(), W_OK) != 0)
+  // Root may write anything; a file without write permission is still one
+  // the user marked read-only.
+  if (Fix && (::access(Path.str().c_str(), W_OK) != 0 ||
+              (Status.permissions() & llvm::sys::fs::owner_write) == 0))
     fail(Path, "is not writable, so fixes cannot be applied; nothing was "
                "changed");
 }
@@ -118,10 +122,21 @@ struct TempDatabase {
 };
 
 /// Rewrite \p DbFile for clang into \p Temp. Every named source must be in
-/// it and compiled as CUDA.
-void rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
-                     const CudaEnvironment &Env, TempDatabase &Temp) {
+/// it and compiled as CUDA. A database found by searching upwards rather
+/// than given with -p (\p Explicit false) that lacks a source is not used:
+/// returns false.
+bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
+                     const CudaEnvironment &Env, TempDatabase &Temp,
+                     bool Explicit) {
   std::string Error;
+  if (auto Buf = llvm::MemoryBuffer::getFile(DbFile)) {
+    if (llvm::Expected<llvm::json::Value> V =
+            llvm::json::parse((*Buf)->getBuffer());
+        !V)
+      fail(DbFile, "invalid compile database: " + llvm::toString(V.takeError()));
+  } else {
+    fail(DbFile, "cannot be read: " + Buf.getError().message());
+  }
   std::unique_ptr<clang::tooling::JSONCompilationDatabase> Db =
       clang::tooling::JSONCompilationDatabase::loadFromFile(
           DbFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
@@ -131,6 +146,8 @@ void rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   for (const std::string &Source : Sources) {
     std::vector<clang::tooling::CompileCommand> Cmds =
         Db->getCompileCommands(absolute(Source));
+    if (Cmds.empty() && !Explicit)
+      return false;
     if (Cmds.empty())
       fail(Source, "has no compile command in " + DbFile);
     if (!isCudaCommand(Cmds.front().CommandLine, Source))
@@ -179,6 +196,7 @@ void rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   if (EC)
     fail(Temp.File, EC.message());
   OS << llvm::json::Value(std::move(Out));
+  return true;
 }
 
 } // namespace
@@ -190,7 +208,7 @@ int main(int argc, const char **argv) {
   std::vector<std::string> CompileArgs;
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
   std::string BuildPath, ExplicitCudaPath, GpuArch;
-  bool BuildPathGiven = false;
+  bool BuildPathGiven = false, NoToolkit = false;
 
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -206,6 +224,10 @@ int main(int argc, const char **argv) {
     }
     if (matchOption(In, I, "cuda-gpu-arch", Value)) {
       GpuArch = Value;
+      continue;
+    }
+    if (A == "--cuda-fallback" || A == "-cuda-fallback") {
+      NoToolkit = true;
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
@@ -240,17 +262,23 @@ int main(int argc, const char **argv) {
     Env.DefaultGpuArch = GpuArch;
   if (!ExplicitCudaPath.empty() && !findCudaPath(ExplicitCudaPath))
     fail(ExplicitCudaPath, "not a CUDA toolkit (no include/cuda_runtime.h)");
-  if (std::optional<std::string> Cuda =
-          findCudaPath(ExplicitCudaPath, &Env.CudaPathSource))
+  std::optional<std::string> Cuda;
+  if (!NoToolkit)
+    Cuda = findCudaPath(ExplicitCudaPath, &Env.CudaPathSource);
+  if (Cuda) {
     Env.CudaPath = *Cuda;
-  else if (!Sources.empty()) {
+  } else if (!Sources.empty()) {
     llvm::SmallString<256> Fallback(findShareDir(argv[0]));
     llvm::sys::path::append(Fallback, "include", "cuda_lint_fallback.h");
     Env.FallbackHeader = std::string(Fallback);
-    llvm::errs() << "cuda-lint: warning: no CUDA toolkit found (looked at "
-                    "--cuda-path, CUDA_PATH, CUDA_HOME, nvcc on PATH, "
-                    "/usr/local/cuda); using cuda-lint's bundled CUDA "
-                    "declarations\n";
+    if (NoToolkit)
+      llvm::errs() << "cuda-lint: note: --cuda-fallback: using cuda-lint's "
+                      "bundled CUDA declarations\n";
+    else
+      llvm::errs() << "cuda-lint: warning: no CUDA toolkit found (looked at "
+                      "--cuda-path, CUDA_PATH, CUDA_HOME, nvcc on PATH, "
+                      "/usr/local/cuda); using cuda-lint's bundled CUDA "
+                      "declarations\n";
   }
 
   // Where do compile commands come from?
@@ -270,8 +298,10 @@ int main(int argc, const char **argv) {
         llvm::sys::path::parent_path(absolute(Sources.front())),
         "compile_commands.json");
   }
+  if (!DbFile.empty() && !Sources.empty() &&
+      !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven))
+    DbFile.clear(); // Found upwards but not about these files.
   if (!DbFile.empty() && !Sources.empty()) {
-    rewriteDatabase(DbFile, Sources, Env, Temp);
     Tidy.push_back("-p=" + std::string(Temp.Dir));
   } else if (!DbFile.empty()) {
     Tidy.push_back("-p=" + BuildPath);

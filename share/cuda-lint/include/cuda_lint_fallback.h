@@ -21,24 +21,6 @@
 
 typedef __SIZE_TYPE__ size_t;
 
-struct uint3 { unsigned int x, y, z; };
-struct dim3 {
-  unsigned int x, y, z;
-  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
-                                     unsigned int vz = 1)
-      : x(vx), y(vy), z(vz) {}
-  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-};
-#include "__clang_cuda_builtin_vars.h"
-__device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_blockIdx_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_blockIdx_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_blockDim_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_blockDim_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return {x, y, z}; }
-
 #define CUDA_LINT_VEC(T, N)                                                    \
   struct T##1 { N x; };                                                        \
   struct T##2 { N x, y; };                                                     \
@@ -57,6 +39,24 @@ CUDA_LINT_VEC(ulonglong, unsigned long long)
 CUDA_LINT_VEC(float, float)
 CUDA_LINT_VEC(double, double)
 #undef CUDA_LINT_VEC
+
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1,
+                                     unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+#include "__clang_cuda_builtin_vars.h"
+__device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return {x, y, z}; }
+__device__ inline __cuda_builtin_blockIdx_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_blockIdx_t::operator uint3() const { return {x, y, z}; }
+__device__ inline __cuda_builtin_blockDim_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_blockDim_t::operator uint3() const { return {x, y, z}; }
+__device__ inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(x, y, z); }
+__device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return {x, y, z}; }
+
 
 // Barriers, fences and warp intrinsics.
 __device__ void __syncthreads();
@@ -117,15 +117,20 @@ CUDA_LINT_LDG(int2) CUDA_LINT_LDG(int4) CUDA_LINT_LDG(double2)
 #undef CUDA_LINT_LDG
 
 // Math: the double functions, their float forms, and the float overloads
-// that CUDA C++ provides.
+// that CUDA C++ provides, as device functions (the host ones come from the
+// C library's headers; CUDA overloads on the execution space).
 #define CUDA_LINT_MATH1(F)                                                     \
-  __host__ __device__ double F(double);                                        \
-  __host__ __device__ float F##f(float);                                       \
-  __host__ __device__ float F(float);
+  __device__ double F(double);                                        \
+  __device__ float F##f(float);                                       \
+  __device__ float F(float);
 #define CUDA_LINT_MATH2(F)                                                     \
-  __host__ __device__ double F(double, double);                                \
-  __host__ __device__ float F##f(float, float);                                \
-  __host__ __device__ float F(float, float);
+  __device__ double F(double, double);                                         \
+  __device__ float F##f(float, float);                                         \
+  __device__ float F(float, float);                                            \
+  __device__ double F(float, double);                                          \
+  __device__ double F(double, float);                                          \
+  __device__ float F(float, int);                                              \
+  __device__ double F(double, int);
 CUDA_LINT_MATH1(sqrt) CUDA_LINT_MATH1(rsqrt) CUDA_LINT_MATH1(cbrt)
 CUDA_LINT_MATH1(exp) CUDA_LINT_MATH1(exp2) CUDA_LINT_MATH1(exp10)
 CUDA_LINT_MATH1(expm1) CUDA_LINT_MATH1(log) CUDA_LINT_MATH1(log2)
@@ -142,23 +147,23 @@ CUDA_LINT_MATH2(fmin) CUDA_LINT_MATH2(fmax) CUDA_LINT_MATH2(hypot)
 CUDA_LINT_MATH2(copysign) CUDA_LINT_MATH2(fdim)
 #undef CUDA_LINT_MATH1
 #undef CUDA_LINT_MATH2
-__host__ __device__ double fma(double, double, double);
-__host__ __device__ float fmaf(float, float, float);
-__host__ __device__ float fma(float, float, float);
-__host__ __device__ float __fdividef(float, float);
-__host__ __device__ float __expf(float);
-__host__ __device__ float __logf(float);
-__host__ __device__ float __sinf(float);
-__host__ __device__ float __cosf(float);
-__host__ __device__ int min(int, int);
-__host__ __device__ int max(int, int);
-__host__ __device__ unsigned min(unsigned, unsigned);
-__host__ __device__ unsigned max(unsigned, unsigned);
-__host__ __device__ float min(float, float);
-__host__ __device__ float max(float, float);
-__host__ __device__ double min(double, double);
-__host__ __device__ double max(double, double);
-__host__ __device__ int abs(int);
+__device__ double fma(double, double, double);
+__device__ float fmaf(float, float, float);
+__device__ float fma(float, float, float);
+__device__ float __fdividef(float, float);
+__device__ float __expf(float);
+__device__ float __logf(float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ int min(int, int);
+__device__ int max(int, int);
+__device__ unsigned min(unsigned, unsigned);
+__device__ unsigned max(unsigned, unsigned);
+__device__ float min(float, float);
+__device__ float max(float, float);
+__device__ double min(double, double);
+__device__ double max(double, double);
+__device__ int abs(int);
 
 // Runtime API.
 enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
