@@ -16,6 +16,8 @@ config.test_exec_root = os.path.join(config.cuda_lint_obj_root, "test")
 path = os.path.pathsep.join([config.cuda_lint_tools_dir, config.llvm_tools_dir,
                              config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
+# A precompiled-prelude cache of the build's own, shared by the tests.
+config.environment["CUDA_LINT_CACHE_DIR"] = os.path.join(config.cuda_lint_obj_root, "test", "cache")
 for var in ("HOME", "TMPDIR", "CUDA_PATH", "CUDA_HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]

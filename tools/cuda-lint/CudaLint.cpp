@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cudalint/CompileFlags.h"
+#include "cudalint/PrecompiledPrelude.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
@@ -127,7 +128,7 @@ struct TempDatabase {
 /// returns false.
 bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
                      const CudaEnvironment &Env, TempDatabase &Temp,
-                     bool Explicit) {
+                     bool Explicit, bool UsePch) {
   std::string Error;
   if (auto Buf = llvm::MemoryBuffer::getFile(DbFile)) {
     if (llvm::Expected<llvm::json::Value> V =
@@ -168,6 +169,12 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     if (isCudaCommand(Args, Cmd.Filename)) {
       StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
       Args = addCudaDefaults(Args, Env, Ext == ".cuh" || Ext == ".h");
+      if (UsePch)
+        if (std::optional<std::string> Pch =
+                preludePch(Args, Cmd.Filename, Cmd.Directory, Env)) {
+          Args.insert(Args.begin() + 1, *Pch);
+          Args.insert(Args.begin() + 1, "-include-pch");
+        }
     }
     llvm::json::Array JArgs;
     for (std::string &A : Args)
@@ -208,7 +215,7 @@ int main(int argc, const char **argv) {
   std::vector<std::string> CompileArgs;
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
   std::string BuildPath, ExplicitCudaPath, GpuArch;
-  bool BuildPathGiven = false, NoToolkit = false;
+  bool BuildPathGiven = false, NoToolkit = false, UsePch = true;
 
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -224,6 +231,10 @@ int main(int argc, const char **argv) {
     }
     if (matchOption(In, I, "cuda-gpu-arch", Value)) {
       GpuArch = Value;
+      continue;
+    }
+    if (A == "--no-pch" || A == "-no-pch") {
+      UsePch = false;
       continue;
     }
     if (A == "--cuda-fallback" || A == "-cuda-fallback") {
@@ -299,7 +310,7 @@ int main(int argc, const char **argv) {
         "compile_commands.json");
   }
   if (!DbFile.empty() && !Sources.empty() &&
-      !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven))
+      !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven, UsePch))
     DbFile.clear(); // Found upwards but not about these files.
   if (!DbFile.empty() && !Sources.empty()) {
     Tidy.push_back("-p=" + std::string(Temp.Dir));
@@ -320,6 +331,11 @@ int main(int argc, const char **argv) {
     Cmd.insert(Cmd.end(), CompileArgs.begin(), CompileArgs.end());
     Cmd = translateNvccCommand(Cmd, "", nullptr);
     Cmd = addCudaDefaults(Cmd, Env, AnyHeader);
+    if (UsePch)
+      if (std::optional<std::string> Pch = preludePch(Cmd, "", "", Env)) {
+        Cmd.push_back("-include-pch");
+        Cmd.push_back(*Pch);
+      }
     CompileArgs.assign(Cmd.begin() + 1, Cmd.end());
     HasDoubleDash = true;
   }
