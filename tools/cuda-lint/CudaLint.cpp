@@ -206,6 +206,39 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   return true;
 }
 
+/// clang-tidy writes fixed files atomically (a temporary file renamed over
+/// the original), which gives the file default permissions. Remember the
+/// permissions of the files a --fix run may touch (the sources and the files
+/// beside them) and put them back afterwards.
+class PermissionKeeper {
+public:
+  void snapshot(llvm::ArrayRef<std::string> Sources) {
+    llvm::StringSet<> Dirs;
+    for (const std::string &S : Sources)
+      Dirs.insert(llvm::sys::path::parent_path(absolute(S)));
+    for (const auto &D : Dirs) {
+      std::error_code EC;
+      for (llvm::sys::fs::directory_iterator It(D.getKey(), EC), End;
+           It != End && !EC; It.increment(EC)) {
+        llvm::ErrorOr<llvm::sys::fs::basic_file_status> St = It->status();
+        if (St && St->type() == llvm::sys::fs::file_type::regular_file)
+          Modes.emplace_back(It->path(), St->permissions());
+      }
+    }
+  }
+  void restore() const {
+    for (const auto &[Path, Perms] : Modes) {
+      llvm::ErrorOr<llvm::sys::fs::perms> Now =
+          llvm::sys::fs::getPermissions(Path);
+      if (Now && *Now != Perms)
+        llvm::sys::fs::setPermissions(Path, Perms);
+    }
+  }
+
+private:
+  std::vector<std::pair<std::string, llvm::sys::fs::perms>> Modes;
+};
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -264,8 +297,18 @@ int main(int argc, const char **argv) {
       Tidy.push_back(In[++I]);
   }
 
-  for (const std::string &S : Sources)
+  for (std::string &S : Sources) {
     checkSource(S, Fix);
+    // Fixing through a symbolic link must change the file it points to,
+    // not replace the link with a copy.
+    llvm::SmallString<256> Real;
+    if (Fix && llvm::sys::fs::is_symlink_file(S) &&
+        !llvm::sys::fs::real_path(S, Real))
+      S = std::string(Real);
+  }
+  PermissionKeeper Permissions;
+  if (Fix)
+    Permissions.snapshot(Sources);
 
   CudaEnvironment Env;
   Env.ResourceDir = findResourceDir();
@@ -365,6 +408,9 @@ int main(int argc, const char **argv) {
   std::vector<const char *> CArgs;
   for (const std::string &A : Final)
     CArgs.push_back(A.c_str());
-  return clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()),
-                                    CArgs.data());
+  int RC = clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()),
+                                      CArgs.data());
+  if (Fix)
+    Permissions.restore();
+  return RC;
 }

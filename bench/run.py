@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Benchmark: cuda-lint against stock clang-tidy-22 with the cuda-lint plugin
+and against clang's own parse (-fsyntax-only) with the same flags.
+
+  bench/run.py [--files N] [--jobs 1,2] [--build build] [--out results.md]
+
+Inputs: examples/*.cu, the lit test inputs under test/checkers, and N
+generated kernels of varied size (a deterministic generator: saxpy,
+stencils, transposes, reductions, float polynomials, repeated with
+different names and sizes). Prints per-file times for the real inputs and
+totals, files per second, peak memory and the ratios for every mode.
+"""
+import argparse
+import glob
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CUDA = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+
+KERNELS = [
+    """__global__ void saxpy_{n}(float *y, const float *x, float a, int n) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i] * {c};
+}}
+""",
+    """__global__ void stencil_{n}(float *out, float *in, int nx, int ny) {{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < 1 || j < 1 || i >= nx - 1 || j >= ny - 1)
+    return;
+  out[j * nx + i] = {c}f * (in[j * nx + i - 1] + in[j * nx + i + 1] +
+                           in[(j - 1) * nx + i] + in[(j + 1) * nx + i]);
+}}
+""",
+    """#define TILE_{n} 32
+__global__ void transpose_{n}(float *o, const float *in, int w, int h) {{
+  __shared__ float tile[TILE_{n}][TILE_{n}];
+  int x = blockIdx.x * TILE_{n} + threadIdx.x;
+  int y = blockIdx.y * TILE_{n} + threadIdx.y;
+  for (int j = 0; j < TILE_{n}; j += 8)
+    tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * w + x];
+  __syncthreads();
+  x = blockIdx.y * TILE_{n} + threadIdx.x;
+  y = blockIdx.x * TILE_{n} + threadIdx.y;
+  for (int j = 0; j < TILE_{n}; j += 8)
+    o[(y + j) * h + x] = tile[threadIdx.x][threadIdx.y + j];
+}}
+""",
+    """template <unsigned B>
+__global__ void reduce_{n}(const float *in, float *out, unsigned n) {{
+  __shared__ float s[B];
+  unsigned tid = threadIdx.x, i = blockIdx.x * B + tid;
+  s[tid] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned k = B / 2; k > 0; k >>= 1) {{
+    if (tid < k)
+      s[tid] += s[tid + k];
+    __syncthreads();
+  }}
+  if (tid == 0)
+    out[blockIdx.x] = s[0] * {c};
+}}
+template __global__ void reduce_{n}<256>(const float *, float *, unsigned);
+""",
+    """__device__ float poly_{n}(float v) {{
+  return 1.0 + v * ({c} + v * (0.25 + v * 0.125));
+}}
+__global__ void apply_{n}(float *y, const float *x, int n) {{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i] = poly_{n}(x[i]) + sqrtf(fabsf(x[i]));
+}}
+""",
+]
+
+
+def generate(dir_, count, seed=1):
+    rnd = random.Random(seed)
+    files = []
+    for f in range(count):
+        parts = ["#include <cuda_runtime.h>\n#include <cmath>\n"]
+        for k in range(rnd.choice([1, 2, 4, 8, 16, 32, 64])):
+            t = rnd.choice(KERNELS)
+            parts.append(t.format(n="%d_%d" % (f, k), c=rnd.choice(["0.5", "0.1", "2.0", "0.25"])))
+        p = os.path.join(dir_, "gen_%03d.cu" % f)
+        with open(p, "w") as fh:
+            fh.write("\n".join(parts))
+        files.append(p)
+    return files
+
+
+def run_one(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    return time.perf_counter() - t0, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--files", type=int, default=200)
+    ap.add_argument("--jobs", default="1,2")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--out")
+    a = ap.parse_args()
+
+    lint = os.path.join(a.build, "bin", "cuda-lint")
+    plugin = os.path.join(a.build, "lib", "libCudaLintPlugin.so")
+    tidy = shutil.which("clang-tidy-22") or "/usr/lib/llvm-22/bin/clang-tidy"
+    clang = shutil.which("clang++-22") or "/usr/lib/llvm-22/bin/clang++"
+    flags = ["-x", "cuda", "--cuda-path=" + CUDA, "-isystem", CUDA + "/include/cccl",
+             "--cuda-gpu-arch=sm_90", "--cuda-device-only", "-Wno-unknown-cuda-version"]
+    tmp = tempfile.mkdtemp(prefix="cuda-lint-bench-")
+    cache = os.path.join(tmp, "cache")
+    os.environ["CUDA_LINT_CACHE_DIR"] = cache
+    real = sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")) +
+                  glob.glob(os.path.join(ROOT, "test", "checkers", "*.cu")))
+    gen = generate(tmp, a.files)
+    files = real + gen
+    # Warm the prelude cache once (the first run of a flag set pays 0.6 s).
+    subprocess.run([lint, real[0]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pch = glob.glob(os.path.join(cache, "pch", "*.pch"))
+    modes = {
+        "cuda-lint": lambda f: [lint, "--quiet", f],
+        "clang-tidy --load": lambda f: [tidy, "--quiet", "--load=" + plugin, "--checks=-*,cuda-*", f, "--"] + flags,
+        "parse floor": lambda f: [clang, "-fsyntax-only"] + flags + [f],
+    }
+    if pch:
+        modes["parse floor + pch"] = lambda f: [clang, "-fsyntax-only"] + flags + ["-include-pch", pch[0], f]
+    lines = []
+    out = lambda s="": (print(s), lines.append(s))
+    out("# cuda-lint benchmark")
+    out()
+    out("%d files: %d real (examples, lit inputs), %d generated (%d-%d lines); %s" % (
+        len(files), len(real), len(gen),
+        min(sum(1 for _ in open(f)) for f in gen), max(sum(1 for _ in open(f)) for f in gen),
+        "machine: %d cores" % os.cpu_count()))
+    out()
+    per_file = {}
+    totals = {}
+    for jobs in [int(j) for j in a.jobs.split(",")]:
+        for name, mk in modes.items():
+            t0 = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=jobs) as ex:
+                res = list(ex.map(lambda f: run_one(mk(f)), files))
+            wall = time.perf_counter() - t0
+            totals[(name, jobs)] = (wall, max(r[1] for r in res), sum(1 for r in res if r[2] != 0))
+            if jobs == 1:
+                per_file[name] = {f: r[0] for f, r in zip(files, res)}
+    out("## Totals")
+    out()
+    out("| mode | jobs | wall s | files/s | peak RSS MB | failures | vs clang-tidy | vs parse floor |")
+    out("|---|---|---|---|---|---|---|---|")
+    for (name, jobs), (wall, rss, fails) in totals.items():
+        ct = totals[("clang-tidy --load", jobs)][0]
+        pf = totals[("parse floor", jobs)][0]
+        out("| %s | %d | %.1f | %.1f | %.0f | %d | %.2fx | %.2fx |" % (
+            name, jobs, wall, len(files) / wall, rss / 1024.0, fails, wall / ct, wall / pf))
+    out()
+    out("## Per file (1 job), real inputs")
+    out()
+    out("| file | " + " | ".join(modes) + " |")
+    out("|---|" + "---|" * len(modes))
+    for f in real:
+        out("| %s | %s |" % (os.path.relpath(f, ROOT), " | ".join("%.3f" % per_file[m][f] for m in modes)))
+    out()
+    mean = lambda m: sum(per_file[m].values()) / len(files)
+    out("Mean seconds per file (1 job): " + ", ".join("%s %.3f" % (m, mean(m)) for m in modes))
+    if pch:
+        out("Single TU cost vs its parse floor with the same prelude: %.2fx" % (
+            mean("cuda-lint") / mean("parse floor + pch")))
+    out("Single TU cost vs the plain parse floor: %.2fx" % (mean("cuda-lint") / mean("parse floor")))
+    if a.out:
+        with open(a.out, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
