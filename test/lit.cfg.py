@@ -8,7 +8,7 @@ config.name = "cuda-lint"
 config.test_format = lit.formats.ShTest(not lit_config.useValgrind)
 config.suffixes = [".cu", ".cuh", ".test", ".cpp"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "check_cuda_lint.py", "unit", "gpu"]
+                   "check_cuda_lint.py", "unit", "gpu", "regressions"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuda_lint_obj_root, "test")
 
@@ -45,6 +45,11 @@ if config.nvcc and os.path.exists(config.nvcc):
     config.substitutions.append(("%nvcc", config.nvcc))
 if config.clang_tidy and os.path.exists(config.clang_tidy):
     config.available_features.add("clang-tidy")
+fuzzer = os.path.join(config.cuda_lint_tools_dir, "cuda-lint-fuzzer")
+if os.path.exists(fuzzer):
+    config.available_features.add("fuzzer")
+    config.substitutions.append(("%fuzzer", fuzzer))
+    config.substitutions.append(("%fuzz_seconds", os.environ.get("CUDA_LINT_FUZZ_SECONDS", "30")))
 if shutil.which("git"):
     config.available_features.add("git")
 if os.getuid() == 0:
