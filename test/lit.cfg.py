@@ -50,6 +50,10 @@ if os.path.exists(fuzzer):
     config.available_features.add("fuzzer")
     config.substitutions.append(("%fuzzer", fuzzer))
     config.substitutions.append(("%fuzz_seconds", os.environ.get("CUDA_LINT_FUZZ_SECONDS", "30")))
+if getattr(config, "sanitized", False):
+    # An ASan-instrumented plugin cannot load into the uninstrumented
+    # clang-tidy-22.
+    config.available_features.add("asan")
 if shutil.which("git"):
     config.available_features.add("git")
 if os.getuid() == 0:
