@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
@@ -181,6 +182,27 @@ void rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   OS << llvm::json::Value(std::move(Out));
 }
 
+/// Names that only code written for a CUDA toolkit older than 12.0 uses:
+/// the runtime calls and texture-reference API that CUDA 12.0 removed. A
+/// source that mentions one gets the legacy compatibility header. Texture
+/// *object* functions (`tex1Dfetch<float>(obj, i)`) still exist and are not
+/// listed; the non-`_sync` warp intrinsics parse without help because
+/// clang's CUDA headers still declare them.
+bool mentionsRemovedApi(StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  StringRef Text = (*Buf)->getBuffer();
+  for (StringRef Name :
+       {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
+        "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
+        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture",
+        "texture<", "texture <"})
+    if (Text.contains(Name))
+      return true;
+  return false;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -191,6 +213,10 @@ int main(int argc, const char **argv) {
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
   std::string BuildPath, ExplicitCudaPath, GpuArch;
   bool BuildPathGiven = false;
+  // --legacy-compat forces the legacy compatibility header; without it the
+  // header is added when a source names a removed API (--no-legacy-compat
+  // turns that off).
+  bool LegacyCompat = false, NoLegacyCompat = false;
 
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -206,6 +232,14 @@ int main(int argc, const char **argv) {
     }
     if (matchOption(In, I, "cuda-gpu-arch", Value)) {
       GpuArch = Value;
+      continue;
+    }
+    if (A == "--legacy-compat" || A == "-legacy-compat") {
+      LegacyCompat = true;
+      continue;
+    }
+    if (A == "--no-legacy-compat" || A == "-no-legacy-compat") {
+      NoLegacyCompat = true;
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
@@ -251,6 +285,15 @@ int main(int argc, const char **argv) {
                     "--cuda-path, CUDA_PATH, CUDA_HOME, nvcc on PATH, "
                     "/usr/local/cuda); using cuda-lint's bundled CUDA "
                     "declarations\n";
+  }
+
+  // Code for old toolkits: declare what CUDA 12 removed. The header needs
+  // the real toolkit's types, so it is not used with the bundled fallback.
+  if (!NoLegacyCompat && !Env.CudaPath.empty() &&
+      (LegacyCompat || llvm::any_of(Sources, mentionsRemovedApi))) {
+    llvm::SmallString<256> Legacy(findShareDir(argv[0]));
+    llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
+    Tidy.push_back("--extra-arg=-include" + std::string(Legacy));
   }
 
   // Where do compile commands come from?
