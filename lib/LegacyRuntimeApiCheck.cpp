@@ -63,6 +63,9 @@ void LegacyRuntimeApiCheck::check(const MatchFinder::MatchResult &Result) {
     StringRef Name = Call->getDirectCallee()->getName();
     StringRef Replacement = replacements().lookup(Name);
     SourceLocation NameLoc = Call->getCallee()->IgnoreImplicit()->getBeginLoc();
+    // A call written as a macro argument is rewritten where it is written.
+    if (NameLoc.isMacroID() && SM.isMacroArgExpansion(NameLoc))
+      NameLoc = SM.getSpellingLoc(NameLoc);
     auto Diag = diag(NameLoc, "%0 was removed in CUDA 12; use '%1', which "
                               "has the same meaning")
                 << Call->getDirectCallee() << Replacement;

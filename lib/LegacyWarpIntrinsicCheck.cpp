@@ -39,6 +39,12 @@ void LegacyWarpIntrinsicCheck::check(const MatchFinder::MatchResult &Result) {
   // (not produced by a macro) to be rewritten.
   SourceLocation NameLoc = Call->getCallee()->IgnoreImplicit()->getBeginLoc();
   SourceLocation ArgLoc = Call->getArg(0)->getBeginLoc();
+  // A call written as a macro argument is rewritten where it is written.
+  if (NameLoc.isMacroID() && SM.isMacroArgExpansion(NameLoc) &&
+      ArgLoc.isMacroID() && SM.isMacroArgExpansion(ArgLoc)) {
+    NameLoc = SM.getSpellingLoc(NameLoc);
+    ArgLoc = SM.getSpellingLoc(ArgLoc);
+  }
   {
     auto Diag = diag(Call->getBeginLoc(),
                      "%0 has no mask and is not supported on sm_70 and newer "

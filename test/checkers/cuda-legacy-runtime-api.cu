@@ -1,0 +1,50 @@
+// RUN: %check_cuda_lint %s cuda-legacy-runtime-api %t
+
+#include <cstdio>
+
+// Host code written for CUDA 3 to 11: every call has a same-meaning
+// replacement, so the fixed file compiles with a CUDA 13 toolkit.
+int setup() {
+  if (cudaThreadSynchronize() != cudaSuccess)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaThreadSynchronize' was removed in CUDA 12; use 'cudaDeviceSynchronize', which has the same meaning [cuda-legacy-runtime-api]
+    // CHECK-FIXES: {{^}}  if (cudaDeviceSynchronize() != cudaSuccess){{$}}
+    return 1;
+  size_t stack = 0;
+  cudaThreadGetLimit(&stack, cudaLimitStackSize);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetLimit' was removed in CUDA 12; use 'cudaDeviceGetLimit'
+  // CHECK-FIXES: {{^}}  cudaDeviceGetLimit(&stack, cudaLimitStackSize);{{$}}
+  cudaThreadSetLimit(cudaLimitStackSize, 2 * stack);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetLimit' was removed in CUDA 12; use 'cudaDeviceSetLimit'
+  // CHECK-FIXES: {{^}}  cudaDeviceSetLimit(cudaLimitStackSize, 2 * stack);{{$}}
+  cudaFuncCache cache;
+  cudaThreadGetCacheConfig(&cache);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetCacheConfig' was removed in CUDA 12; use 'cudaDeviceGetCacheConfig'
+  // CHECK-FIXES: {{^}}  cudaDeviceGetCacheConfig(&cache);{{$}}
+  cudaThreadSetCacheConfig(cudaFuncCachePreferShared);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetCacheConfig' was removed in CUDA 12; use 'cudaDeviceSetCacheConfig'
+  // CHECK-FIXES: {{^}}  cudaDeviceSetCacheConfig(cudaFuncCachePreferShared);{{$}}
+  return 0;
+}
+
+// A macro argument is rewritten where it is written.
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    if ((call) != cudaSuccess)                                                 \
+      std::printf("error at %s\n", #call);                                     \
+  } while (0)
+
+void teardown() {
+  CHECK(cudaThreadSynchronize());
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'cudaThreadSynchronize' was removed in CUDA 12
+  // CHECK-FIXES: {{^}}  CHECK(cudaDeviceSynchronize());{{$}}
+  cudaThreadExit();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadExit' was removed in CUDA 12; use 'cudaDeviceReset'
+  // CHECK-FIXES: {{^}}  cudaDeviceReset();{{$}}
+}
+
+// Not findings: the modern API.
+void modern() {
+  cudaDeviceSynchronize();
+  cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+  cudaDeviceReset();
+}
