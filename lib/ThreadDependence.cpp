@@ -106,7 +106,7 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx)
       if (DependentVars.contains(D.Var))
         continue;
       if (isDependent(D.Value) || isDependent(D.Target) ||
-          dependentCondition(*D.At)) {
+          dependentCondition(*D.At, D.Var)) {
         DependentVars.insert(D.Var);
         Changed = true;
       }
@@ -140,8 +140,18 @@ bool ThreadDependence::isDependent(const Expr *E) const {
   return false;
 }
 
-const Expr *ThreadDependence::dependentCondition(const Stmt &S) const {
+const Expr *ThreadDependence::dependentCondition(const Stmt &S,
+                                                 const VarDecl *Var) const {
   const Stmt *Body = Function.getBody();
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Declares = [&](const Stmt *P) {
+    if (!Var)
+      return false;
+    SourceLocation L = Var->getLocation();
+    SourceRange R = P->getSourceRange();
+    return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+  };
   DynTypedNode Node = DynTypedNode::create(S);
   while (true) {
     const Stmt *Cur = Node.get<Stmt>();
@@ -189,7 +199,7 @@ const Expr *ThreadDependence::dependentCondition(const Stmt &S) const {
       if (Cur == Range->getBody())
         Cond = Range->getCond();
     }
-    if (Cond && isDependent(Cond))
+    if (Cond && !Declares(P) && isDependent(Cond))
       return Cond;
   }
 }

@@ -60,8 +60,11 @@ public:
 
 private:
   /// The thread-dependent condition among the conditions that control \p S
-  /// inside the function body, or null.
-  const Expr *dependentCondition(const Stmt &S) const;
+  /// inside the function body, or null. With \p Var, conditions whose
+  /// controlled statement declares \p Var are ignored: a variable that lives
+  /// entirely inside a divergent region is not made divergent by it.
+  const Expr *dependentCondition(const Stmt &S,
+                                 const VarDecl *Var = nullptr) const;
 
   ASTContext &Ctx;
   const FunctionDecl &Function;
