@@ -66,7 +66,8 @@ void LegacyRuntimeApiCheck::check(const MatchFinder::MatchResult &Result) {
     // A call written as a macro argument is rewritten where it is written.
     if (NameLoc.isMacroID() && SM.isMacroArgExpansion(NameLoc))
       NameLoc = SM.getSpellingLoc(NameLoc);
-    auto Diag = diag(NameLoc, "%0 was removed in CUDA 12; use '%1', which "
+    auto Diag = diag(NameLoc, "%0 was deprecated in CUDA 4.0 and is no "
+                              "longer declared by CUDA 13; use '%1', which "
                               "has the same meaning")
                 << Call->getDirectCallee() << Replacement;
     if (NameLoc.isFileID())

@@ -7,8 +7,8 @@
 
 namespace clang::tidy::cuda {
 
-/// Finds calls to CUDA runtime functions that CUDA 12 removed and renames
-/// them to their same-meaning replacements (`cudaThreadSynchronize` ->
+/// Finds calls to CUDA runtime functions that CUDA 13 no longer declares and
+/// renames them to their same-meaning replacements (`cudaThreadSynchronize` ->
 /// `cudaDeviceSynchronize`, ...); reports texture references, which have no
 /// automatic rewrite.
 ///

@@ -6,22 +6,22 @@
 // replacement, so the fixed file compiles with a CUDA 13 toolkit.
 int setup() {
   if (cudaThreadSynchronize() != cudaSuccess)
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaThreadSynchronize' was removed in CUDA 12; use 'cudaDeviceSynchronize', which has the same meaning [cuda-legacy-runtime-api]
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: 'cudaThreadSynchronize' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceSynchronize', which has the same meaning [cuda-legacy-runtime-api]
     // CHECK-FIXES: {{^}}  if (cudaDeviceSynchronize() != cudaSuccess){{$}}
     return 1;
   size_t stack = 0;
   cudaThreadGetLimit(&stack, cudaLimitStackSize);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetLimit' was removed in CUDA 12; use 'cudaDeviceGetLimit'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetLimit' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceGetLimit'
   // CHECK-FIXES: {{^}}  cudaDeviceGetLimit(&stack, cudaLimitStackSize);{{$}}
   cudaThreadSetLimit(cudaLimitStackSize, 2 * stack);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetLimit' was removed in CUDA 12; use 'cudaDeviceSetLimit'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetLimit' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceSetLimit'
   // CHECK-FIXES: {{^}}  cudaDeviceSetLimit(cudaLimitStackSize, 2 * stack);{{$}}
   cudaFuncCache cache;
   cudaThreadGetCacheConfig(&cache);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetCacheConfig' was removed in CUDA 12; use 'cudaDeviceGetCacheConfig'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadGetCacheConfig' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceGetCacheConfig'
   // CHECK-FIXES: {{^}}  cudaDeviceGetCacheConfig(&cache);{{$}}
   cudaThreadSetCacheConfig(cudaFuncCachePreferShared);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetCacheConfig' was removed in CUDA 12; use 'cudaDeviceSetCacheConfig'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSetCacheConfig' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceSetCacheConfig'
   // CHECK-FIXES: {{^}}  cudaDeviceSetCacheConfig(cudaFuncCachePreferShared);{{$}}
   return 0;
 }
@@ -35,10 +35,10 @@ int setup() {
 
 void teardown() {
   CHECK(cudaThreadSynchronize());
-  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'cudaThreadSynchronize' was removed in CUDA 12
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'cudaThreadSynchronize' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13
   // CHECK-FIXES: {{^}}  CHECK(cudaDeviceSynchronize());{{$}}
   cudaThreadExit();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadExit' was removed in CUDA 12; use 'cudaDeviceReset'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadExit' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceReset'
   // CHECK-FIXES: {{^}}  cudaDeviceReset();{{$}}
 }
 

@@ -95,7 +95,7 @@ int main() {
   // CHECK-NOTES: :[[@LINE-2]]:31: note: 100 threads = 4 warps = 128 lanes: 28 lanes (21.9%) idle in every block
   prefixFirstWarp<<<1, 64>>>(in);
   cudaThreadSynchronize();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSynchronize' was removed in CUDA 12; use 'cudaDeviceSynchronize', which has the same meaning [cuda-legacy-runtime-api]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadSynchronize' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceSynchronize', which has the same meaning [cuda-legacy-runtime-api]
   // CHECK-FIXES: {{^}}  cudaDeviceSynchronize();{{$}}
   unsigned host = 0;
   cudaMemcpy(&host, count, sizeof(unsigned), cudaMemcpyDeviceToHost);
@@ -104,7 +104,7 @@ int main() {
   cudaFree(out);
   cudaFree(count);
   cudaThreadExit();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadExit' was removed in CUDA 12; use 'cudaDeviceReset'
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaThreadExit' was deprecated in CUDA 4.0 and is no longer declared by CUDA 13; use 'cudaDeviceReset'
   // CHECK-FIXES: {{^}}  cudaDeviceReset();{{$}}
   return 0;
 }

@@ -12,11 +12,11 @@
 #ifndef CUDA_LINT_LEGACY_H
 #define CUDA_LINT_LEGACY_H
 
-#if !defined(CUDART_VERSION) || CUDART_VERSION >= 12000
-
 #define __CUDA_LINT_LEGACY __attribute__((annotate("cuda-lint-legacy")))
 
-// Thread management, deprecated in CUDA 4.0 and removed in CUDA 12.0.
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 13000
+// Thread management, deprecated in CUDA 4.0; CUDA 13.0's headers no longer
+// declare it (libcudart still exports the symbols).
 extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaThreadExit(void);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaThreadSynchronize(void);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
@@ -28,6 +28,9 @@ cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
 
+#endif // CUDART_VERSION >= 13000
+
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 12000
 // Texture references, deprecated in CUDA 11.0 and removed in CUDA 12.0.
 struct textureReference {
   int normalized;
@@ -90,7 +93,7 @@ template <class T, int D, enum cudaTextureReadMode M>
 __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaUnbindTexture(const struct texture<T, D, M> &tex);
 
-#undef __CUDA_LINT_LEGACY
-
 #endif // CUDART_VERSION >= 12000
+
+#undef __CUDA_LINT_LEGACY
 #endif // CUDA_LINT_LEGACY_H
