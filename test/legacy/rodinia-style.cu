@@ -16,6 +16,17 @@
 // 3. The fixed file compiles with nvcc 13 (the original does not).
 // RUN: not %nvcc -arch=sm_90 -c -o %t.orig.o %s
 // RUN: %nvcc -arch=sm_90 -c -o %t.o %t.cu
+//
+// 4. The other checks find the same on the legacy file as on its modernised
+// copy (only the legacy checks applied), line by line.
+// RUN: sed 's|// *CHECK-[A-Z-]*:.*|//|' %s > %t.legacy.cu
+// RUN: cp %t.legacy.cu %t.modern.cu
+// RUN: %cuda_lint --fix --checks='-*,cuda-legacy-*' %t.modern.cu -- > /dev/null 2>&1
+// RUN: not grep -E '__shfl_down\(|__ballot\(|cudaThread[A-Za-z]*\(' %t.modern.cu
+// RUN: %cuda_lint --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' %t.legacy.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.legacy.txt
+// RUN: %cuda_lint --no-legacy-compat --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' %t.modern.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.modern.txt
+// RUN: diff %t.legacy.txt %t.modern.txt
+// RUN: grep -c '\[cuda-' %t.legacy.txt | grep -x 3
 
 #include <cstdio>
 #include <cstdlib>
