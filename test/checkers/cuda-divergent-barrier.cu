@@ -95,3 +95,24 @@ __global__ void withLambda(float *p) {
   f(p);
   helper(p);
 }
+
+// Templates: reported once, whatever the instantiation.
+template <int Active> __global__ void firstThreads(float *p) {
+  if (threadIdx.x < Active) {
+    p[threadIdx.x] = 0.0f;
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads
+  }
+}
+template __global__ void firstThreads<32>(float *);
+template __global__ void firstThreads<64>(float *);
+
+// Macros: the barrier inside a macro is reported at the use.
+#define BARRIER_IF(c)                                                          \
+  if (c)                                                                       \
+  __syncthreads()
+__global__ void viaMacro(float *p) {
+  BARRIER_IF(threadIdx.x == 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '__syncthreads' is reached by only some threads
+  BARRIER_IF(blockIdx.x == 0);
+}

@@ -42,6 +42,15 @@ void teardown() {
   // CHECK-FIXES: {{^}}  cudaDeviceReset();{{$}}
 }
 
+// Templates: one fix for every instantiation.
+template <typename T> int syncAfter(T *p) {
+  p[0] = T();
+  return cudaThreadSynchronize() == cudaSuccess;
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'cudaThreadSynchronize' was deprecated in CUDA 4.0
+  // CHECK-FIXES: {{^}}  return cudaDeviceSynchronize() == cudaSuccess;{{$}}
+}
+int useTemplates(int *i, float *f) { return syncAfter(i) + syncAfter(f); }
+
 // Not findings: the modern API.
 void modern() {
   cudaDeviceSynchronize();
