@@ -136,7 +136,8 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
     llvm::raw_string_ostream(Percent)
         << llvm::format("%.1f", 100.0 * Idle / Lanes);
     diag(Loc,
-         "%0 threads = %1 warps = %2 lanes: %3 lanes (%4%%) idle in every "
+         "%0 threads = %1 %plural{1:warp|:warps}1 = %2 lanes: %3 lanes (%4%%) "
+         "idle in every "
          "block",
          DiagnosticIDs::Note)
         << static_cast<unsigned>(*Threads) << static_cast<unsigned>(Warps)

@@ -29,7 +29,7 @@ void launches(float *p, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
   kernel<<<n, dim3(4, 4)>>>(p);
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 16 threads is not a multiple of the warp size (32)
-  // CHECK-NOTES: :[[@LINE-2]]:15: note: 16 threads = 1 warps = 32 lanes: 16 lanes (50.0%) idle in every block
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
 
   // Not findings: multiples of 32 from 64 up, runtime sizes, a dim3 that
   // is changed before the launch, template parameters.
