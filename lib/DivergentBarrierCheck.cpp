@@ -43,9 +43,13 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   if (IsWarp && !isFullWarpMask(*Call, Ctx))
     return;
 
-  std::unique_ptr<ThreadDependence> &TD = Analyses[FD];
+  std::unique_ptr<ThreadDependence> &TD =
+      IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
   if (!TD)
-    TD = std::make_unique<ThreadDependence>(*FD, Ctx);
+    TD = std::make_unique<ThreadDependence>(
+        *FD, Ctx,
+        IsWarp ? ThreadDependence::Scope::Warp
+               : ThreadDependence::Scope::Block);
   ThreadDependence::Divergence Div = TD->divergence(*Call);
   if (!Div)
     return;

@@ -25,11 +25,16 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Analyses.clear(); }
+  void onEndOfTranslationUnit() override {
+    BlockAnalyses.clear();
+    WarpAnalyses.clear();
+  }
 
 private:
+  /// Thread dependence per function, at block scope (`__syncthreads`) and
+  /// at warp scope (`__syncwarp`).
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
-      Analyses;
+      BlockAnalyses, WarpAnalyses;
 };
 
 } // namespace clang::tidy::cuda

@@ -29,7 +29,8 @@ void LegacyWarpIntrinsicCheck::check(const MatchFinder::MatchResult &Result) {
 
   std::unique_ptr<ThreadDependence> &TD = Analyses[FD];
   if (!TD && FD->hasBody())
-    TD = std::make_unique<ThreadDependence>(*FD, Ctx);
+    TD = std::make_unique<ThreadDependence>(*FD, Ctx,
+                                            ThreadDependence::Scope::Warp);
   ThreadDependence::Divergence Div;
   if (TD)
     Div = TD->divergence(*Call);

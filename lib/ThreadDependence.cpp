@@ -6,7 +6,9 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -94,10 +96,14 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 
 } // namespace
 
-ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx)
-    : Ctx(Ctx), Function(FD) {
+ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
+                                   Scope Level)
+    : Ctx(Ctx), Function(FD), Level(Level) {
   llvm::SmallVector<Definition, 32> Defs;
   collect(FD.getBody(), Defs, Returns);
+  for (const Definition &D : Defs)
+    if (!isa<DeclStmt>(D.At))
+      Reassigned.insert(D.Var);
   // Iterate to a fixed point: each round can only add variables.
   bool Changed = true;
   while (Changed) {
@@ -114,8 +120,66 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx)
   }
 }
 
+bool ThreadDependence::isLinearThreadIndex(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) {
+    const auto *Prop =
+        dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+    if (!Prop || Prop->getPropertyDecl()->getName() != "x")
+      return false;
+    const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+      Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    return DRE && DRE->getDecl()->getName() == "threadIdx";
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+           VD->getInit() && !Reassigned.contains(VD) &&
+           isLinearThreadIndex(VD->getInit());
+  }
+  return false;
+}
+
+bool ThreadDependence::isWarpUniform(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
+    if (!C || C->isNegative())
+      return false;
+    uint64_t V = C->getZExtValue();
+    bool WarpIndex = (BO->getOpcode() == BO_Div && V > 0 && V % 32 == 0) ||
+                     (BO->getOpcode() == BO_Shr && V >= 5);
+    return WarpIndex && isLinearThreadIndex(BO->getLHS());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  if (llvm::is_contained({"__any", "__all", "__ballot", "__any_sync",
+                          "__all_sync", "__ballot_sync", "__activemask"},
+                         Name))
+    return true;
+  // A broadcast: every lane reads the same (warp-uniform) source lane.
+  unsigned Lane = Name == "__shfl" ? 1 : Name == "__shfl_sync" ? 2 : 0;
+  if (!Lane || Call->getNumArgs() <= Lane)
+    return false;
+  if (Call->getNumArgs() > Lane + 1 &&
+      !isa<CXXDefaultArgExpr>(Call->getArg(Lane + 1))) {
+    std::optional<llvm::APSInt> Width =
+        Call->getArg(Lane + 1)->getIntegerConstantExpr(Ctx);
+    if (!Width || Width->getExtValue() < 32)
+      return false;
+  }
+  return !isDependent(Call->getArg(Lane));
+}
+
 bool ThreadDependence::isDependent(const Expr *E) const {
   if (!E)
+    return false;
+  if (Level == Scope::Warp && isWarpUniform(E))
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());

@@ -33,9 +33,19 @@ namespace clang::tidy::cuda {
 /// memory at a uniform address. A read of `__shared__` memory at a uniform
 /// address is uniform too: every thread reads the same location, which is
 /// what code that broadcasts a value through shared memory relies on.
+///
+/// At warp scope (for warp intrinsics and `__syncwarp`), values that are the
+/// same in every lane of a warp are uniform too: the warp index
+/// (`threadIdx.x / 32`, `threadIdx.x >> 5`, also through a local variable
+/// that holds `threadIdx.x` unchanged; this assumes warps are formed from
+/// consecutive `threadIdx.x`, as in one-dimensional blocks), the results of
+/// warp votes (`__any`, `__all`, `__ballot`, their `_sync` forms,
+/// `__activemask`) and of a shuffle from a warp-uniform source lane.
 class ThreadDependence {
 public:
-  ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx);
+  enum class Scope { Block, Warp };
+  ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
+                   Scope Level = Scope::Block);
 
   /// True if \p E can have different values in different threads.
   bool isDependent(const Expr *E) const;
@@ -66,8 +76,15 @@ private:
   const Expr *dependentCondition(const Stmt &S,
                                  const VarDecl *Var = nullptr) const;
 
+  /// `threadIdx.x`, or a local variable that holds it unchanged.
+  bool isLinearThreadIndex(const Expr *E) const;
+  /// A warp-uniform value at warp scope (see the class comment).
+  bool isWarpUniform(const Expr *E) const;
+
   ASTContext &Ctx;
   const FunctionDecl &Function;
+  Scope Level;
+  llvm::DenseSet<const VarDecl *> Reassigned;
   llvm::DenseSet<const VarDecl *> DependentVars;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
 };

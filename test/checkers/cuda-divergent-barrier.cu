@@ -79,6 +79,15 @@ __global__ void uniform(float *data, const int *flags, int n, bool twice) {
     __syncthreads();
   for (int k = 0; k < 4; ++k)
     __syncthreads();
+  // A whole warp (the warp index is the same in every lane) may __syncwarp,
+  // but not __syncthreads.
+  unsigned warp = tid / 32;
+  if (warp == 1)
+    __syncwarp();
+  if (warp == 1)
+    __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: the barrier is under this condition
   // A partial mask is the programmer's statement about who takes part.
   if (tid < 16)
     __syncwarp(0xffff);

@@ -53,6 +53,45 @@ __global__ void partial(const float *in, float *out, int n) {
   // CHECK-FIXES: {{^}}  out[i] = __shfl_up_sync(__activemask(), v, 1);{{$}}
 }
 
+// Warp-uniform conditions keep the full mask: the warp index, votes and
+// broadcasts are the same in every lane.
+__global__ void warpUniform(const float *in, float *out) {
+  int tid = threadIdx.x;
+  int warp = tid / 32;
+  float v = in[tid];
+  if (warp == 0)
+    v += __shfl_xor(v, 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_xor has no mask
+  // CHECK-FIXES: {{^}}    v += __shfl_xor_sync(0xffffffff, v, 16);{{$}}
+  if ((threadIdx.x >> 5) == 1 && __any(v > 1.0f))
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: __any has no mask
+    // CHECK-FIXES: {{^}}  if ((threadIdx.x >> 5) == 1 && __any_sync(0xffffffff, v > 1.0f)){{$}}
+    v += __all(v > 0.0f);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __all has no mask
+  // CHECK-FIXES: {{^}}    v += __all_sync(0xffffffff, v > 0.0f);{{$}}
+  float first = __shfl(v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: __shfl has no mask
+  // CHECK-FIXES: {{^}}  float first = __shfl_sync(0xffffffff, v, 0);{{$}}
+  if (first > 0.0f)
+    v += __shfl_down(v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_down has no mask
+  // CHECK-FIXES: {{^}}    v += __shfl_down_sync(0xffffffff, v, 1);{{$}}
+  // Not warp-uniform: half warps, a shuffle from a per-lane source.
+  if (tid / 16 == 0)
+    v += __shfl_down(v, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_down has no mask
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: the call is under this thread-dependent condition
+  // CHECK-FIXES: {{^}}    v += __shfl_down_sync(__activemask(), v, 2);{{$}}
+  if (__shfl(v, tid & 7) > 0.0f)
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: __shfl has no mask
+    // CHECK-FIXES: {{^}}  if (__shfl_sync(0xffffffff, v, tid & 7) > 0.0f){{$}}
+    v += __shfl_up(v, 1);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl_up has no mask
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: the call is under this thread-dependent condition
+  // CHECK-FIXES: {{^}}    v += __shfl_up_sync(__activemask(), v, 1);{{$}}
+  out[tid] = v;
+}
+
 // Templates: one fix for every instantiation.
 template <typename T> __device__ T broadcast(T v) { return __shfl(v, 0); }
 // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: __shfl has no mask

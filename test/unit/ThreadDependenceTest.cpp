@@ -163,4 +163,31 @@ TEST(ThreadDependence, UniformBarriers) {
   EXPECT_FALSE(A.TD->divergence(*call(*A.AST, "__syncthreads")));
 }
 
+TEST(ThreadDependence, WarpScope) {
+  const char *Code = R"(
+    __global__ void k(float *p) {
+      int tid = threadIdx.x;
+      int warp = tid / 32;
+      int warp2 = threadIdx.x >> 5;
+      int half = tid / 16;
+      float v = p[tid];
+      unsigned votes = __ballot_sync(0xffffffff, v > 0);
+      float first = __shfl_sync(0xffffffff, v, 0);
+      float other = __shfl_sync(0xffffffff, v, tid ^ 1);
+      p[0] = warp + warp2 + half + votes + first + other;
+    })";
+  std::unique_ptr<ASTUnit> AST = parse(Code);
+  ASSERT_TRUE(AST);
+  const FunctionDecl *FD = function(*AST, "k");
+  ThreadDependence Warp(*FD, AST->getASTContext(),
+                        ThreadDependence::Scope::Warp);
+  ThreadDependence Block(*FD, AST->getASTContext());
+  for (const char *Name : {"warp", "warp2", "votes", "first"}) {
+    EXPECT_FALSE(Warp.isDependentVar(var(*AST, Name))) << Name;
+    EXPECT_TRUE(Block.isDependentVar(var(*AST, Name))) << Name;
+  }
+  for (const char *Name : {"half", "other", "v", "tid"})
+    EXPECT_TRUE(Warp.isDependentVar(var(*AST, Name))) << Name;
+}
+
 } // namespace
