@@ -26,8 +26,13 @@ const llvm::StringMap<StringRef> &replacements() {
 
 AST_MATCHER(RecordDecl, isTextureReference) {
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Node);
+  // The CUDA (or cuda-lint's legacy) texture reference template, not a
+  // program's own class called `texture`.
   return Spec && Spec->getName() == "texture" &&
-         Spec->getDeclContext()->isTranslationUnit();
+         Spec->getDeclContext()->isTranslationUnit() &&
+         Spec->getSpecializedTemplate()
+             ->getTemplatedDecl()
+             ->hasAttr<CUDADeviceBuiltinTextureTypeAttr>();
 }
 
 } // namespace

@@ -196,9 +196,19 @@ bool mentionsRemovedApi(StringRef Path) {
   for (StringRef Name :
        {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
         "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
-        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture",
-        "texture<", "texture <"})
+        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture"})
     if (Text.contains(Name))
+      return true;
+  // `texture<...>` alone may be the program's own class template: only a
+  // file that also reads a texture or names a read mode, and defines no
+  // `texture` of its own, uses texture references.
+  if (!Text.contains("texture<") && !Text.contains("texture <"))
+    return false;
+  if (Text.contains("struct texture") || Text.contains("class texture"))
+    return false;
+  for (StringRef Use :
+       {"cudaReadMode", "tex1Dfetch(", "tex1D(", "tex2D(", "tex3D("})
+    if (Text.contains(Use))
       return true;
   return false;
 }
