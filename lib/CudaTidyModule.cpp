@@ -6,7 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DivergentBarrierCheck.h"
 #include "DoublePromotionCheck.h"
+#include "LaunchShapeCheck.h"
+#include "LegacyRuntimeApiCheck.h"
+#include "LegacyWarpIntrinsicCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -16,6 +20,13 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DoublePromotionCheck>(
         "cuda-double-promotion");
+    CheckFactories.registerCheck<DivergentBarrierCheck>(
+        "cuda-divergent-barrier");
+    CheckFactories.registerCheck<LaunchShapeCheck>("cuda-launch-shape");
+    CheckFactories.registerCheck<LegacyRuntimeApiCheck>(
+        "cuda-legacy-runtime-api");
+    CheckFactories.registerCheck<LegacyWarpIntrinsicCheck>(
+        "cuda-legacy-warp-intrinsic");
   }
 };
 

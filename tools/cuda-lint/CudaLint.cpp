@@ -239,6 +239,37 @@ private:
   std::vector<std::pair<std::string, llvm::sys::fs::perms>> Modes;
 };
 
+/// Names that only code written for a CUDA toolkit older than 12.0 uses:
+/// the runtime calls and texture-reference API that CUDA 12.0 removed. A
+/// source that mentions one gets the legacy compatibility header. Texture
+/// *object* functions (`tex1Dfetch<float>(obj, i)`) still exist and are not
+/// listed; the non-`_sync` warp intrinsics parse without help because
+/// clang's CUDA headers still declare them.
+bool mentionsRemovedApi(StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return false;
+  StringRef Text = (*Buf)->getBuffer();
+  for (StringRef Name :
+       {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
+        "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
+        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture"})
+    if (Text.contains(Name))
+      return true;
+  // `texture<...>` alone may be the program's own class template: only a
+  // file that also reads a texture or names a read mode, and defines no
+  // `texture` of its own, uses texture references.
+  if (!Text.contains("texture<") && !Text.contains("texture <"))
+    return false;
+  if (Text.contains("struct texture") || Text.contains("class texture"))
+    return false;
+  for (StringRef Use :
+       {"cudaReadMode", "tex1Dfetch(", "tex1D(", "tex2D(", "tex3D("})
+    if (Text.contains(Use))
+      return true;
+  return false;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -249,6 +280,10 @@ int main(int argc, const char **argv) {
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
   std::string BuildPath, ExplicitCudaPath, GpuArch;
   bool BuildPathGiven = false, NoToolkit = false, UsePch = true;
+  // --legacy-compat forces the legacy compatibility header; without it the
+  // header is added when a source names a removed API (--no-legacy-compat
+  // turns that off).
+  bool LegacyCompat = false, NoLegacyCompat = false;
 
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -272,6 +307,14 @@ int main(int argc, const char **argv) {
     }
     if (A == "--cuda-fallback" || A == "-cuda-fallback") {
       NoToolkit = true;
+      continue;
+    }
+    if (A == "--legacy-compat" || A == "-legacy-compat") {
+      LegacyCompat = true;
+      continue;
+    }
+    if (A == "--no-legacy-compat" || A == "-no-legacy-compat") {
+      NoLegacyCompat = true;
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
@@ -333,6 +376,15 @@ int main(int argc, const char **argv) {
                       "--cuda-path, CUDA_PATH, CUDA_HOME, nvcc on PATH, "
                       "/usr/local/cuda); using cuda-lint's bundled CUDA "
                       "declarations\n";
+  }
+
+  // Code for old toolkits: declare what CUDA 12 removed. The header needs
+  // the real toolkit's types, so it is not used with the bundled fallback.
+  if (!NoLegacyCompat && !Env.CudaPath.empty() &&
+      (LegacyCompat || llvm::any_of(Sources, mentionsRemovedApi))) {
+    llvm::SmallString<256> Legacy(findShareDir(argv[0]));
+    llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
+    Tidy.push_back("--extra-arg=-include" + std::string(Legacy));
   }
 
   // Where do compile commands come from?

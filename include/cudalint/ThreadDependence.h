@@ -1,0 +1,94 @@
+//===--- ThreadDependence.h - cuda-lint -------------------------*- C++ -*-===//
+//
+// A small, self-contained analysis of which values in a device function can
+// differ between the threads of a block, and which statements only some
+// threads reach. Used by the checks that must tell a block-uniform branch
+// from a divergent one (cuda-divergent-barrier, cuda-legacy-warp-intrinsic).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_THREADDEPENDENCE_H
+#define CUDA_LINT_THREADDEPENDENCE_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+/// Which expressions of one function are thread-dependent.
+///
+/// An expression is thread-dependent when it mentions `threadIdx` (and so
+/// any lane id such as `threadIdx.x & 31` or `threadIdx.x % 32`), a local
+/// variable with a thread-dependent definition (its initialiser, any
+/// assignment to it, or an assignment made under a thread-dependent
+/// condition), a read through a pointer or array at a thread-dependent
+/// index, or the result of a call that returns per-thread values (atomics,
+/// warp shuffles, `clock`), or a call with a thread-dependent argument.
+///
+/// Everything else is taken as block-uniform: `blockIdx`, `blockDim`,
+/// `gridDim`, constants, parameters (kernel parameters are uniform; the
+/// parameters of a `__device__` function are assumed to be) and reads of
+/// memory at a uniform address. A read of `__shared__` memory at a uniform
+/// address is uniform too: every thread reads the same location, which is
+/// what code that broadcasts a value through shared memory relies on.
+///
+/// At warp scope (for warp intrinsics and `__syncwarp`), values that are the
+/// same in every lane of a warp are uniform too: the warp index
+/// (`threadIdx.x / 32`, `threadIdx.x >> 5`, also through a local variable
+/// that holds `threadIdx.x` unchanged; this assumes warps are formed from
+/// consecutive `threadIdx.x`, as in one-dimensional blocks), the results of
+/// warp votes (`__any`, `__all`, `__ballot`, their `_sync` forms,
+/// `__activemask`) and of a shuffle from a warp-uniform source lane.
+class ThreadDependence {
+public:
+  enum class Scope { Block, Warp };
+  ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
+                   Scope Level = Scope::Block);
+
+  /// True if \p E can have different values in different threads.
+  bool isDependent(const Expr *E) const;
+
+  /// True if local variable (or parameter) \p VD has a thread-dependent
+  /// definition.
+  bool isDependentVar(const VarDecl *VD) const {
+    return DependentVars.contains(VD);
+  }
+
+  /// Why \p S is reached by only some threads of the block.
+  struct Divergence {
+    /// The thread-dependent condition that controls \p S, or the early
+    /// `return` that lets some threads leave before it; null if every
+    /// thread reaches \p S (as far as this analysis can tell).
+    const Stmt *Cause = nullptr;
+    /// True when Cause is an early `return`.
+    bool EarlyExit = false;
+    explicit operator bool() const { return Cause != nullptr; }
+  };
+  Divergence divergence(const Stmt &S) const;
+
+private:
+  /// The thread-dependent condition among the conditions that control \p S
+  /// inside the function body, or null. With \p Var, conditions whose
+  /// controlled statement declares \p Var are ignored: a variable that lives
+  /// entirely inside a divergent region is not made divergent by it.
+  const Expr *dependentCondition(const Stmt &S,
+                                 const VarDecl *Var = nullptr) const;
+
+  /// `threadIdx.x`, or a local variable that holds it unchanged.
+  bool isLinearThreadIndex(const Expr *E) const;
+  /// A warp-uniform value at warp scope (see the class comment).
+  bool isWarpUniform(const Expr *E) const;
+
+  ASTContext &Ctx;
+  const FunctionDecl &Function;
+  Scope Level;
+  llvm::DenseSet<const VarDecl *> Reassigned;
+  llvm::DenseSet<const VarDecl *> DependentVars;
+  llvm::SmallVector<const ReturnStmt *, 4> Returns;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_THREADDEPENDENCE_H

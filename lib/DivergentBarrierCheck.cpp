@@ -1,0 +1,72 @@
+//===--- DivergentBarrierCheck.cpp - cuda-lint ----------------------------===//
+
+#include "DivergentBarrierCheck.h"
+#include "cudalint/DeviceCode.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// `__syncwarp()` and `__syncwarp(0xffffffff)` wait for the whole warp.
+bool isFullWarpMask(const CallExpr &Call, const ASTContext &Ctx) {
+  if (Call.getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call.getArg(0)))
+    return true;
+  std::optional<llvm::APSInt> Mask =
+      Call.getArg(0)->getIntegerConstantExpr(Ctx);
+  return Mask && Mask->getZExtValue() == 0xffffffffu;
+}
+
+} // namespace
+
+void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(
+                   "__syncthreads", "__syncthreads_count", "__syncthreads_and",
+                   "__syncthreads_or", "__syncwarp"))),
+               unless(isExpansionInSystemHeader()))
+          .bind("barrier"),
+      this);
+}
+
+void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("barrier");
+  ASTContext &Ctx = *Result.Context;
+  const FunctionDecl *FD = enclosingFunction(Ctx, *Call);
+  if (!FD || !isDeviceFunction(FD) || !FD->hasBody())
+    return;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  bool IsWarp = Callee->getName() == "__syncwarp";
+  if (IsWarp && !isFullWarpMask(*Call, Ctx))
+    return;
+
+  std::unique_ptr<ThreadDependence> &TD =
+      IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
+  if (!TD)
+    TD = std::make_unique<ThreadDependence>(
+        *FD, Ctx,
+        IsWarp ? ThreadDependence::Scope::Warp
+               : ThreadDependence::Scope::Block);
+  ThreadDependence::Divergence Div = TD->divergence(*Call);
+  if (!Div)
+    return;
+
+  diag(Call->getBeginLoc(),
+       "%0 is reached by only some threads of the %select{block|warp}1; a "
+       "barrier that not every thread reaches is undefined behaviour and can "
+       "hang")
+      << Callee << IsWarp;
+  if (Div.EarlyExit)
+    diag(Div.Cause->getBeginLoc(),
+         "some threads return here, before the barrier", DiagnosticIDs::Note);
+  else
+    diag(Div.Cause->getBeginLoc(),
+         "the barrier is under this condition, which depends on the thread "
+         "index",
+         DiagnosticIDs::Note);
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,42 @@
+//===--- DivergentBarrierCheck.h - cuda-lint --------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_DIVERGENTBARRIERCHECK_H
+#define CUDA_LINT_DIVERGENTBARRIERCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/ThreadDependence.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+
+namespace clang::tidy::cuda {
+
+/// Finds `__syncthreads()` (and `__syncwarp()` with a full mask) that only
+/// some threads of the block reach: under a thread-dependent condition or
+/// after an early `return` of some threads.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-divergent-barrier.md
+class DivergentBarrierCheck : public ClangTidyCheck {
+public:
+  DivergentBarrierCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override {
+    BlockAnalyses.clear();
+    WarpAnalyses.clear();
+  }
+
+private:
+  /// Thread dependence per function, at block scope (`__syncthreads`) and
+  /// at warp scope (`__syncwarp`).
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
+      BlockAnalyses, WarpAnalyses;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_DIVERGENTBARRIERCHECK_H

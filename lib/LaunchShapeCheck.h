@@ -1,0 +1,28 @@
+//===--- LaunchShapeCheck.h - cuda-lint -------------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_LAUNCHSHAPECHECK_H
+#define CUDA_LINT_LAUNCHSHAPECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds kernel launches whose block size is a compile-time constant that is
+/// not a multiple of the warp size (32) or is below 64 threads.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-launch-shape.md
+class LaunchShapeCheck : public ClangTidyCheck {
+public:
+  LaunchShapeCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_LAUNCHSHAPECHECK_H

@@ -1,0 +1,30 @@
+//===--- LegacyRuntimeApiCheck.h - cuda-lint --------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_LEGACYRUNTIMEAPICHECK_H
+#define CUDA_LINT_LEGACYRUNTIMEAPICHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds calls to CUDA runtime functions that CUDA 13 no longer declares and
+/// renames them to their same-meaning replacements (`cudaThreadSynchronize` ->
+/// `cudaDeviceSynchronize`, ...); reports texture references, which have no
+/// automatic rewrite.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-legacy-runtime-api.md
+class LegacyRuntimeApiCheck : public ClangTidyCheck {
+public:
+  LegacyRuntimeApiCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_LEGACYRUNTIMEAPICHECK_H

@@ -1,0 +1,284 @@
+//===--- ThreadDependence.cpp - cuda-lint ---------------------------------===//
+
+#include "cudalint/ThreadDependence.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// Calls whose result differs between threads even with uniform arguments.
+bool returnsPerThreadValue(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  return Name.starts_with("__shfl") || Name.starts_with("atomic") ||
+         Name.starts_with("__nvvm_shfl") ||
+         Name.starts_with("__nvvm_read_ptx_sreg_tid") ||
+         Name.starts_with("__nvvm_read_ptx_sreg_laneid") ||
+         Name == "__lane_id" || Name == "clock" || Name == "clock64" ||
+         Name == "__match_any_sync" || Name == "curand" ||
+         Name == "curand_uniform";
+}
+
+/// The local variable (or parameter) that an assignment to \p LHS writes:
+/// `x`, `x[i]`, `x.f`, `x[i].f`.
+const VarDecl *assignedLocal(const Expr *LHS) {
+  while (LHS) {
+    LHS = LHS->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      return VD && VD->hasLocalStorage() ? VD : nullptr;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(LHS)) {
+      // Writing a local array element; a pointer base writes memory.
+      if (!ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+        return nullptr;
+      LHS = ASE->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(LHS)) {
+      if (ME->isArrow())
+        return nullptr;
+      LHS = ME->getBase();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// One definition of a local variable: the variable and the value (and, for
+/// an element, the index expression) it gets.
+struct Definition {
+  const VarDecl *Var;
+  const Expr *Value;  // May be null (++x).
+  const Expr *Target; // The written l-value; may be null.
+  const Stmt *At;
+};
+
+void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
+             llvm::SmallVectorImpl<const ReturnStmt *> &Returns) {
+  if (!S)
+    return;
+  if (isa<LambdaExpr>(S))
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (VD->hasLocalStorage() && VD->getInit())
+          Defs.push_back({VD, VD->getInit(), nullptr, S});
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *VD = assignedLocal(BO->getLHS()))
+        Defs.push_back({VD, BO->getRHS(), BO->getLHS(), S});
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *VD = assignedLocal(UO->getSubExpr()))
+        Defs.push_back({VD, nullptr, UO->getSubExpr(), S});
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
+      if (const VarDecl *VD = assignedLocal(Op->getArg(0)))
+        Defs.push_back({VD, Op->getArg(1), Op->getArg(0), S});
+  } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    Returns.push_back(RS);
+  }
+  for (const Stmt *Child : S->children())
+    collect(Child, Defs, Returns);
+}
+
+} // namespace
+
+ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
+                                   Scope Level)
+    : Ctx(Ctx), Function(FD), Level(Level) {
+  llvm::SmallVector<Definition, 32> Defs;
+  collect(FD.getBody(), Defs, Returns);
+  for (const Definition &D : Defs)
+    if (!isa<DeclStmt>(D.At))
+      Reassigned.insert(D.Var);
+  // Iterate to a fixed point: each round can only add variables.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const Definition &D : Defs) {
+      if (DependentVars.contains(D.Var))
+        continue;
+      if (isDependent(D.Value) || isDependent(D.Target) ||
+          dependentCondition(*D.At, D.Var)) {
+        DependentVars.insert(D.Var);
+        Changed = true;
+      }
+    }
+  }
+}
+
+bool ThreadDependence::isLinearThreadIndex(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) {
+    const auto *Prop =
+        dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+    if (!Prop || Prop->getPropertyDecl()->getName() != "x")
+      return false;
+    const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+      Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    return DRE && DRE->getDecl()->getName() == "threadIdx";
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+           VD->getInit() && !Reassigned.contains(VD) &&
+           isLinearThreadIndex(VD->getInit());
+  }
+  return false;
+}
+
+bool ThreadDependence::isWarpUniform(const Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
+    if (!C || C->isNegative())
+      return false;
+    uint64_t V = C->getZExtValue();
+    bool WarpIndex = (BO->getOpcode() == BO_Div && V > 0 && V % 32 == 0) ||
+                     (BO->getOpcode() == BO_Shr && V >= 5);
+    return WarpIndex && isLinearThreadIndex(BO->getLHS());
+  }
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef Name = FD->getName();
+  if (llvm::is_contained({"__any", "__all", "__ballot", "__any_sync",
+                          "__all_sync", "__ballot_sync", "__activemask"},
+                         Name))
+    return true;
+  // A broadcast: every lane reads the same (warp-uniform) source lane.
+  unsigned Lane = Name == "__shfl" ? 1 : Name == "__shfl_sync" ? 2 : 0;
+  if (!Lane || Call->getNumArgs() <= Lane)
+    return false;
+  if (Call->getNumArgs() > Lane + 1 &&
+      !isa<CXXDefaultArgExpr>(Call->getArg(Lane + 1))) {
+    std::optional<llvm::APSInt> Width =
+        Call->getArg(Lane + 1)->getIntegerConstantExpr(Ctx);
+    if (!Width || Width->getExtValue() < 32)
+      return false;
+  }
+  return !isDependent(Call->getArg(Lane));
+}
+
+bool ThreadDependence::isDependent(const Expr *E) const {
+  if (!E)
+    return false;
+  if (Level == Scope::Warp && isWarpUniform(E))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (VD->getName() == "threadIdx")
+      return true;
+    return DependentVars.contains(VD);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (returnsPerThreadValue(Call->getDirectCallee()))
+      return true;
+  if (isa<LambdaExpr>(E))
+    return false;
+  // `threadIdx.x` is a property access whose base is an opaque value.
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
+    return isDependent(OVE->getSourceExpr());
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (isDependent(CE))
+        return true;
+  return false;
+}
+
+const Expr *ThreadDependence::dependentCondition(const Stmt &S,
+                                                 const VarDecl *Var) const {
+  const Stmt *Body = Function.getBody();
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Declares = [&](const Stmt *P) {
+    if (!Var)
+      return false;
+    SourceLocation L = Var->getLocation();
+    SourceRange R = P->getSourceRange();
+    return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(R.getEnd(), L);
+  };
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    const Stmt *Cur = Node.get<Stmt>();
+    if (Cur == Body)
+      return nullptr;
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return nullptr;
+    Node = Parents[0];
+    const Stmt *P = Node.get<Stmt>();
+    if (!P) {
+      // A declaration between statements (a DeclStmt's VarDecl) is fine;
+      // anything else (a lambda's class, another function) ends the walk.
+      if (Node.get<VarDecl>())
+        continue;
+      return nullptr;
+    }
+    if (isa<LambdaExpr>(P))
+      return nullptr;
+    const Expr *Cond = nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Cur != If->getCond() && Cur != If->getInit() &&
+          Cur != If->getConditionVariableDeclStmt())
+        Cond = If->getCond();
+    } else if (const auto *For = dyn_cast<ForStmt>(P)) {
+      if (Cur == For->getBody() || Cur == For->getInc())
+        Cond = For->getCond();
+    } else if (const auto *While = dyn_cast<WhileStmt>(P)) {
+      if (Cur == While->getBody())
+        Cond = While->getCond();
+    } else if (const auto *Do = dyn_cast<DoStmt>(P)) {
+      // The first iteration runs in every thread; later ones depend on it.
+      if (Cur == Do->getBody())
+        Cond = Do->getCond();
+    } else if (const auto *Switch = dyn_cast<SwitchStmt>(P)) {
+      if (Cur == Switch->getBody())
+        Cond = Switch->getCond();
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (Cur != CO->getCond())
+        Cond = CO->getCond();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && Cur == BO->getRHS())
+        Cond = BO->getLHS();
+    } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(P)) {
+      if (Cur == Range->getBody())
+        Cond = Range->getCond();
+    }
+    if (Cond && !Declares(P) && isDependent(Cond))
+      return Cond;
+  }
+}
+
+ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S) const {
+  if (const Expr *Cond = dependentCondition(S))
+    return {Cond, false};
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const ReturnStmt *RS : Returns) {
+    if (!SM.isBeforeInTranslationUnit(RS->getEndLoc(), S.getBeginLoc()))
+      continue;
+    if (dependentCondition(*RS))
+      return {RS, true};
+  }
+  return {};
+}
+
+} // namespace clang::tidy::cuda

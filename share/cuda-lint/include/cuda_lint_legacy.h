@@ -1,0 +1,99 @@
+// cuda-lint's legacy compatibility layer: declarations of CUDA runtime APIs
+// and language features that CUDA 12 and 13 removed, so that code written
+// for old toolkits (cudaThreadSynchronize, texture references) still parses
+// and can be linted and modernised. cuda-lint force-includes this header
+// with --legacy-compat, or by itself when the source text names one of the
+// removed APIs. Every declaration is annotated "cuda-lint-legacy" so that
+// cuda-legacy-runtime-api finds each use. Nothing here is meant to be
+// compiled into a program: the functions have no definitions.
+//
+// The non-_sync warp intrinsics (__shfl_down, __ballot, __any, ...) are not
+// declared here: clang's own CUDA headers still declare them for every GPU.
+#ifndef CUDA_LINT_LEGACY_H
+#define CUDA_LINT_LEGACY_H
+
+#define __CUDA_LINT_LEGACY __attribute__((annotate("cuda-lint-legacy")))
+
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 13000
+// Thread management, deprecated in CUDA 4.0; CUDA 13.0's headers no longer
+// declare it (libcudart still exports the symbols).
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaThreadExit(void);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaThreadSynchronize(void);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaThreadGetLimit(size_t *pValue, enum cudaLimit limit);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaThreadGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
+
+#endif // CUDART_VERSION >= 13000
+
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 12000
+// Texture references, deprecated in CUDA 11.0 and removed in CUDA 12.0.
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+};
+
+template <class T, int texType = cudaTextureType1D,
+          enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) __CUDA_LINT_LEGACY texture
+    : public textureReference {
+  __host__ texture(int norm = 0,
+                   enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+                   enum cudaTextureAddressMode aMode = cudaAddressModeClamp);
+};
+
+template <class T, enum cudaTextureReadMode M>
+__device__ __CUDA_LINT_LEGACY T tex1Dfetch(texture<T, cudaTextureType1D, M> t,
+                                           int x);
+template <class T, enum cudaTextureReadMode M>
+__device__ __CUDA_LINT_LEGACY T tex1D(texture<T, cudaTextureType1D, M> t,
+                                      float x);
+template <class T, enum cudaTextureReadMode M>
+__device__ __CUDA_LINT_LEGACY T tex2D(texture<T, cudaTextureType2D, M> t,
+                                      float x, float y);
+template <class T, enum cudaTextureReadMode M>
+__device__ __CUDA_LINT_LEGACY T tex3D(texture<T, cudaTextureType3D, M> t,
+                                      float x, float y, float z);
+
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTexture(size_t *offset, const struct texture<T, D, M> &tex,
+                const void *devPtr, size_t size = ~(size_t)0);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTexture(size_t *offset, const struct texture<T, D, M> &tex,
+                const void *devPtr, const struct cudaChannelFormatDesc &desc,
+                size_t size = ~(size_t)0);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTexture2D(size_t *offset, const struct texture<T, D, M> &tex,
+                  const void *devPtr, size_t width, size_t height,
+                  size_t pitch);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTexture2D(size_t *offset, const struct texture<T, D, M> &tex,
+                  const void *devPtr, const struct cudaChannelFormatDesc &desc,
+                  size_t width, size_t height, size_t pitch);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTextureToArray(const struct texture<T, D, M> &tex,
+                       cudaArray_const_t array);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindTextureToArray(const struct texture<T, D, M> &tex,
+                       cudaArray_const_t array,
+                       const struct cudaChannelFormatDesc &desc);
+template <class T, int D, enum cudaTextureReadMode M>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaUnbindTexture(const struct texture<T, D, M> &tex);
+
+#endif // CUDART_VERSION >= 12000
+
+#undef __CUDA_LINT_LEGACY
+#endif // CUDA_LINT_LEGACY_H

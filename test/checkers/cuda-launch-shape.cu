@@ -1,0 +1,49 @@
+// RUN: %check_cuda_lint -no-compile %s cuda-launch-shape %t
+// (-no-compile: clang 22 cannot compile a host-side kernel launch against
+// the CUDA 13 headers, which dropped cudaConfigureCall; nvcc compiles it.)
+
+__global__ void kernel(float *p) { p[threadIdx.x] = 0.0f; }
+
+#define BLOCK 200
+template <int BS> void launchTemplate(float *p) { kernel<<<1, BS>>>(p); }
+
+void launches(float *p, int n) {
+  kernel<<<64, 100>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: block of 100 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // CHECK-NOTES: :[[@LINE-2]]:16: note: 100 threads = 4 warps = 128 lanes: 28 lanes (21.9%) idle in every block
+  dim3 block(10, 10);
+  kernel<<<n, block>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 100 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 100 threads = 4 warps = 128 lanes: 28 lanes (21.9%) idle in every block
+  kernel<<<n, dim3(12, 12, 3)>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 432 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 432 threads = 14 warps = 448 lanes: 16 lanes (3.6%) idle in every block
+  const int Threads = 48;
+  kernel<<<n, Threads>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 48 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 48 threads = 2 warps = 64 lanes: 16 lanes (25.0%) idle in every block
+  kernel<<<n, BLOCK>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 200 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 200 threads = 7 warps = 224 lanes: 24 lanes (10.7%) idle in every block
+  kernel<<<n, 32>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  kernel<<<n, dim3(4, 4)>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 16 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
+
+  // Not findings: multiples of 32 from 64 up, runtime sizes, a dim3 that
+  // is changed before the launch, template parameters.
+  kernel<<<n, 256>>>(p);
+  kernel<<<n, 96>>>(p);
+  kernel<<<n, dim3(16, 16)>>>(p);
+  kernel<<<n, dim3(8, 8)>>>(p);
+  dim3 square(16, 16);
+  kernel<<<n, square>>>(p);
+  kernel<<<n, n>>>(p);
+  dim3 changed(10);
+  changed.x = 128;
+  kernel<<<n, changed>>>(p);
+  int runtime = 100;
+  kernel<<<n, runtime>>>(p);
+  launchTemplate<100>(p);
+}

@@ -1,0 +1,193 @@
+//===--- ThreadDependenceTest.cpp - cuda-lint -----------------------------===//
+
+#include "cudalint/ThreadDependence.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using clang::tidy::cuda::ThreadDependence;
+
+namespace {
+
+std::unique_ptr<ASTUnit> parse(llvm::StringRef Code) {
+  return tooling::buildASTFromCodeWithArgs(
+      Code,
+      {"-xcuda", "--cuda-device-only", "--cuda-path=/usr/local/cuda",
+       "-nocudalib", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+       "-resource-dir=/usr/lib/llvm-22/lib/clang/22"},
+      "input.cu");
+}
+
+const FunctionDecl *function(ASTUnit &AST, llvm::StringRef Name) {
+  auto M = match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+                 AST.getASTContext());
+  return M.empty() ? nullptr : M.front().getNodeAs<FunctionDecl>("f");
+}
+
+const VarDecl *var(ASTUnit &AST, llvm::StringRef Name) {
+  auto M = match(varDecl(hasName(Name), isExpansionInMainFile()).bind("v"),
+                 AST.getASTContext());
+  return M.empty() ? nullptr : M.front().getNodeAs<VarDecl>("v");
+}
+
+/// The call to \p Callee in \p FD (the first one).
+const CallExpr *call(ASTUnit &AST, llvm::StringRef Callee) {
+  auto M = match(
+      callExpr(callee(functionDecl(hasName(Callee))), isExpansionInMainFile())
+          .bind("c"),
+      AST.getASTContext());
+  return M.empty() ? nullptr : M.front().getNodeAs<CallExpr>("c");
+}
+
+struct Analysed {
+  std::unique_ptr<ASTUnit> AST;
+  std::unique_ptr<ThreadDependence> TD;
+};
+
+Analysed analyse(llvm::StringRef Code) {
+  Analysed A;
+  A.AST = parse(Code);
+  EXPECT_TRUE(A.AST);
+  const FunctionDecl *FD = function(*A.AST, "k");
+  EXPECT_TRUE(FD);
+  A.TD = std::make_unique<ThreadDependence>(*FD, A.AST->getASTContext());
+  return A;
+}
+
+TEST(ThreadDependence, ThreadIndexAndDerivedLocals) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      int tid = threadIdx.x;
+      int lane = tid & 31;
+      int lane2 = threadIdx.x % 32;
+      int gid = blockIdx.x * blockDim.x + threadIdx.x;
+      int bid = blockIdx.x * blockDim.x;
+      int param = n * 2;
+      int loaded = p[tid];
+      int uniformLoad = p[blockIdx.x];
+      int copy = 0;
+      copy = lane + 1;
+      int viaAtomic = atomicAdd(p, 1);
+      p[0] = tid + lane + lane2 + gid + bid + param + loaded + uniformLoad +
+             copy + viaAtomic;
+    })");
+  for (const char *Name :
+       {"tid", "lane", "lane2", "gid", "loaded", "copy", "viaAtomic"})
+    EXPECT_TRUE(A.TD->isDependentVar(var(*A.AST, Name))) << Name;
+  for (const char *Name : {"bid", "param", "uniformLoad", "n"})
+    EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, Name))) << Name;
+}
+
+TEST(ThreadDependence, ControlDependence) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p) {
+      int flag = 0;
+      if (threadIdx.x == 0)
+        flag = 1;
+      int steps = 0;
+      for (int s = blockDim.x / 2; s > 0; s >>= 1)
+        ++steps;
+      if (threadIdx.x < 32) {
+        int inner = 0;
+        for (int off = 16; off > 0; off /= 2)
+          inner += off;
+        p[0] = inner;
+      }
+      p[1] = flag + steps;
+    })");
+  EXPECT_TRUE(A.TD->isDependentVar(var(*A.AST, "flag")));
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "steps")));
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "s")));
+  // Declared and used inside the divergent region: uniform within it.
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "off")));
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "inner")));
+}
+
+TEST(ThreadDependence, SharedMemoryAtUniformAddressIsUniform) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p) {
+      __shared__ int s[256];
+      s[threadIdx.x] = p[threadIdx.x];
+      __syncthreads();
+      int broadcast = s[0];
+      int own = s[threadIdx.x];
+      p[0] = broadcast + own;
+    })");
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "broadcast")));
+  EXPECT_TRUE(A.TD->isDependentVar(var(*A.AST, "own")));
+}
+
+TEST(ThreadDependence, DivergentBarrier) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      if (threadIdx.x < n)
+        __syncthreads();
+    })");
+  ThreadDependence::Divergence D =
+      A.TD->divergence(*call(*A.AST, "__syncthreads"));
+  ASSERT_TRUE(D);
+  EXPECT_FALSE(D.EarlyExit);
+  EXPECT_TRUE(isa<BinaryOperator>(D.Cause));
+}
+
+TEST(ThreadDependence, EarlyReturn) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n)
+        return;
+      __syncthreads();
+    })");
+  ThreadDependence::Divergence D =
+      A.TD->divergence(*call(*A.AST, "__syncthreads"));
+  ASSERT_TRUE(D);
+  EXPECT_TRUE(D.EarlyExit);
+  EXPECT_TRUE(isa<ReturnStmt>(D.Cause));
+}
+
+TEST(ThreadDependence, UniformBarriers) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      if (blockIdx.x >= n)
+        return;
+      for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s)
+          p[threadIdx.x] += p[threadIdx.x + s];
+        __syncthreads();
+      }
+    })");
+  EXPECT_FALSE(A.TD->divergence(*call(*A.AST, "__syncthreads")));
+}
+
+TEST(ThreadDependence, WarpScope) {
+  const char *Code = R"(
+    __global__ void k(float *p) {
+      int tid = threadIdx.x;
+      int warp = tid / 32;
+      int warp2 = threadIdx.x >> 5;
+      int half = tid / 16;
+      float v = p[tid];
+      unsigned votes = __ballot_sync(0xffffffff, v > 0);
+      float first = __shfl_sync(0xffffffff, v, 0);
+      float other = __shfl_sync(0xffffffff, v, tid ^ 1);
+      p[0] = warp + warp2 + half + votes + first + other;
+    })";
+  std::unique_ptr<ASTUnit> AST = parse(Code);
+  ASSERT_TRUE(AST);
+  const FunctionDecl *FD = function(*AST, "k");
+  ThreadDependence Warp(*FD, AST->getASTContext(),
+                        ThreadDependence::Scope::Warp);
+  ThreadDependence Block(*FD, AST->getASTContext());
+  for (const char *Name : {"warp", "warp2", "votes", "first"}) {
+    EXPECT_FALSE(Warp.isDependentVar(var(*AST, Name))) << Name;
+    EXPECT_TRUE(Block.isDependentVar(var(*AST, Name))) << Name;
+  }
+  for (const char *Name : {"half", "other", "v", "tid"})
+    EXPECT_TRUE(Warp.isDependentVar(var(*AST, Name))) << Name;
+}
+
+} // namespace
