@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DoublePromotionCheck.h"
+#include "SharedBankConflictCheck.h"
+#include "UncoalescedAccessCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -16,6 +18,10 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DoublePromotionCheck>(
         "cuda-double-promotion");
+    CheckFactories.registerCheck<SharedBankConflictCheck>(
+        "cuda-shared-bank-conflict");
+    CheckFactories.registerCheck<UncoalescedAccessCheck>(
+        "cuda-uncoalesced-access");
   }
 };
 

@@ -117,6 +117,15 @@ def main():
         print(run(["diff", "-u", orig_copy, temp]).stdout)
         print("------------------------------------------------------------------")
 
+    # Fixes are idempotent: a second --fix run changes nothing.
+    if fixed != cleaned:
+        again = run([args.cuda_lint, temp, "--fix", "--checks=" + checks] + tidy_args + ["--"] + compile_args)
+        with open(temp, encoding="utf-8", newline="") as f:
+            refixed = f.read()
+        if refixed != fixed:
+            fail("a second --fix run changed the file again (fixes are not idempotent)",
+                 again.stdout)
+
     filecheck = tool("FileCheck")
     msg_file = temp + ".msg"
     with open(msg_file, "w", encoding="utf-8") as f:
@@ -163,9 +172,11 @@ def main():
         base = ["--cuda-path=" + cuda, "-isystem", os.path.join(cuda, "include", "cccl")]
     else:
         here = os.path.dirname(os.path.abspath(__file__))
-        base = ["-nocudainc", "-include",
+        base = ["-nocudainc", "-nocudalib", "-include",
                 os.path.join(here, "..", "share", "cuda-lint", "include", "cuda_lint_fallback.h")]
-    r = run([clang, "-x", "cuda", "-fsyntax-only", "-nocudalib", "--cuda-gpu-arch=sm_90",
+    # The device side with clang, as cuda-lint analyses it; nvcc below
+    # compiles both sides.
+    r = run([clang, "-x", "cuda", "-fsyntax-only", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
              "-Wno-unknown-cuda-version", "-Werror=return-type"] + base + cargs + [temp])
     if r.returncode:
         fail("the fixed file does not compile with clang", r.stdout)
