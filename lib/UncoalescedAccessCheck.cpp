@@ -184,7 +184,10 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   if (ElemSize <= 0 || ElemSize > 32)
     return;
 
-  ThreadIndexAnalysis TIA(Ctx, Kernel);
+  std::unique_ptr<ThreadIndexAnalysis> &Slot = Analyses[Kernel];
+  if (!Slot)
+    Slot = std::make_unique<ThreadIndexAnalysis>(Ctx, Kernel);
+  ThreadIndexAnalysis &TIA = *Slot;
   SmallVector<const Expr *, 2> Offsets;
   const ParmVarDecl *Param =
       globalPointer(Access->getBase(), Kernel, TIA, Offsets);
@@ -246,6 +249,11 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
          "consecutive elements into a __shared__ tile, then read the tile",
          DiagnosticIDs::Note)
         << Param->getName();
+}
+
+void UncoalescedAccessCheck::onEndOfTranslationUnit() {
+  Analyses.clear();
+  Reported.clear();
 }
 
 } // namespace clang::tidy::cuda

@@ -4,7 +4,10 @@
 #define CUDA_LINT_UNCOALESCEDACCESSCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/ThreadIndex.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 
 namespace clang::tidy::cuda {
 
@@ -24,9 +27,13 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
 
 private:
   const int64_t MinStride;
+  /// One analysis per kernel of the translation unit.
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
+      Analyses;
   llvm::DenseSet<SourceLocation> Reported;
 };
 
