@@ -414,15 +414,11 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     // A multi-dimensional array is reported where threadIdx.x moves a row
     // (or plane) subscript: the column-wise access that padding fixes. A
     // row-wise access (`tile[threadIdx.y][threadIdx.x]`) is not reported.
-    if (Dims.size() >= 2 &&
-        llvm::none_of(llvm::drop_end(Use.Subscripts), [&](const Expr *Sub) {
-          IndexForm F = TIA.analyze(Sub);
-          if (!F.Poly)
-            return F.MayDependOnThread;
-          auto Coef = F.Poly->coefficientOf(IndexSymbol::threadIdx(0));
-          return !Coef || !Coef->isZero();
-        }))
-      continue;
+    if (Dims.size() >= 2) {
+      std::optional<unsigned> Lane = TIA.laneSubscript(Use.Subscripts);
+      if (!Lane || *Lane + 1 == Use.Subscripts.size())
+        continue;
+    }
     SourceLocation Loc = Use.Access->getBeginLoc();
     Conflict &C = Conflicts[Loc];
     C.DeclKey = Key;

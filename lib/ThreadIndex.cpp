@@ -700,6 +700,22 @@ LaneStride ThreadIndexAnalysis::laneStride(const Expr *E) {
   return laneStride(analyze(E));
 }
 
+std::optional<unsigned>
+ThreadIndexAnalysis::laneSubscript(llvm::ArrayRef<const Expr *> Subscripts) {
+  for (unsigned I = 0; I < Subscripts.size(); ++I) {
+    IndexForm F = analyze(Subscripts[I]);
+    if (!F.Poly) {
+      if (F.MayDependOnThread)
+        return I;
+      continue;
+    }
+    auto Coef = F.Poly->coefficientOf(IndexSymbol::threadIdx(0));
+    if (!Coef || !Coef->isZero())
+      return I;
+  }
+  return std::nullopt;
+}
+
 bool ThreadIndexAnalysis::isThreadDependent(const Expr *E) {
   return analyze(E).MayDependOnThread;
 }

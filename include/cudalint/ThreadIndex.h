@@ -145,6 +145,11 @@ public:
   /// The lane stride of an index: the coefficient of `threadIdx.x`.
   LaneStride laneStride(const Expr *E);
   LaneStride laneStride(const IndexForm &F) const;
+  /// Which subscript of a multi-dimensional access (`tile[a][b]`, given as
+  /// `{a, b}`) carries `threadIdx.x`: the first one whose lane stride is not
+  /// provably 0. nullopt when none does.
+  std::optional<unsigned>
+  laneSubscript(llvm::ArrayRef<const Expr *> Subscripts);
   /// Conservative: true unless the value is provably uniform over the block.
   bool isThreadDependent(const Expr *E);
   /// True when the value provably varies with `threadIdx.x` (lane-dependent).

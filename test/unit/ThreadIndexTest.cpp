@@ -272,6 +272,52 @@ TEST_F(ThreadIndexTest, NonNegative) {
   EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
 }
 
+TEST_F(ThreadIndexTest, LaneSubscript) {
+  parse("#define TILE 32\n"
+        "__global__ void k(float *out, int j) {\n"
+        "  __shared__ float tile[TILE][TILE + 1];\n"
+        "  int probe = 0;\n"
+        "  out[0] = tile[threadIdx.x][threadIdx.y + j] +\n"
+        "           tile[threadIdx.y][threadIdx.x] + tile[j][threadIdx.y];\n"
+        "}\n");
+  auto Subs =
+      match(findAll(arraySubscriptExpr(hasBase(implicitCastExpr(has(
+                                           arraySubscriptExpr().bind("row")))))
+                        .bind("col")),
+            *Fn->getBody(), AST->getASTContext());
+  ASSERT_EQ(Subs.size(), 3u);
+  std::vector<std::optional<unsigned>> Lanes;
+  for (const auto &N : Subs) {
+    const Expr *Row = N.getNodeAs<ArraySubscriptExpr>("row")->getIdx();
+    const Expr *Col = N.getNodeAs<ArraySubscriptExpr>("col")->getIdx();
+    Lanes.push_back(Analysis->laneSubscript({Row, Col}));
+  }
+  EXPECT_EQ(Lanes[0], std::optional<unsigned>(0));
+  EXPECT_EQ(Lanes[1], std::optional<unsigned>(1));
+  EXPECT_EQ(Lanes[2], std::nullopt);
+}
+
+TEST_F(ThreadIndexTest, NonNegativeThroughLoopsAndModulo) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+        "    int probe = (i + 3) % 32 + i;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_TRUE(Analysis->isNonNegative(Probe->getInit()));
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+  EXPECT_TRUE(stride().isUnknown()); // The modulo hides threadIdx.x.
+}
+
+TEST_F(ThreadIndexTest, CountingDownIsNotNonNegative) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = 31; i < n; --i) {\n"
+        "    int probe = i;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
+  EXPECT_FALSE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
 TEST_F(ThreadIndexTest, PolyArithmetic) {
   IndexSymbol Tx = IndexSymbol::threadIdx(0);
   IndexPoly P = IndexPoly::symbol(Tx) * 3 + IndexPoly::constant(2);
