@@ -11,6 +11,7 @@
 #include "cudalint/DeviceCode.h"
 #include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -43,6 +44,23 @@ std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
   if (const auto *UO = Parents[0].get<UnaryOperator>())
     if (UO->isIncrementDecrementOp())
       return AccessKind::LoadStore;
+  // Elements of class type (float4, int2): `a[i] = make_float4(...)`
+  // and copies out of `a[i]`.
+  if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>())
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(0)->IgnoreParens() == Cur)
+      return AccessKind::Store;
+  if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
+    if (Cast->getCastKind() == CK_NoOp) {
+      DynTypedNodeList Up = Ctx.getParents(*Cast);
+      if (!Up.empty())
+        if (const auto *Construct = Up[0].get<CXXConstructExpr>())
+          if (Construct->getConstructor()->isCopyOrMoveConstructor())
+            return AccessKind::Load;
+    }
+  if (const auto *Construct = Parents[0].get<CXXConstructExpr>())
+    if (Construct->getConstructor()->isCopyOrMoveConstructor())
+      return AccessKind::Load;
   return std::nullopt;
 }
 

@@ -87,6 +87,16 @@ __global__ void templated(float *a) {
 template __global__ void templated<1>(float *);
 template __global__ void templated<8>(float *);
 
+// Vector elements: copies in and out of float4 and float2 arrays.
+__global__ void vectors(float4 *out, const float4 *in, float2 *pairs) {
+  float4 v = in[threadIdx.x * 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 32 32-byte sectors instead of 16
+  out[threadIdx.x * 4] = v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 16
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart
+  pairs[threadIdx.x] = make_float2(v.x, v.y);
+}
+
 // A 2-D block with blockDim.x as the row width of the index.
 __global__ void blockWidth(float *a) {
   a[threadIdx.x * blockDim.x + threadIdx.y] = 0.0f;
