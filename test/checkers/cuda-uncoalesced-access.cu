@@ -104,6 +104,16 @@ __global__ void blockWidth(float *a) {
   // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:3: warning: uncoalesced store
 }
 
+// A 3-D block over a volume: x must be the fastest index.
+__global__ void volume(float *dst, const float *src, int nx, int ny, int nz) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int z = blockIdx.z * blockDim.z + threadIdx.z;
+  dst[(z * ny + y) * nx + x] = src[(x * ny + y) * nz + z];
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: uncoalesced load from global memory: consecutive threads access elements 'ny * nz' apart
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:32: warning: uncoalesced load
+}
+
 //===--- No finding -------------------------------------------------------===//
 
 // Coalesced: the tiled transpose's global accesses, stencils, matrix
