@@ -381,6 +381,8 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     return L;
   };
   auto degree = [&](const ArrayUse &Use, int64_t Pad) -> int64_t {
+    if (!llvm::is_contained({1, 2, 4, 8, 16}, Use.AccessSize))
+      return 0; // A member of an odd size: not modelled.
     std::optional<IndexPoly> L = linearAddress(Use, Pad);
     if (!L)
       return 0; // Unknown.

@@ -318,6 +318,32 @@ TEST_F(ThreadIndexTest, CountingDownIsNotNonNegative) {
   EXPECT_FALSE(Analysis->isThreadDependent(Probe->getInit()));
 }
 
+TEST_F(ThreadIndexTest, SingleDefinitionOfDerivedPointer) {
+  parse("__global__ void k(float *m, int n) {\n"
+        "  float *row = m + threadIdx.x * n;\n"
+        "  float *moved = m;\n"
+        "  moved += 4;\n"
+        "  int probe = 0;\n"
+        "}\n");
+  auto Vars =
+      match(functionDecl(hasName("k"), forEachDescendant(varDecl().bind("v"))),
+            AST->getASTContext());
+  const VarDecl *Row = nullptr, *Moved = nullptr;
+  for (const auto &N : Vars) {
+    const auto *V = N.getNodeAs<VarDecl>("v");
+    if (V->getName() == "row")
+      Row = V;
+    if (V->getName() == "moved")
+      Moved = V;
+  }
+  ASSERT_TRUE(Row && Moved);
+  EXPECT_EQ(Analysis->singleDefinition(Row), Row->getInit());
+  EXPECT_TRUE(Analysis->isUnmodified(Row));
+  EXPECT_EQ(Analysis->singleDefinition(Moved), nullptr);
+  EXPECT_FALSE(Analysis->isUnmodified(Moved));
+  EXPECT_TRUE(Analysis->isUnmodified(Fn->getParamDecl(0)));
+}
+
 TEST_F(ThreadIndexTest, PolyArithmetic) {
   IndexSymbol Tx = IndexSymbol::threadIdx(0);
   IndexPoly P = IndexPoly::symbol(Tx) * 3 + IndexPoly::constant(2);
