@@ -11,6 +11,8 @@
 #include "LaunchShapeCheck.h"
 #include "LegacyRuntimeApiCheck.h"
 #include "LegacyWarpIntrinsicCheck.h"
+#include "SharedBankConflictCheck.h"
+#include "UncoalescedAccessCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -27,6 +29,10 @@ public:
         "cuda-legacy-runtime-api");
     CheckFactories.registerCheck<LegacyWarpIntrinsicCheck>(
         "cuda-legacy-warp-intrinsic");
+    CheckFactories.registerCheck<SharedBankConflictCheck>(
+        "cuda-shared-bank-conflict");
+    CheckFactories.registerCheck<UncoalescedAccessCheck>(
+        "cuda-uncoalesced-access");
   }
 };
 

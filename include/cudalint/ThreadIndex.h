@@ -1,0 +1,205 @@
+//===--- ThreadIndex.h - cuda-lint ------------------------------*- C++ -*-===//
+//
+// How an index expression moves with the thread: expresses an integer
+// expression in device code as a polynomial in `threadIdx`, `blockIdx`,
+// `blockDim`, `gridDim`, kernel parameters, loop induction variables and
+// other uniform values, following local variables back to their definitions.
+// From that form the checks read the lane stride (how many elements apart
+// two threads with consecutive `threadIdx.x` access), whether an expression
+// depends on the thread at all, and whether it is provably non-negative.
+// Unknown stays unknown: nothing here guesses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_THREADINDEX_H
+#define CUDA_LINT_THREADINDEX_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace clang::tidy::cuda {
+
+/// One symbol of an index polynomial.
+struct IndexSymbol {
+  enum SymbolKind : unsigned char {
+    ThreadIdx, ///< threadIdx.{x,y,z}: the only lane-varying built-in.
+    BlockIdx,  ///< blockIdx.{x,y,z}
+    BlockDim,  ///< blockDim.{x,y,z}
+    GridDim,   ///< gridDim.{x,y,z}
+    Variable,  ///< A parameter, loop induction variable or uniform global.
+    Opaque,    ///< A uniform value the analysis does not look into.
+    Modulo,    ///< `E % M` with a thread-dependent `E` and a constant `M`.
+  };
+  SymbolKind Kind;
+  unsigned Dim = 0;          ///< 0, 1, 2 for .x, .y, .z.
+  const void *Ptr = nullptr; ///< ValueDecl (Variable) or Expr (Opaque, Modulo).
+
+  static IndexSymbol threadIdx(unsigned Dim) {
+    return {ThreadIdx, Dim, nullptr};
+  }
+  /// True when the symbol's value differs between the threads of a block.
+  bool isThreadDependent() const { return Kind == ThreadIdx || Kind == Modulo; }
+  const ValueDecl *getDecl() const {
+    return Kind == Variable ? static_cast<const ValueDecl *>(Ptr) : nullptr;
+  }
+  const Expr *getExpr() const {
+    return Kind == Opaque || Kind == Modulo ? static_cast<const Expr *>(Ptr)
+                                            : nullptr;
+  }
+  std::string str() const;
+
+  bool operator<(const IndexSymbol &O) const {
+    if (Kind != O.Kind)
+      return Kind < O.Kind;
+    if (Dim != O.Dim)
+      return Dim < O.Dim;
+    return Ptr < O.Ptr;
+  }
+  bool operator==(const IndexSymbol &O) const {
+    return Kind == O.Kind && Dim == O.Dim && Ptr == O.Ptr;
+  }
+  bool operator!=(const IndexSymbol &O) const { return !(*this == O); }
+};
+
+/// A polynomial in index symbols with integer coefficients: the exact value
+/// of an integer index expression (wrap-around aside).
+class IndexPoly {
+public:
+  using Monomial = llvm::SmallVector<IndexSymbol, 2>; ///< Sorted.
+
+  IndexPoly() = default;
+  static IndexPoly constant(int64_t C);
+  static IndexPoly symbol(IndexSymbol S);
+
+  IndexPoly operator+(const IndexPoly &O) const;
+  IndexPoly operator-(const IndexPoly &O) const;
+  IndexPoly operator*(const IndexPoly &O) const;
+  IndexPoly operator*(int64_t C) const;
+  bool operator==(const IndexPoly &O) const { return Terms == O.Terms; }
+  bool operator!=(const IndexPoly &O) const { return !(*this == O); }
+
+  bool isZero() const { return Terms.empty(); }
+  /// The value when the polynomial has no symbols.
+  std::optional<int64_t> getConstant() const;
+  /// True when some term holds a thread-dependent symbol.
+  bool isThreadDependent() const;
+  /// True when some term holds a symbol of this kind.
+  bool mentions(IndexSymbol::SymbolKind Kind) const;
+  /// Writes this as `C * S + R` where neither C nor R holds \p S; nullopt when
+  /// \p S occurs squared or inside a Modulo symbol that depends on it
+  /// (the caller cannot know how the value moves with \p S).
+  std::optional<IndexPoly> coefficientOf(IndexSymbol S) const;
+  /// The terms that hold no thread-dependent symbol.
+  IndexPoly uniformPart() const;
+  /// The terms that hold a thread-dependent symbol.
+  IndexPoly threadPart() const;
+  const std::map<Monomial, int64_t> &terms() const { return Terms; }
+  std::string str() const;
+
+private:
+  std::map<Monomial, int64_t> Terms; ///< Never holds a zero coefficient.
+};
+
+/// What the analysis knows about one integer expression.
+struct IndexForm {
+  /// The exact polynomial, or nullopt when unknown.
+  std::optional<IndexPoly> Poly;
+  /// Conservative: false only when the value is provably the same for all
+  /// threads of a block.
+  bool MayDependOnThread = true;
+  /// Local variables whose definitions were followed to build a
+  /// thread-dependent value (for notes: "index 'i' is computed here").
+  llvm::SmallVector<const VarDecl *, 2> Definitions;
+
+  bool isKnown() const { return Poly.has_value(); }
+};
+
+/// How far apart, in elements, two threads with consecutive `threadIdx.x`
+/// access.
+struct LaneStride {
+  enum StrideKind { Constant, Symbolic, Unknown };
+  StrideKind Kind = Unknown;
+  int64_t Value = 0; ///< For Constant.
+  IndexPoly Symbols; ///< For Symbolic: a uniform polynomial such as `width`.
+  bool isConstant() const { return Kind == Constant; }
+  bool isSymbolic() const { return Kind == Symbolic; }
+  bool isUnknown() const { return Kind == Unknown; }
+};
+
+/// Analyses the integer expressions of one function. Results are cached, so
+/// one instance should serve every question about one function body.
+class ThreadIndexAnalysis {
+public:
+  /// \p FD is the function whose body holds the expressions (its parameters
+  /// and local variables are followed); it may be null for global code.
+  ThreadIndexAnalysis(ASTContext &Ctx, const FunctionDecl *FD);
+
+  /// The polynomial form of \p E.
+  IndexForm analyze(const Expr *E);
+  /// The lane stride of an index: the coefficient of `threadIdx.x`.
+  LaneStride laneStride(const Expr *E);
+  LaneStride laneStride(const IndexForm &F) const;
+  /// Which subscript of a multi-dimensional access (`tile[a][b]`, given as
+  /// `{a, b}`) carries `threadIdx.x`: the first one whose lane stride is not
+  /// provably 0. nullopt when none does.
+  std::optional<unsigned>
+  laneSubscript(llvm::ArrayRef<const Expr *> Subscripts);
+  /// Conservative: true unless the value is provably uniform over the block.
+  bool isThreadDependent(const Expr *E);
+  /// True when the value provably varies with `threadIdx.x` (lane-dependent).
+  bool isLaneDependent(const Expr *E);
+  /// True when \p E is provably >= 0.
+  bool isNonNegative(const Expr *E);
+  /// The form of the operand of a Modulo symbol, and its modulus.
+  std::optional<std::pair<IndexPoly, int64_t>> moduloOperand(IndexSymbol S);
+
+  /// True when \p V is a local variable that the analysis treats as a loop
+  /// induction variable: declared in a `for` statement's init and changed
+  /// only by the loop's increment, by a uniform step.
+  bool isInductionVariable(const VarDecl *V);
+  /// The one expression that defines \p V (its initializer, or its only
+  /// assignment), when \p V is a local variable or parameter that is never
+  /// otherwise changed nor has its address taken; null otherwise.
+  const Expr *singleDefinition(const VarDecl *V);
+  /// True when \p V (a parameter or local variable) is never assigned,
+  /// incremented, nor has its address taken after its declaration.
+  bool isUnmodified(const VarDecl *V);
+
+  /// Recognises `threadIdx.x` and the other built-in variables (as written
+  /// in CUDA, through clang's property accessors).
+  static std::optional<IndexSymbol> builtinSymbol(const Expr *E);
+
+private:
+  struct VarInfo {
+    bool Scanned = false;
+    bool Escapes = false; ///< Address taken, bound to a reference.
+    llvm::SmallVector<const Expr *, 2> Assigned; ///< `V = E` right sides.
+    llvm::SmallVector<const Expr *, 2> Updates;  ///< `V += E`, `V++`, ...
+    bool UpdateOnlyInForInc = true;
+    const Stmt *InductionFor = nullptr; ///< The for loop declaring V.
+  };
+
+  IndexForm analyzeImpl(const Expr *E);
+  IndexForm analyzeVariable(const VarDecl *V, const Expr *Ref);
+  IndexForm uniformOpaque(const Expr *E);
+  void scanBody();
+  bool isNonNegativePoly(const IndexPoly &P);
+
+  ASTContext &Ctx;
+  const FunctionDecl *FD;
+  bool BodyScanned = false;
+  llvm::DenseMap<const VarDecl *, VarInfo> Vars;
+  llvm::DenseMap<const Expr *, IndexForm> Cache;
+  llvm::DenseMap<const VarDecl *, IndexForm> VarCache;
+  llvm::DenseMap<const VarDecl *, bool> InProgress;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_THREADINDEX_H

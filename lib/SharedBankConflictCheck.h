@@ -1,0 +1,56 @@
+//===--- SharedBankConflictCheck.h - cuda-lint ------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
+#define CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds accesses to `__shared__` arrays where the threads of a warp hit the
+/// same memory bank at different addresses (the column-wise read of a
+/// `[32][32]` tile), and pads the array's last dimension by one element.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-shared-bank-conflict.md
+class SharedBankConflictCheck : public ClangTidyCheck {
+public:
+  SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  /// One conflicting access, over every instantiation of its function.
+  struct Conflict {
+    SourceLocation DeclKey;
+    int64_t Degree = 0;
+    std::string Name;
+    SourceRange Range;
+  };
+  /// One declaration, over every instantiation of its function.
+  struct Declaration {
+    SourceLocation NameLoc;
+    bool Fixable = true;
+    std::string WhyNot;
+    FixItHint Fix;
+    int64_t MaxDegree = 0; ///< The worst access, as declared.
+    int64_t MaxPadded = 0; ///< The worst access, padded.
+  };
+
+  const int64_t MinConflictDegree;
+  const int64_t Banks;
+  llvm::MapVector<SourceLocation, Conflict> Conflicts;
+  llvm::MapVector<SourceLocation, Declaration> Declarations;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_SHAREDBANKCONFLICTCHECK_H

@@ -1,0 +1,797 @@
+//===--- ThreadIndex.cpp - cuda-lint --------------------------------------===//
+
+#include "cudalint/ThreadIndex.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// IndexSymbol and IndexPoly
+//===----------------------------------------------------------------------===//
+
+std::string IndexSymbol::str() const {
+  static const char *const Dims[] = {"x", "y", "z"};
+  switch (Kind) {
+  case ThreadIdx:
+    return std::string("threadIdx.") + Dims[Dim];
+  case BlockIdx:
+    return std::string("blockIdx.") + Dims[Dim];
+  case BlockDim:
+    return std::string("blockDim.") + Dims[Dim];
+  case GridDim:
+    return std::string("gridDim.") + Dims[Dim];
+  case Variable:
+    return getDecl()->getNameAsString();
+  case Opaque:
+    return "<uniform>";
+  case Modulo:
+    return "<modulo>";
+  }
+  return "?";
+}
+
+IndexPoly IndexPoly::constant(int64_t C) {
+  IndexPoly P;
+  if (C != 0)
+    P.Terms[Monomial()] = C;
+  return P;
+}
+
+IndexPoly IndexPoly::symbol(IndexSymbol S) {
+  IndexPoly P;
+  Monomial M;
+  M.push_back(S);
+  P.Terms[M] = 1;
+  return P;
+}
+
+IndexPoly IndexPoly::operator+(const IndexPoly &O) const {
+  IndexPoly R = *this;
+  for (const auto &[M, C] : O.Terms) {
+    int64_t &Slot = R.Terms[M];
+    Slot += C;
+    if (Slot == 0)
+      R.Terms.erase(M);
+  }
+  return R;
+}
+
+IndexPoly IndexPoly::operator*(int64_t C) const {
+  IndexPoly R;
+  if (C == 0)
+    return R;
+  for (const auto &[M, K] : Terms)
+    R.Terms[M] = K * C;
+  return R;
+}
+
+IndexPoly IndexPoly::operator-(const IndexPoly &O) const {
+  return *this + O * -1;
+}
+
+IndexPoly IndexPoly::operator*(const IndexPoly &O) const {
+  IndexPoly R;
+  for (const auto &[M1, C1] : Terms)
+    for (const auto &[M2, C2] : O.Terms) {
+      Monomial M = M1;
+      M.append(M2.begin(), M2.end());
+      llvm::sort(M);
+      R = R + [&] {
+        IndexPoly T;
+        T.Terms[M] = C1 * C2;
+        return T;
+      }();
+    }
+  return R;
+}
+
+std::optional<int64_t> IndexPoly::getConstant() const {
+  if (Terms.empty())
+    return 0;
+  if (Terms.size() == 1 && Terms.begin()->first.empty())
+    return Terms.begin()->second;
+  return std::nullopt;
+}
+
+bool IndexPoly::isThreadDependent() const {
+  for (const auto &Entry : Terms)
+    for (const IndexSymbol &S : Entry.first)
+      if (S.isThreadDependent())
+        return true;
+  return false;
+}
+
+bool IndexPoly::mentions(IndexSymbol::SymbolKind Kind) const {
+  for (const auto &Entry : Terms)
+    for (const IndexSymbol &S : Entry.first)
+      if (S.Kind == Kind)
+        return true;
+  return false;
+}
+
+std::optional<IndexPoly> IndexPoly::coefficientOf(IndexSymbol S) const {
+  // A Modulo symbol may hide S; the caller cannot know how it moves.
+  if (S.isThreadDependent() && mentions(IndexSymbol::Modulo))
+    return std::nullopt;
+  IndexPoly Coef;
+  for (const auto &[M, C] : Terms) {
+    unsigned Count = llvm::count(M, S);
+    if (Count == 0)
+      continue;
+    if (Count > 1)
+      return std::nullopt;
+    Monomial Rest;
+    for (const IndexSymbol &T : M)
+      if (T != S)
+        Rest.push_back(T);
+    IndexPoly Term;
+    Term.Terms[Rest] = C;
+    Coef = Coef + Term;
+  }
+  return Coef;
+}
+
+IndexPoly IndexPoly::uniformPart() const {
+  IndexPoly R;
+  for (const auto &[M, C] : Terms)
+    if (llvm::none_of(
+            M, [](const IndexSymbol &S) { return S.isThreadDependent(); }))
+      R.Terms[M] = C;
+  return R;
+}
+
+IndexPoly IndexPoly::threadPart() const { return *this - uniformPart(); }
+
+std::string IndexPoly::str() const {
+  if (Terms.empty())
+    return "0";
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  bool First = true;
+  // Symbols first, the constant last: `threadIdx.x * 3 + 1`.
+  auto Emit = [&](const Monomial &M, int64_t C) {
+    if (!First)
+      OS << (C < 0 ? " - " : " + ");
+    else if (C < 0)
+      OS << "-";
+    First = false;
+    int64_t A = C < 0 ? -C : C;
+    if (M.empty()) {
+      OS << A;
+      return;
+    }
+    if (A != 1)
+      OS << A << " * ";
+    for (unsigned I = 0; I < M.size(); ++I)
+      OS << (I ? " * " : "") << M[I].str();
+  };
+  for (const auto &[M, C] : Terms)
+    if (!M.empty())
+      Emit(M, C);
+  auto It = Terms.find(Monomial());
+  if (It != Terms.end())
+    Emit(It->first, It->second);
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadIndexAnalysis
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+IndexForm unknown(bool MayDependOnThread = true) {
+  IndexForm F;
+  F.MayDependOnThread = MayDependOnThread;
+  return F;
+}
+
+IndexForm known(IndexPoly P) {
+  IndexForm F;
+  F.MayDependOnThread = P.isThreadDependent();
+  F.Poly = std::move(P);
+  return F;
+}
+
+void mergeDefinitions(IndexForm &To, const IndexForm &From) {
+  for (const VarDecl *V : From.Definitions)
+    if (!llvm::is_contained(To.Definitions, V))
+      To.Definitions.push_back(V);
+}
+
+bool isIntegerLike(QualType T) {
+  T = T.getCanonicalType();
+  return T->isIntegralOrUnscopedEnumerationType() && !T->isBooleanType();
+}
+
+// Functions of their arguments only: with uniform arguments, a uniform
+// result.
+bool isPureIntegerFunction(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  if (Callee->getBuiltinID() != 0)
+    return true;
+  if (!Callee->getIdentifier())
+    return false;
+  return llvm::is_contained({"min", "max", "umin", "umax", "llmin", "llmax",
+                             "abs", "labs", "llabs", "__mul24", "__umul24",
+                             "__mulhi", "__umulhi", "__clz", "__popc", "__ffs",
+                             "__brev"},
+                            Callee->getName());
+}
+
+} // namespace
+
+ThreadIndexAnalysis::ThreadIndexAnalysis(ASTContext &Ctx,
+                                         const FunctionDecl *FD)
+    : Ctx(Ctx), FD(FD) {}
+
+std::optional<IndexSymbol> ThreadIndexAnalysis::builtinSymbol(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Base = nullptr;
+  StringRef Field;
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E)) {
+    const auto *Ref =
+        dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+    if (!Ref)
+      return std::nullopt;
+    Base = Ref->getBaseExpr();
+    if (const auto *Prop = Ref->getPropertyDecl())
+      if (Prop->getIdentifier())
+        Field = Prop->getName();
+  } else if (const auto *Ref = dyn_cast<MSPropertyRefExpr>(E)) {
+    Base = Ref->getBaseExpr();
+    if (const auto *Prop = Ref->getPropertyDecl())
+      if (Prop->getIdentifier())
+        Field = Prop->getName();
+  } else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *MD = Call->getMethodDecl();
+    if (!MD || !MD->getIdentifier() ||
+        !MD->getName().starts_with("__fetch_builtin_"))
+      return std::nullopt;
+    Base = Call->getImplicitObjectArgument();
+    Field = MD->getName().drop_front(strlen("__fetch_builtin_"));
+  }
+  if (!Base)
+    return std::nullopt;
+  Base = Base->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    if (OVE->getSourceExpr())
+      Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  if (!DRE || !DRE->getDecl()->getIdentifier())
+    return std::nullopt;
+  unsigned Dim;
+  if (Field == "x")
+    Dim = 0;
+  else if (Field == "y")
+    Dim = 1;
+  else if (Field == "z")
+    Dim = 2;
+  else
+    return std::nullopt;
+  StringRef Name = DRE->getDecl()->getName();
+  IndexSymbol::SymbolKind Kind;
+  if (Name == "threadIdx")
+    Kind = IndexSymbol::ThreadIdx;
+  else if (Name == "blockIdx")
+    Kind = IndexSymbol::BlockIdx;
+  else if (Name == "blockDim")
+    Kind = IndexSymbol::BlockDim;
+  else if (Name == "gridDim")
+    Kind = IndexSymbol::GridDim;
+  else
+    return std::nullopt;
+  return IndexSymbol{Kind, Dim, nullptr};
+}
+
+//===--- Definitions of local variables -----------------------------------===//
+
+namespace {
+
+// Records, for each variable of a function body, how it is defined and
+// whether it escapes.
+class DefinitionScanner {
+public:
+  using Handler =
+      llvm::function_ref<void(const VarDecl *, const Expr *Def, bool IsUpdate,
+                              const Stmt *InForInc, bool Escapes)>;
+  explicit DefinitionScanner(Handler H) : H(H) {}
+
+  void visit(const Stmt *S, const Stmt *Parent, const Stmt *ForInc) {
+    if (!S)
+      return;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      visit(For->getInit(), For, ForInc);
+      visit(For->getCond(), For, ForInc);
+      visit(For->getInc(), For, For);
+      visit(For->getBody(), For, ForInc);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+      if (BO->isAssignmentOp())
+        if (const VarDecl *V = refVar(BO->getLHS())) {
+          H(V, BO->getOpcode() == BO_Assign ? BO->getRHS() : BO,
+            BO->getOpcode() != BO_Assign, ForInc, false);
+          visit(BO->getRHS(), BO, ForInc);
+          return;
+        }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+      if (UO->isIncrementDecrementOp())
+        if (const VarDecl *V = refVar(UO->getSubExpr())) {
+          H(V, UO, true, ForInc, false);
+          return;
+        }
+      if (UO->getOpcode() == UO_AddrOf)
+        if (const VarDecl *V = refVar(UO->getSubExpr())) {
+          H(V, nullptr, false, ForInc, true);
+          return;
+        }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      // Any other use as an lvalue (bound to a reference, a member call,
+      // an asm operand) may change the variable.
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+      bool Read = Cast && (Cast->getCastKind() == CK_LValueToRValue ||
+                           Cast->getCastKind() == CK_ArrayToPointerDecay ||
+                           (Cast->getCastKind() == CK_NoOp &&
+                            Cast->getType().isConstQualified()));
+      if (V && !Read && !isa_and_nonnull<UnaryExprOrTypeTraitExpr>(Parent) &&
+          !isa_and_nonnull<MemberExpr>(Parent))
+        H(V, nullptr, false, ForInc, true);
+      return;
+    }
+    const Stmt *Me = isa<ParenExpr>(S) ? Parent : S;
+    for (const Stmt *Child : S->children())
+      visit(Child, Me, ForInc);
+  }
+
+private:
+  static const VarDecl *refVar(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens()))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  }
+  Handler H;
+};
+
+} // namespace
+
+void ThreadIndexAnalysis::scanBody() {
+  if (BodyScanned)
+    return;
+  BodyScanned = true;
+  if (!FD || !FD->getBody())
+    return;
+  auto Record = [&](const VarDecl *V, const Expr *Def, bool IsUpdate,
+                    const Stmt *InForInc, bool Escapes) {
+    VarInfo &Info = Vars[V];
+    if (Escapes) {
+      Info.Escapes = true;
+      return;
+    }
+    if (IsUpdate) {
+      Info.Updates.push_back(Def);
+      // Remember the innermost for loop whose increment holds the update.
+      if (!InForInc)
+        Info.UpdateOnlyInForInc = false;
+      else if (!Info.InductionFor)
+        Info.InductionFor = InForInc; // Checked against the declaring loop.
+      else if (Info.InductionFor != InForInc)
+        Info.UpdateOnlyInForInc = false;
+      return;
+    }
+    Info.Assigned.push_back(Def);
+  };
+  DefinitionScanner Scanner(Record);
+  Scanner.visit(FD->getBody(), nullptr, nullptr);
+}
+
+bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
+  scanBody();
+  auto It = Vars.find(V);
+  if (It == Vars.end())
+    return false;
+  const VarInfo Info = It->second; // A copy: analyze() may grow Vars.
+  if (Info.Escapes || !Info.Assigned.empty() || Info.Updates.empty() ||
+      !Info.UpdateOnlyInForInc || !Info.InductionFor || !V->getInit())
+    return false;
+  const auto *For = cast<ForStmt>(Info.InductionFor);
+  const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+  if (!DS || !llvm::is_contained(DS->decls(), V))
+    return false;
+  // Each step must be `++`, `--`, `+= U` or `-= U` with a uniform U.
+  for (const Expr *Update : Info.Updates) {
+    if (isa<UnaryOperator>(Update))
+      continue;
+    const auto *BO = cast<BinaryOperator>(Update);
+    if (BO->getOpcode() != BO_AddAssign && BO->getOpcode() != BO_SubAssign)
+      return false;
+    if (analyze(BO->getRHS()).MayDependOnThread)
+      return false;
+  }
+  return true;
+}
+
+const Expr *ThreadIndexAnalysis::singleDefinition(const VarDecl *V) {
+  scanBody();
+  auto It = Vars.find(V);
+  if (It == Vars.end())
+    return V->getInit();
+  const VarInfo &Info = It->second;
+  if (Info.Escapes || !Info.Updates.empty())
+    return nullptr;
+  if (Info.Assigned.empty())
+    return V->getInit();
+  if (Info.Assigned.size() == 1 && !V->getInit() && !isa<ParmVarDecl>(V))
+    return Info.Assigned.front();
+  return nullptr;
+}
+
+bool ThreadIndexAnalysis::isUnmodified(const VarDecl *V) {
+  scanBody();
+  auto It = Vars.find(V);
+  if (It == Vars.end())
+    return true;
+  return !It->second.Escapes && It->second.Assigned.empty() &&
+         It->second.Updates.empty();
+}
+
+IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
+                                               const Expr *Ref) {
+  auto Cached = VarCache.find(V);
+  if (Cached != VarCache.end())
+    return Cached->second;
+  // A definition that reads the variable itself (`i = i * 2`) is unknown.
+  if (InProgress.lookup(V))
+    return unknown();
+  InProgress[V] = true;
+  IndexForm Result = [&]() -> IndexForm {
+    bool Local = V->isLocalVarDeclOrParm() && V->getDeclContext() == FD;
+    if (!Local) {
+      // A global that no constant evaluation could read: uniform, unknown
+      // value.
+      if (V->hasGlobalStorage() && isIntegerLike(V->getType()))
+        return known(IndexPoly::symbol({IndexSymbol::Variable, 0, V}));
+      return unknown(!V->hasGlobalStorage());
+    }
+    scanBody();
+    const VarInfo Info = Vars.lookup(V); // A copy: analyze() may grow Vars.
+    bool Integer = isIntegerLike(V->getType());
+    if (Info.Escapes)
+      return unknown();
+    if (isInductionVariable(V)) {
+      IndexForm Init = analyze(V->getInit());
+      IndexPoly Sym = IndexPoly::symbol({IndexSymbol::Variable, 0, V});
+      if (!Init.MayDependOnThread) {
+        IndexForm F = known(Sym);
+        return F;
+      }
+      if (!Init.Poly || !Integer)
+        return Init;
+      IndexForm F = known(Init.Poly->threadPart() + Sym);
+      mergeDefinitions(F, Init);
+      if (!llvm::is_contained(F.Definitions, V))
+        F.Definitions.push_back(V);
+      return F;
+    }
+    if (!Info.Updates.empty())
+      return unknown();
+    SmallVector<const Expr *, 2> Defs;
+    if (V->getInit())
+      Defs.push_back(V->getInit());
+    Defs.append(Info.Assigned.begin(), Info.Assigned.end());
+    if (isa<ParmVarDecl>(V)) {
+      if (!Defs.empty())
+        return unknown();
+      if (Integer)
+        return known(IndexPoly::symbol({IndexSymbol::Variable, 0, V}));
+      return unknown(false);
+    }
+    if (Defs.empty())
+      return unknown();
+    IndexForm First = analyze(Defs.front());
+    if (!Integer) {
+      // Pointers and other values: only whether they are uniform.
+      bool May = First.MayDependOnThread || Defs.size() > 1;
+      return unknown(May);
+    }
+    for (const Expr *D : llvm::drop_begin(Defs)) {
+      IndexForm Other = analyze(D);
+      if (!First.Poly || !Other.Poly || *First.Poly != *Other.Poly)
+        return unknown();
+    }
+    IndexForm F = First;
+    if (F.MayDependOnThread && !llvm::is_contained(F.Definitions, V))
+      F.Definitions.push_back(V);
+    return F;
+  }();
+  InProgress[V] = false;
+  VarCache[V] = Result;
+  return Result;
+}
+
+IndexForm ThreadIndexAnalysis::uniformOpaque(const Expr *E) {
+  if (!isIntegerLike(E->getType()))
+    return unknown(false);
+  return known(IndexPoly::symbol({IndexSymbol::Opaque, 0, E}));
+}
+
+IndexForm ThreadIndexAnalysis::analyze(const Expr *E) {
+  if (!E)
+    return unknown();
+  auto It = Cache.find(E);
+  if (It != Cache.end())
+    return It->second;
+  IndexForm F = analyzeImpl(E);
+  Cache[E] = F;
+  return F;
+}
+
+IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
+  E = E->IgnoreParens();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return unknown();
+
+  if (isIntegerLike(E->getType()) || E->getType()->isBooleanType()) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects) && R.Val.isInt()) {
+      const llvm::APSInt &V = R.Val.getInt();
+      if (V.isSigned() ? V.getSignificantBits() <= 64 : V.getActiveBits() < 64)
+        return known(IndexPoly::constant(
+            V.isSigned() ? V.getSExtValue() : int64_t(V.getZExtValue())));
+    }
+  }
+
+  if (auto Sym = builtinSymbol(E))
+    return known(IndexPoly::symbol(*Sym));
+
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    IndexForm Sub = analyze(Cast->getSubExpr());
+    switch (Cast->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_IntegralCast:
+    case CK_UserDefinedConversion:
+    case CK_ConstructorConversion:
+      if (isIntegerLike(E->getType()))
+        return Sub;
+      [[fallthrough]];
+    default:
+      return unknown(Sub.MayDependOnThread);
+    }
+  }
+
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return analyzeVariable(V, DRE);
+    return unknown(!isa<EnumConstantDecl>(DRE->getDecl()) &&
+                   !isa<FunctionDecl>(DRE->getDecl()));
+  }
+
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Comma)
+      return analyze(BO->getRHS());
+    if (BO->isAssignmentOp())
+      return unknown();
+    IndexForm L = analyze(BO->getLHS());
+    IndexForm R = analyze(BO->getRHS());
+    IndexForm F = unknown(L.MayDependOnThread || R.MayDependOnThread);
+    if (L.Poly && R.Poly && isIntegerLike(E->getType())) {
+      switch (BO->getOpcode()) {
+      case BO_Add:
+        F = known(*L.Poly + *R.Poly);
+        break;
+      case BO_Sub:
+        F = known(*L.Poly - *R.Poly);
+        break;
+      case BO_Mul:
+        F = known(*L.Poly * *R.Poly);
+        break;
+      case BO_Shl:
+        if (auto C = R.Poly->getConstant(); C && *C >= 0 && *C < 62)
+          F = known(*L.Poly * (int64_t(1) << *C));
+        break;
+      case BO_Rem:
+        if (auto C = R.Poly->getConstant();
+            C && *C > 0 && L.MayDependOnThread) {
+          IndexForm M = known(IndexPoly::symbol({IndexSymbol::Modulo, 0, E}));
+          M.MayDependOnThread = true;
+          F = M;
+        }
+        break;
+      default:
+        break;
+      }
+    }
+    if (!F.Poly && !F.MayDependOnThread)
+      F = uniformOpaque(E);
+    mergeDefinitions(F, L);
+    mergeDefinitions(F, R);
+    return F;
+  }
+
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    IndexForm Sub = analyze(UO->getSubExpr());
+    if (UO->getOpcode() == UO_Plus)
+      return Sub;
+    if (UO->getOpcode() == UO_Minus && Sub.Poly) {
+      IndexForm F = known(*Sub.Poly * -1);
+      mergeDefinitions(F, Sub);
+      return F;
+    }
+    if (UO->isIncrementDecrementOp())
+      return unknown();
+    if (!Sub.MayDependOnThread)
+      return uniformOpaque(E);
+    return unknown();
+  }
+
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    IndexForm C = analyze(CO->getCond());
+    IndexForm T = analyze(CO->getTrueExpr());
+    IndexForm Fa = analyze(CO->getFalseExpr());
+    if (T.Poly && Fa.Poly && *T.Poly == *Fa.Poly) {
+      mergeDefinitions(T, Fa);
+      return T;
+    }
+    if (!C.MayDependOnThread && !T.MayDependOnThread && !Fa.MayDependOnThread)
+      return uniformOpaque(E);
+    return unknown();
+  }
+
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    bool May = !isPureIntegerFunction(Call->getDirectCallee());
+    for (const Expr *Arg : Call->arguments())
+      May |= analyze(Arg).MayDependOnThread;
+    return May ? unknown() : uniformOpaque(E);
+  }
+
+  // Loads (`a[i]`, `*p`, `s.n`) and anything else: uniform when every
+  // operand is.
+  if (isa<ArraySubscriptExpr, MemberExpr, UnaryExprOrTypeTraitExpr,
+          CXXBoolLiteralExpr, IntegerLiteral, CharacterLiteral,
+          MaterializeTemporaryExpr, ExprWithCleanups,
+          SubstNonTypeTemplateParmExpr, ConstantExpr>(E)) {
+    if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      return analyze(S->getReplacement());
+    if (const auto *C = dyn_cast<ConstantExpr>(E))
+      return analyze(C->getSubExpr());
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      return analyze(M->getSubExpr());
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      return analyze(EWC->getSubExpr());
+    if (isa<UnaryExprOrTypeTraitExpr>(E))
+      return uniformOpaque(E);
+    bool May = false;
+    for (const Stmt *Child : E->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        May |= analyze(CE).MayDependOnThread;
+    return May ? unknown() : uniformOpaque(E);
+  }
+  return unknown();
+}
+
+LaneStride ThreadIndexAnalysis::laneStride(const IndexForm &F) const {
+  LaneStride S;
+  if (!F.Poly)
+    return S;
+  auto Coef = F.Poly->coefficientOf(IndexSymbol::threadIdx(0));
+  if (!Coef || Coef->isThreadDependent())
+    return S;
+  if (auto C = Coef->getConstant()) {
+    S.Kind = LaneStride::Constant;
+    S.Value = *C;
+    return S;
+  }
+  S.Kind = LaneStride::Symbolic;
+  S.Symbols = *Coef;
+  return S;
+}
+
+LaneStride ThreadIndexAnalysis::laneStride(const Expr *E) {
+  return laneStride(analyze(E));
+}
+
+std::optional<unsigned>
+ThreadIndexAnalysis::laneSubscript(llvm::ArrayRef<const Expr *> Subscripts) {
+  for (unsigned I = 0; I < Subscripts.size(); ++I) {
+    IndexForm F = analyze(Subscripts[I]);
+    if (!F.Poly) {
+      if (F.MayDependOnThread)
+        return I;
+      continue;
+    }
+    auto Coef = F.Poly->coefficientOf(IndexSymbol::threadIdx(0));
+    if (!Coef || !Coef->isZero())
+      return I;
+  }
+  return std::nullopt;
+}
+
+bool ThreadIndexAnalysis::isThreadDependent(const Expr *E) {
+  return analyze(E).MayDependOnThread;
+}
+
+bool ThreadIndexAnalysis::isLaneDependent(const Expr *E) {
+  LaneStride S = laneStride(E);
+  return (S.isConstant() && S.Value != 0) || S.isSymbolic();
+}
+
+std::optional<std::pair<IndexPoly, int64_t>>
+ThreadIndexAnalysis::moduloOperand(IndexSymbol S) {
+  if (S.Kind != IndexSymbol::Modulo)
+    return std::nullopt;
+  const auto *BO = cast<BinaryOperator>(S.getExpr());
+  IndexForm L = analyze(BO->getLHS());
+  IndexForm R = analyze(BO->getRHS());
+  if (!L.Poly || !R.Poly || !R.Poly->getConstant())
+    return std::nullopt;
+  return std::make_pair(*L.Poly, *R.Poly->getConstant());
+}
+
+bool ThreadIndexAnalysis::isNonNegativePoly(const IndexPoly &P) {
+  for (const auto &[M, C] : P.terms()) {
+    if (C < 0)
+      return false;
+    for (const IndexSymbol &S : M) {
+      switch (S.Kind) {
+      case IndexSymbol::ThreadIdx:
+      case IndexSymbol::BlockIdx:
+      case IndexSymbol::BlockDim:
+      case IndexSymbol::GridDim:
+        continue;
+      case IndexSymbol::Variable: {
+        const ValueDecl *D = S.getDecl();
+        if (D->getType()->isUnsignedIntegerOrEnumerationType())
+          continue;
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (V && V->getDeclContext() == FD && isInductionVariable(V) &&
+            isNonNegative(V->getInit())) {
+          // Only counting up keeps it non-negative.
+          SmallVector<const Expr *, 2> Updates = Vars.lookup(V).Updates;
+          bool Up = llvm::all_of(Updates, [&](const Expr *U) {
+            if (const auto *UO = dyn_cast<UnaryOperator>(U))
+              return UO->isIncrementOp();
+            const auto *BO = cast<BinaryOperator>(U);
+            return BO->getOpcode() == BO_AddAssign &&
+                   isNonNegative(BO->getRHS());
+          });
+          if (Up)
+            continue;
+        }
+        return false;
+      }
+      case IndexSymbol::Opaque:
+      case IndexSymbol::Modulo:
+        if (S.getExpr()->getType()->isUnsignedIntegerOrEnumerationType())
+          continue;
+        if (const auto *BO = dyn_cast<BinaryOperator>(S.getExpr()))
+          if ((BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_Div ||
+               BO->getOpcode() == BO_Shr) &&
+              isNonNegative(BO->getLHS()) && isNonNegative(BO->getRHS()))
+            continue;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool ThreadIndexAnalysis::isNonNegative(const Expr *E) {
+  if (!E)
+    return false;
+  if (E->getType()->isUnsignedIntegerOrEnumerationType())
+    return true;
+  IndexForm F = analyze(E);
+  return F.Poly && isNonNegativePoly(*F.Poly);
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,277 @@
+//===--- UncoalescedAccessCheck.cpp - cuda-lint ---------------------------===//
+//
+// OpenCL best-practices guide for CUDA GPUs, 3.2.1 "Coalesced Access to
+// Global Memory" and 3.2.1.4 "Strided Accesses": when consecutive threads
+// access addresses a stride apart, a warp's request is served by many
+// 32-byte sectors and most of the bandwidth is wasted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UncoalescedAccessCheck.h"
+#include "cudalint/DeviceCode.h"
+#include "cudalint/ThreadIndex.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+enum class AccessKind { Load, Store, LoadStore };
+
+// How the subscript is used: read, written, both; nullopt for anything else
+// (its address taken, a member of a struct element, bound to a reference).
+std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
+  const Expr *Cur = Access;
+  DynTypedNodeList Parents = Ctx.getParents(*Cur);
+  while (!Parents.empty() && Parents[0].get<ParenExpr>()) {
+    Cur = Parents[0].get<ParenExpr>();
+    Parents = Ctx.getParents(*Cur);
+  }
+  if (Parents.empty())
+    return std::nullopt;
+  if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      return AccessKind::Load;
+  if (const auto *BO = Parents[0].get<BinaryOperator>())
+    if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Access)
+      return BO->getOpcode() == BO_Assign ? AccessKind::Store
+                                          : AccessKind::LoadStore;
+  if (const auto *UO = Parents[0].get<UnaryOperator>())
+    if (UO->isIncrementDecrementOp())
+      return AccessKind::LoadStore;
+  // Elements of class type (float4, int2): `a[i] = make_float4(...)`
+  // and copies out of `a[i]`.
+  if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>())
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        Op->getArg(0)->IgnoreParens() == Cur)
+      return AccessKind::Store;
+  if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
+    if (Cast->getCastKind() == CK_NoOp) {
+      DynTypedNodeList Up = Ctx.getParents(*Cast);
+      if (!Up.empty())
+        if (const auto *Construct = Up[0].get<CXXConstructExpr>())
+          if (Construct->getConstructor()->isCopyOrMoveConstructor())
+            return AccessKind::Load;
+    }
+  if (const auto *Construct = Parents[0].get<CXXConstructExpr>())
+    if (Construct->getConstructor()->isCopyOrMoveConstructor())
+      return AccessKind::Load;
+  return std::nullopt;
+}
+
+// Follows a pointer back to a pointer parameter of the kernel, adding up the
+// offsets on the way (`float *row = in + y * width;`): the parameter and the
+// offset expressions, or null when the pointer is anything else.
+const ParmVarDecl *globalPointer(const Expr *E, const FunctionDecl *Kernel,
+                                 ThreadIndexAnalysis &TIA,
+                                 SmallVectorImpl<const Expr *> &Offsets,
+                                 unsigned Depth = 0) {
+  if (Depth > 8)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == BO_Add) {
+      bool LHSPtr = BO->getLHS()->getType()->isPointerType();
+      Offsets.push_back(LHSPtr ? BO->getRHS() : BO->getLHS());
+      return globalPointer(LHSPtr ? BO->getLHS() : BO->getRHS(), Kernel, TIA,
+                           Offsets, Depth + 1);
+    }
+    return nullptr;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_AddrOf)
+      return nullptr;
+    const auto *ASE =
+        dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens());
+    if (!ASE)
+      return nullptr;
+    Offsets.push_back(ASE->getIdx());
+    return globalPointer(ASE->getBase(), Kernel, TIA, Offsets, Depth + 1);
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!V || !V->getType()->isPointerType())
+    return nullptr;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V))
+    return P->getDeclContext() == Kernel && TIA.isUnmodified(P) ? P : nullptr;
+  if (V->getDeclContext() != Kernel || V->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  const Expr *Def = TIA.singleDefinition(V);
+  return Def ? globalPointer(Def, Kernel, TIA, Offsets, Depth + 1) : nullptr;
+}
+
+// True when the kernel only reads through \p P: a `const` pointee, or no
+// store, call argument or dereference goes through a pointer derived from it.
+bool isReadOnly(ASTContext &Ctx, const ParmVarDecl *P,
+                const FunctionDecl *Kernel, ThreadIndexAnalysis &TIA) {
+  if (P->getType()->getPointeeType().isConstQualified())
+    return true;
+  auto DerivesFromP = [&](const Expr *E) {
+    SmallVector<const Expr *, 2> Offsets;
+    return globalPointer(E, Kernel, TIA, Offsets) == P;
+  };
+  const Stmt &Body = *Kernel->getBody();
+  for (const auto &Node :
+       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx)) {
+    const auto *ASE = Node.getNodeAs<ArraySubscriptExpr>("e");
+    if (DerivesFromP(ASE->getBase()) &&
+        accessKind(Ctx, ASE) != AccessKind::Load)
+      return false;
+  }
+  for (const auto &Node :
+       match(findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx))
+    if (DerivesFromP(Node.getNodeAs<UnaryOperator>("e")->getSubExpr()))
+      return false;
+  for (const auto &Node : match(findAll(callExpr().bind("e")), Body, Ctx))
+    for (const Expr *Arg : Node.getNodeAs<CallExpr>("e")->arguments())
+      if (Arg->getType()->isPointerType() && DerivesFromP(Arg))
+        return false;
+  // A local pointer made from P that is then changed: its uses could not be
+  // followed above.
+  for (const auto &Node :
+       match(findAll(varDecl(hasInitializer(
+                                 hasDescendant(declRefExpr(to(equalsNode(P))))))
+                         .bind("v")),
+             Body, Ctx)) {
+    const auto *V = Node.getNodeAs<VarDecl>("v");
+    if (V->getType()->isPointerType() && !TIA.singleDefinition(V))
+      return false;
+  }
+  return true;
+}
+
+// A run-time width worth reporting: made of the kernel's parameters and the
+// launch shape only (not of loop counters or block indices, which can be 0
+// or 1).
+bool isRunTimeWidth(const IndexPoly &P) {
+  for (const auto &Entry : P.terms()) {
+    if (Entry.second < 0)
+      return false;
+    for (const IndexSymbol &S : Entry.first) {
+      if (S.Kind == IndexSymbol::BlockDim || S.Kind == IndexSymbol::GridDim)
+        continue;
+      if (S.Kind == IndexSymbol::Variable && isa<ParmVarDecl>(S.getDecl()))
+        continue;
+      return false;
+    }
+  }
+  return !P.isZero();
+}
+
+} // namespace
+
+UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
+                                               ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      MinStride(Options.get("MinStride", int64_t(2))) {}
+
+void UncoalescedAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "MinStride", MinStride);
+}
+
+void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      arraySubscriptExpr(
+          hasAncestor(functionDecl(matchers::isCudaKernel(), hasBody(stmt()))
+                          .bind("kernel")))
+          .bind("access"),
+      this);
+}
+
+void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Access = Result.Nodes.getNodeAs<ArraySubscriptExpr>("access");
+  const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  ASTContext &Ctx = *Result.Context;
+  if (Kernel->isDependentContext() || enclosingFunction(Ctx, *Access) != Kernel)
+    return;
+  std::optional<AccessKind> Kind = accessKind(Ctx, Access);
+  if (!Kind)
+    return;
+  QualType ElemType = Access->getType();
+  if (ElemType->isIncompleteType() || ElemType->isDependentType() ||
+      ElemType->isArrayType())
+    return;
+  int64_t ElemSize = Ctx.getTypeSizeInChars(ElemType).getQuantity();
+  if (ElemSize <= 0 || ElemSize > 32)
+    return;
+
+  std::unique_ptr<ThreadIndexAnalysis> &Slot = Analyses[Kernel];
+  if (!Slot)
+    Slot = std::make_unique<ThreadIndexAnalysis>(Ctx, Kernel);
+  ThreadIndexAnalysis &TIA = *Slot;
+  SmallVector<const Expr *, 2> Offsets;
+  const ParmVarDecl *Param =
+      globalPointer(Access->getBase(), Kernel, TIA, Offsets);
+  if (!Param)
+    return;
+
+  IndexForm Index = TIA.analyze(Access->getIdx());
+  for (const Expr *Off : Offsets) {
+    IndexForm F = TIA.analyze(Off);
+    if (!F.Poly || !Index.Poly)
+      return;
+    Index.Poly = *Index.Poly + *F.Poly;
+    Index.Definitions.append(F.Definitions.begin(), F.Definitions.end());
+  }
+  LaneStride Stride = TIA.laneStride(Index);
+  std::string StrideText;
+  int64_t Sectors = 32;
+  if (Stride.isConstant()) {
+    int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
+    if (S < MinStride || S < 2)
+      return;
+    StrideText = std::to_string(S);
+    // Sectors per warp request: min(32, ceil(32 * stride * size / 32)).
+    Sectors = std::min<int64_t>(32, S * ElemSize);
+  } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
+    StrideText = "'" + Stride.Symbols.str() + "'";
+  } else {
+    return;
+  }
+  int64_t Coalesced = ElemSize; // ceil(32 * size / 32)
+
+  SourceLocation Loc = Access->getBeginLoc();
+  if (!Reported.insert(Loc).second)
+    return;
+  static const char *const KindNames[] = {"load from", "store to",
+                                          "load from and store to"};
+  diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
+            "elements %1 apart, so a warp request touches %select{|up to }2%3 "
+            "32-byte sectors instead of %4")
+      << KindNames[static_cast<int>(*Kind)] << StrideText
+      << !Stride.isConstant() << Sectors << Coalesced
+      << Access->getSourceRange();
+  for (const VarDecl *V : Index.Definitions) {
+    if (isa<ParmVarDecl>(V))
+      continue;
+    // Only the definitions that carry threadIdx.x.
+    const Expr *Def = TIA.singleDefinition(V);
+    if (!Def)
+      Def = V->getInit();
+    LaneStride Own = TIA.laneStride(Def);
+    if (Own.isConstant() && Own.Value == 0)
+      continue;
+    diag(V->getLocation(), "index '%0' is computed here", DiagnosticIDs::Note)
+        << V->getName();
+  }
+  if (*Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
+    diag(Loc,
+         "'%0' is only read: load it with consecutive threads reading "
+         "consecutive elements into a __shared__ tile, then read the tile",
+         DiagnosticIDs::Note)
+        << Param->getName();
+}
+
+void UncoalescedAccessCheck::onEndOfTranslationUnit() {
+  Analyses.clear();
+  Reported.clear();
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,357 @@
+//===--- ThreadIndexTest.cpp - cuda-lint ----------------------------------===//
+//
+// Unit tests of the thread-index analysis: each snippet defines `probe`, an
+// integer variable whose initializer is the expression under test, inside a
+// function `k`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cudalint/ThreadIndex.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::cuda;
+
+namespace {
+
+class ThreadIndexTest : public ::testing::Test {
+protected:
+  /// Parses \p Code as CUDA device code and returns the analysis of the
+  /// initializer of the last variable named `probe`.
+  void parse(const std::string &Code) {
+    AST = tooling::buildASTFromCodeWithArgs(
+        "#include \"__clang_cuda_builtin_vars.h\"\n"
+        "#define __global__ __attribute__((global))\n"
+        "#define __device__ __attribute__((device))\n"
+        "#define __shared__ __attribute__((shared))\n" +
+            Code,
+        {"-xcuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+         "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+         "-resource-dir=/usr/lib/llvm-22/lib/clang/22", "-std=c++17"},
+        "input.cu");
+    ASSERT_TRUE(AST);
+    ASSERT_FALSE(AST->getDiagnostics().hasErrorOccurred());
+    auto Probes =
+        match(varDecl(hasName("probe"), hasAncestor(functionDecl().bind("f")))
+                  .bind("v"),
+              AST->getASTContext());
+    ASSERT_FALSE(Probes.empty());
+    Probe = Probes.back().getNodeAs<VarDecl>("v");
+    Fn = Probes.back().getNodeAs<FunctionDecl>("f");
+    Analysis = std::make_unique<ThreadIndexAnalysis>(AST->getASTContext(), Fn);
+  }
+  IndexForm form() { return Analysis->analyze(Probe->getInit()); }
+  std::string str() {
+    IndexForm F = form();
+    return F.Poly ? F.Poly->str() : "unknown";
+  }
+  LaneStride stride() { return Analysis->laneStride(Probe->getInit()); }
+
+  std::unique_ptr<ASTUnit> AST;
+  const VarDecl *Probe = nullptr;
+  const FunctionDecl *Fn = nullptr;
+  std::unique_ptr<ThreadIndexAnalysis> Analysis;
+};
+
+TEST_F(ThreadIndexTest, GlobalThreadIndex) {
+  parse("__global__ void k(float *a) {\n"
+        "  int probe = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "}\n");
+  EXPECT_EQ(str(), "threadIdx.x + blockIdx.x * blockDim.x");
+  EXPECT_TRUE(stride().isConstant());
+  EXPECT_EQ(stride().Value, 1);
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+  EXPECT_TRUE(Analysis->isLaneDependent(Probe->getInit()));
+  EXPECT_TRUE(Analysis->isNonNegative(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, FollowsLocalDefinition) {
+  parse("__global__ void k(float *a, int stride) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int probe = i * stride;\n"
+        "}\n");
+  LaneStride S = stride();
+  ASSERT_TRUE(S.isSymbolic());
+  EXPECT_EQ(S.Symbols.str(), "stride");
+  ASSERT_EQ(form().Definitions.size(), 1u);
+  EXPECT_EQ(form().Definitions[0]->getName(), "i");
+  EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, ColumnWalk) {
+  parse("__global__ void k(float *out, int n) {\n"
+        "  int x = blockIdx.x * 32 + threadIdx.x;\n"
+        "  int y = blockIdx.y * 32 + threadIdx.y;\n"
+        "  int probe = x * n + y;\n"
+        "}\n");
+  ASSERT_TRUE(stride().isSymbolic());
+  EXPECT_EQ(stride().Symbols.str(), "n");
+}
+
+TEST_F(ThreadIndexTest, ArrayOfStructs) {
+  parse("__global__ void k(float *a) {\n"
+        "  unsigned probe = threadIdx.x * 3 + 1;\n"
+        "}\n");
+  EXPECT_EQ(str(), "3 * threadIdx.x + 1");
+  ASSERT_TRUE(stride().isConstant());
+  EXPECT_EQ(stride().Value, 3);
+}
+
+TEST_F(ThreadIndexTest, Broadcast) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int probe = blockIdx.x * n + threadIdx.y;\n"
+        "}\n");
+  ASSERT_TRUE(stride().isConstant());
+  EXPECT_EQ(stride().Value, 0);
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+  EXPECT_FALSE(Analysis->isLaneDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, MacrosCastsAndConstants) {
+  parse("#define TILE 32\n"
+        "constexpr int Rows = 8;\n"
+        "__global__ void k(float *a) {\n"
+        "  const int w = TILE * Rows;\n"
+        "  long probe = (long)(threadIdx.x << 2) * w + "
+        "static_cast<int>(threadIdx.y);\n"
+        "}\n");
+  EXPECT_EQ(str(), "1024 * threadIdx.x + threadIdx.y");
+  EXPECT_EQ(stride().Value, 1024);
+}
+
+TEST_F(ThreadIndexTest, TemplateArgument) {
+  parse("template <int TILE> __global__ void k(float *a) {\n"
+        "  int probe = threadIdx.x * (TILE + 1) + threadIdx.y;\n"
+        "}\n"
+        "template __global__ void k<16>(float *);\n");
+  ASSERT_TRUE(stride().isConstant());
+  EXPECT_EQ(stride().Value, 17);
+}
+
+TEST_F(ThreadIndexTest, LoopInductionVariable) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  for (int j = 0; j < 32; j += 8) {\n"
+        "    int probe = (threadIdx.y + j) * 32 + threadIdx.x;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_EQ(stride().Value, 1);
+  IndexPoly P = *form().Poly;
+  EXPECT_TRUE(P.mentions(IndexSymbol::Variable));
+}
+
+TEST_F(ThreadIndexTest, GridStrideLoop) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+        "       i += gridDim.x * blockDim.x) {\n"
+        "    int probe = i * 4;\n"
+        "  }\n"
+        "}\n");
+  ASSERT_TRUE(stride().isConstant());
+  EXPECT_EQ(stride().Value, 4);
+  EXPECT_TRUE(Analysis->isNonNegative(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, ThreadDependentStepIsUnknown) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = threadIdx.x; i < n; i += threadIdx.x + 1) {\n"
+        "    int probe = i;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_TRUE(stride().isUnknown());
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, DisagreeingDefinitionsAreUnknown) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int x = blockIdx.x * 32 + threadIdx.x;\n"
+        "  a[x] = 0;\n"
+        "  x = blockIdx.y * 32 + threadIdx.x;\n"
+        "  int probe = x;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  EXPECT_TRUE(stride().isUnknown());
+}
+
+TEST_F(ThreadIndexTest, AgreeingDefinitions) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int x = threadIdx.x * 2;\n"
+        "  if (n > 3)\n"
+        "    x = 2 * threadIdx.x;\n"
+        "  int probe = x;\n"
+        "}\n");
+  EXPECT_EQ(stride().Value, 2);
+}
+
+TEST_F(ThreadIndexTest, AddressTakenIsUnknown) {
+  parse("__device__ void touch(int *);\n"
+        "__global__ void k(float *a) {\n"
+        "  int x = threadIdx.x;\n"
+        "  touch(&x);\n"
+        "  int probe = x;\n"
+        "}\n");
+  EXPECT_TRUE(stride().isUnknown());
+}
+
+TEST_F(ThreadIndexTest, ReferenceBindingIsUnknown) {
+  parse("__device__ void touch(int &);\n"
+        "__global__ void k(float *a) {\n"
+        "  int x = threadIdx.x;\n"
+        "  touch(x);\n"
+        "  int probe = x;\n"
+        "}\n");
+  EXPECT_TRUE(stride().isUnknown());
+}
+
+TEST_F(ThreadIndexTest, NonAffineIsUnknownButThreadDependent) {
+  parse("__global__ void k(float *a) {\n"
+        "  int probe = threadIdx.x / 3 + threadIdx.x * threadIdx.x;\n"
+        "}\n");
+  EXPECT_TRUE(stride().isUnknown());
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, UniformDivisionIsOpaqueSymbol) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int probe = threadIdx.x * 2 + n / 2;\n"
+        "}\n");
+  EXPECT_EQ(stride().Value, 2);
+  EXPECT_TRUE(form().Poly->mentions(IndexSymbol::Opaque));
+}
+
+TEST_F(ThreadIndexTest, ModuloOfThreadIndex) {
+  parse("__global__ void k(float *a, int r) {\n"
+        "  int probe = (threadIdx.x + r) % 32;\n"
+        "}\n");
+  IndexForm F = form();
+  ASSERT_TRUE(F.Poly);
+  EXPECT_TRUE(F.Poly->mentions(IndexSymbol::Modulo));
+  // The lane stride of a modulo is not affine: unknown.
+  EXPECT_TRUE(stride().isUnknown());
+  IndexSymbol S = F.Poly->terms().begin()->first.front();
+  auto Operand = Analysis->moduloOperand(S);
+  ASSERT_TRUE(Operand);
+  EXPECT_EQ(Operand->first.str(), "threadIdx.x + r");
+  EXPECT_EQ(Operand->second, 32);
+}
+
+TEST_F(ThreadIndexTest, UniformValues) {
+  parse("__global__ void k(const int *offsets, int n) {\n"
+        "  int base = offsets[blockIdx.x] + n;\n"
+        "  int probe = base;\n"
+        "}\n");
+  EXPECT_FALSE(Analysis->isThreadDependent(Probe->getInit()));
+  EXPECT_EQ(stride().Value, 0);
+}
+
+TEST_F(ThreadIndexTest, LoadThroughThreadIndexIsThreadDependent) {
+  parse("__global__ void k(const int *keys) {\n"
+        "  int probe = keys[threadIdx.x];\n"
+        "}\n");
+  EXPECT_TRUE(stride().isUnknown());
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, CallsAreThreadDependent) {
+  parse("__device__ int laneId();\n"
+        "__global__ void k(float *a) {\n"
+        "  int probe = laneId();\n"
+        "}\n");
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, NonNegative) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int probe = threadIdx.x - 1;\n"
+        "}\n");
+  EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, LaneSubscript) {
+  parse("#define TILE 32\n"
+        "__global__ void k(float *out, int j) {\n"
+        "  __shared__ float tile[TILE][TILE + 1];\n"
+        "  int probe = 0;\n"
+        "  out[0] = tile[threadIdx.x][threadIdx.y + j] +\n"
+        "           tile[threadIdx.y][threadIdx.x] + tile[j][threadIdx.y];\n"
+        "}\n");
+  auto Subs =
+      match(findAll(arraySubscriptExpr(hasBase(implicitCastExpr(has(
+                                           arraySubscriptExpr().bind("row")))))
+                        .bind("col")),
+            *Fn->getBody(), AST->getASTContext());
+  ASSERT_EQ(Subs.size(), 3u);
+  std::vector<std::optional<unsigned>> Lanes;
+  for (const auto &N : Subs) {
+    const Expr *Row = N.getNodeAs<ArraySubscriptExpr>("row")->getIdx();
+    const Expr *Col = N.getNodeAs<ArraySubscriptExpr>("col")->getIdx();
+    Lanes.push_back(Analysis->laneSubscript({Row, Col}));
+  }
+  EXPECT_EQ(Lanes[0], std::optional<unsigned>(0));
+  EXPECT_EQ(Lanes[1], std::optional<unsigned>(1));
+  EXPECT_EQ(Lanes[2], std::nullopt);
+}
+
+TEST_F(ThreadIndexTest, NonNegativeThroughLoopsAndModulo) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = threadIdx.x; i < n; i += blockDim.x) {\n"
+        "    int probe = (i + 3) % 32 + i;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_TRUE(Analysis->isNonNegative(Probe->getInit()));
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+  EXPECT_TRUE(stride().isUnknown()); // The modulo hides threadIdx.x.
+}
+
+TEST_F(ThreadIndexTest, CountingDownIsNotNonNegative) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  for (int i = 31; i < n; --i) {\n"
+        "    int probe = i;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
+  EXPECT_FALSE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, SingleDefinitionOfDerivedPointer) {
+  parse("__global__ void k(float *m, int n) {\n"
+        "  float *row = m + threadIdx.x * n;\n"
+        "  float *moved = m;\n"
+        "  moved += 4;\n"
+        "  int probe = 0;\n"
+        "}\n");
+  auto Vars =
+      match(functionDecl(hasName("k"), forEachDescendant(varDecl().bind("v"))),
+            AST->getASTContext());
+  const VarDecl *Row = nullptr, *Moved = nullptr;
+  for (const auto &N : Vars) {
+    const auto *V = N.getNodeAs<VarDecl>("v");
+    if (V->getName() == "row")
+      Row = V;
+    if (V->getName() == "moved")
+      Moved = V;
+  }
+  ASSERT_TRUE(Row && Moved);
+  EXPECT_EQ(Analysis->singleDefinition(Row), Row->getInit());
+  EXPECT_TRUE(Analysis->isUnmodified(Row));
+  EXPECT_EQ(Analysis->singleDefinition(Moved), nullptr);
+  EXPECT_FALSE(Analysis->isUnmodified(Moved));
+  EXPECT_TRUE(Analysis->isUnmodified(Fn->getParamDecl(0)));
+}
+
+TEST_F(ThreadIndexTest, PolyArithmetic) {
+  IndexSymbol Tx = IndexSymbol::threadIdx(0);
+  IndexPoly P = IndexPoly::symbol(Tx) * 3 + IndexPoly::constant(2);
+  IndexPoly Q = P * P;
+  EXPECT_FALSE(Q.coefficientOf(Tx));
+  EXPECT_EQ((P - P).str(), "0");
+  EXPECT_EQ(P.coefficientOf(Tx)->getConstant(), 3);
+  EXPECT_EQ(P.uniformPart().str(), "2");
+}
+
+} // namespace
