@@ -81,11 +81,9 @@ IndexPoly IndexPoly::operator*(const IndexPoly &O) const {
       Monomial M = M1;
       M.append(M2.begin(), M2.end());
       llvm::sort(M);
-      R = R + [&] {
-        IndexPoly T;
-        T.Terms[M] = C1 * C2;
-        return T;
-      }();
+      IndexPoly T;
+      T.Terms[M] = C1 * C2;
+      R = R + T;
     }
   return R;
 }

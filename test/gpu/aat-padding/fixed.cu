@@ -36,7 +36,7 @@ __global__ void aatMultiply(const float *a, float *c, int m) {
 }
 
 int main(int argc, char **argv) {
-  const int m = 8192;
+  const int m = 4096;
   const size_t countA = size_t(m) * TILE_DIM, countC = size_t(m) * m;
   int reps = getenv("CUDA_LINT_REPS") ? atoi(getenv("CUDA_LINT_REPS")) : 20;
   std::vector<float> ha(countA);
