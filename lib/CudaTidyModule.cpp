@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "DoublePromotionCheck.h"
+#include "IntegerDivisionCheck.h"
+#include "MissingRestrictCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -16,6 +18,10 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DoublePromotionCheck>(
         "cuda-double-promotion");
+    CheckFactories.registerCheck<IntegerDivisionCheck>(
+        "cuda-integer-division");
+    CheckFactories.registerCheck<MissingRestrictCheck>(
+        "cuda-missing-restrict");
   }
 };
 
