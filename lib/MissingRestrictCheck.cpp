@@ -14,6 +14,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -156,6 +157,10 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.ReadOnly &= R.ReadOnly;
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
+      Info.NonConstLocals.append(R.NonConstLocals.begin(),
+                                 R.NonConstLocals.end());
+      if (Info.ConstBlocker.empty())
+        Info.ConstBlocker = R.ConstBlocker;
     }
   }
   for (const auto &[Key, Info] : Params)
@@ -224,6 +229,37 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
         Fixes.push_back(FixItHint::CreateInsertion(
             Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO),
             " __restrict__"));
+    }
+  }
+
+  // Local pointers that hold the parameter get `const` too, so that the
+  // fixed kernel still compiles.
+  if (NeedConst && WhyNot.empty() &&
+      !(UseLdg && !IsAliased && !Info.InTemplate)) {
+    if (!Info.ConstBlocker.empty())
+      WhyNot = Info.ConstBlocker;
+    llvm::SmallPtrSet<const void *, 8> Done;
+    for (const VarDecl *V : Info.NonConstLocals) {
+      const TypeSourceInfo *TSI = V->getTypeSourceInfo();
+      if (!TSI || !WhyNot.empty())
+        break;
+      auto PTL = stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>();
+      if (!PTL) {
+        if (!stripQualifiers(TSI->getTypeLoc()).getAs<AutoTypeLoc>())
+          WhyNot = "a local copy of the pointer has a type spelled through a "
+                   "typedef or alias";
+        continue;
+      }
+      TypeLoc PointeeTL = stripQualifiers(PTL.getPointeeLoc());
+      if (PointeeTL.getAs<AutoTypeLoc>())
+        continue; // `auto *q = p;` deduces the const.
+      SourceLocation Loc = PTL.getPointeeLoc().getBeginLoc();
+      if (Loc.isMacroID()) {
+        WhyNot = "a local copy of the pointer is declared in a macro";
+        break;
+      }
+      if (Done.insert(Loc.getPtrEncoding()).second)
+        Fixes.push_back(FixItHint::CreateInsertion(Loc, "const "));
     }
   }
 

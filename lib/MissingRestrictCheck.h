@@ -36,6 +36,8 @@ private:
     bool ReadOnly = true;
     bool InTemplate = false;
     llvm::SmallVector<const Expr *, 8> Loads;
+    llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
+    std::string ConstBlocker;
   };
   struct AliasInfo {
     unsigned Other;

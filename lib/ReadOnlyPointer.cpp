@@ -66,6 +66,20 @@ public:
   }
 
 private:
+  void blockConst(const Twine &Why, SourceLocation Loc) {
+    if (R.ConstBlocker.empty()) {
+      R.ConstBlocker = Why.str();
+      R.ConstBlockerLoc = Loc;
+    }
+  }
+
+  void addAlias(const VarDecl *V, SmallVectorImpl<const VarDecl *> &Aliases) {
+    Aliases.push_back(V);
+    if (!isa<ParmVarDecl>(V) && !pointsToConst(V->getType()) &&
+        !llvm::is_contained(R.NonConstLocals, V))
+      R.NonConstLocals.push_back(V);
+  }
+
   bool fail(const Twine &Why, SourceLocation Loc) {
     if (R.ReadOnly) {
       R.ReadOnly = false;
@@ -93,7 +107,7 @@ private:
       if (T->isReferenceType())
         return fail("bound to a reference", Loc);
       if (T->isPointerType() && VD->hasLocalStorage())
-        Aliases.push_back(VD);
+        addAlias(VD, Aliases);
       else if (T->isPointerType())
         return fail("stored in a non-local variable", Loc);
       return true;
@@ -112,6 +126,8 @@ private:
       if (isa<ExplicitCastExpr>(Cast) && pointsToConst(E->getType()) &&
           !pointsToConst(To))
         return fail("its constness is cast away", Cast->getBeginLoc());
+      if (isa<ExplicitCastExpr>(Cast) && !pointsToConst(To))
+        blockConst("it is cast to a non-const pointer", Cast->getBeginLoc());
       return pointerUse(Cast, Aliases);
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
@@ -127,7 +143,7 @@ private:
         const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
         const auto *V = LHS ? dyn_cast<VarDecl>(LHS->getDecl()) : nullptr;
         if (V && V->hasLocalStorage()) {
-          Aliases.push_back(V);
+          addAlias(V, Aliases);
           return pointsToConst(BO->getType()) ? true : pointerUse(BO, Aliases);
         }
         return fail("stored to memory", BO->getOperatorLoc());
@@ -161,8 +177,10 @@ private:
         return true;
       return fail("returned as a non-const pointer", Loc);
     }
-    if (isa<IfStmt, WhileStmt, ForStmt, DoStmt>(P))
-      return true; // Used as a condition.
+    if (isa<AsmStmt>(P))
+      return fail("an inline asm operand", Loc);
+    if (!isa<Expr>(P))
+      return true; // A condition, or a discarded value.
     return fail("used in a way the analysis does not follow", Loc);
   }
 
@@ -293,8 +311,14 @@ private:
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
       const ReadOnlyResult &Sub =
           Analysis.analyze(Def, Def->getParamDecl(Index));
-      if (Sub.ReadOnly)
+      if (Sub.ReadOnly) {
+        if (!pointsToConst(Def->getParamDecl(Index)->getType()))
+          blockConst("it is passed to '" + Name +
+                         "' as a non-const pointer; declare that parameter "
+                         "'const' first",
+                     Loc);
         return true;
+      }
       if (R.ReadOnly) {
         R.ReadOnly = false;
         R.Reason =

@@ -26,6 +26,14 @@ struct ReadOnlyResult {
   /// Loads through the pointer (or local pointers derived from it) in the
   /// analysed function's own body: `p[i]` and `*p` lvalues that are read.
   llvm::SmallVector<const Expr *, 8> Loads;
+  /// Local pointer variables that hold the pointer without `const`: adding
+  /// `const` to the parameter means adding it to these too.
+  llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
+  /// Why adding `const` to the parameter would not compile (a non-const
+  /// pointer parameter of a callee, a cast to a non-const pointer); empty
+  /// when it would.
+  std::string ConstBlocker;
+  SourceLocation ConstBlockerLoc;
 };
 
 /// Decides whether pointer parameters are read-only. A parameter is
