@@ -227,8 +227,11 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   bool InMacro = BO->getBeginLoc().isMacroID() || BO->getEndLoc().isMacroID() ||
                  BO->getOperatorLoc().isMacroID();
   auto Text = [&](const Expr *E) {
-    return Lexer::getSourceText(
-               CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO)
+    SourceRange R = E->getSourceRange();
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      R = SourceRange(SM.getSpellingLoc(R.getBegin()),
+                      SM.getSpellingLoc(R.getEnd()));
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
         .str();
   };
   bool CanRewrite = Const || ShiftAmount;

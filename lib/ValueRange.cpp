@@ -46,11 +46,11 @@ public:
       case BO_Add:
       case BO_Mul:
       case BO_Div:
-      case BO_Rem:
       case BO_Or:
         return nonNegative(BO->getLHS(), Depth + 1) &&
                nonNegative(BO->getRHS(), Depth + 1);
       case BO_Shr:
+      case BO_Rem: // The remainder has the sign of the dividend.
         return nonNegative(BO->getLHS(), Depth + 1);
       case BO_And:
         return nonNegative(BO->getLHS(), Depth + 1) ||
