@@ -16,9 +16,12 @@ namespace clang::tidy::cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-    CheckFactories.registerCheck<DoublePromotionCheck>("cuda-double-promotion");
-    CheckFactories.registerCheck<IntegerDivisionCheck>("cuda-integer-division");
-    CheckFactories.registerCheck<MissingRestrictCheck>("cuda-missing-restrict");
+    CheckFactories.registerCheck<DoublePromotionCheck>(
+        "cuda-double-promotion");
+    CheckFactories.registerCheck<IntegerDivisionCheck>(
+        "cuda-integer-division");
+    CheckFactories.registerCheck<MissingRestrictCheck>(
+        "cuda-missing-restrict");
   }
 };
 
