@@ -153,7 +153,7 @@ private:
     if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
       switch (UO->getOpcode()) {
       case UO_Deref:
-        return lvalueUse(UO, /*IsElement=*/true, Aliases);
+        return lvalueUse(UO, UO, Aliases);
       case UO_PreInc:
       case UO_PreDec:
       case UO_PostInc:
@@ -165,9 +165,9 @@ private:
       }
     }
     if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P))
-      return lvalueUse(ASE, /*IsElement=*/true, Aliases);
+      return lvalueUse(ASE, ASE, Aliases);
     if (const auto *ME = dyn_cast<MemberExpr>(P))
-      return lvalueUse(ME, /*IsElement=*/false, Aliases);
+      return lvalueUse(ME, nullptr, Aliases);
     if (const auto *CO = dyn_cast<ConditionalOperator>(P))
       return CO->getCond() == E ? true : pointerUse(CO, Aliases);
     if (const auto *Call = dyn_cast<CallExpr>(P))
@@ -185,7 +185,7 @@ private:
   }
 
   /// \p L is an lvalue of memory reached through the tracked pointer.
-  bool lvalueUse(const Expr *L, bool IsElement,
+  bool lvalueUse(const Expr *L, const Expr *Element,
                  SmallVectorImpl<const VarDecl *> &Aliases) {
     DynTypedNode PN = parent(DynTypedNode::create(*L));
     SourceLocation Loc = L->getExprLoc();
@@ -199,17 +199,17 @@ private:
     if (!P)
       return fail("used outside a statement", Loc);
     if (isa<ParenExpr>(P))
-      return lvalueUse(cast<Expr>(P), IsElement, Aliases);
+      return lvalueUse(cast<Expr>(P), Element, Aliases);
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
       if (Cast->getCastKind() == CK_LValueToRValue) {
-        if (IsElement)
-          R.Loads.push_back(L);
+        if (Element && !llvm::is_contained(R.Loads, Element))
+          R.Loads.push_back(Element);
         return true;
       }
       if (Cast->getCastKind() == CK_ArrayToPointerDecay) {
         return pointerUse(Cast, Aliases);
       }
-      return lvalueUse(Cast, false, Aliases);
+      return lvalueUse(Cast, Element, Aliases);
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
       if (BO->isAssignmentOp() && BO->getLHS() == L)
@@ -228,7 +228,7 @@ private:
       return true;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(P))
-      return lvalueUse(ME, false, Aliases);
+      return lvalueUse(ME, Element, Aliases);
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(P)) {
       for (unsigned I = 0, N = Asm->getNumOutputs(); I != N; ++I)
         if (Asm->getOutputExpr(I) == L)
