@@ -26,18 +26,52 @@ class SignAnalysis {
 public:
   explicit SignAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
 
-  bool nonNegative(const Expr *E, unsigned Depth = 0) {
+  /// \p ToSigned: the value is converted to a signed type, where unsigned
+  /// arithmetic that wraps (`threadIdx.x - 1`) becomes negative.
+  bool nonNegative(const Expr *E, unsigned Depth = 0, bool ToSigned = false) {
     if (!E || Depth > 32)
       return false;
     E = E->IgnoreParens();
     QualType T = E->getType();
-    if (T->isUnsignedIntegerOrEnumerationType() || T->isBooleanType())
-      return true;
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       QualType From = Cast->getSubExpr()->getType();
-      if (From->isIntegralOrEnumerationType() || From->isBooleanType())
-        return nonNegative(Cast->getSubExpr(), Depth + 1);
-      return false;
+      if (!From->isIntegralOrEnumerationType() && !From->isBooleanType())
+        return false;
+      bool Signed = ToSigned || (T->isSignedIntegerOrEnumerationType() &&
+                                 From->isUnsignedIntegerOrEnumerationType());
+      return nonNegative(Cast->getSubExpr(), Depth + 1, Signed);
+    }
+    if (T->isBooleanType())
+      return true;
+    if (T->isUnsignedIntegerOrEnumerationType()) {
+      if (!ToSigned)
+        return true;
+      // Unsigned values are small unless arithmetic wraps them.
+      if (const auto *UO = dyn_cast<UnaryOperator>(E))
+        return UO->getOpcode() != UO_Minus && UO->getOpcode() != UO_Not &&
+               UO->getOpcode() != UO_PreDec && UO->getOpcode() != UO_PostDec;
+      if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+        switch (BO->getOpcode()) {
+        case BO_Add:
+        case BO_Mul:
+        case BO_Or:
+          return nonNegative(BO->getLHS(), Depth + 1, true) &&
+                 nonNegative(BO->getRHS(), Depth + 1, true);
+        case BO_Div:
+        case BO_Rem:
+        case BO_Shr:
+          return nonNegative(BO->getLHS(), Depth + 1, true);
+        case BO_And:
+          return nonNegative(BO->getLHS(), Depth + 1, true) ||
+                 nonNegative(BO->getRHS(), Depth + 1, true);
+        default:
+          return false;
+        }
+      }
+      if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+        return nonNegative(CO->getTrueExpr(), Depth + 1, true) &&
+               nonNegative(CO->getFalseExpr(), Depth + 1, true);
+      return true;
     }
     if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr>(E))
       return true;
