@@ -215,6 +215,15 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     }
   } else {
     ShiftAmount = powerOfTwoShift(Ctx, RHS);
+    // Unsigned division by a visible `1 << k` already compiles to a shift
+    // and a mask (LLVM knows `1 << k` is a power of two); signed division
+    // does not, as the dividend might be negative.
+    QualType Computation =
+        IsCompound
+            ? cast<CompoundAssignOperator>(BO)->getComputationResultType()
+            : BO->getType();
+    if (ShiftAmount && Computation->isUnsignedIntegerOrEnumerationType())
+      return;
   }
 
   SourceLocation Loc = SM.getFileLoc(BO->getOperatorLoc());

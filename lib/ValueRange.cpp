@@ -83,6 +83,13 @@ public:
       case BO_Or:
         return nonNegative(BO->getLHS(), Depth + 1) &&
                nonNegative(BO->getRHS(), Depth + 1);
+      case BO_Shl:
+        // `1 << k`: a power of two, assuming (as every power-of-two divisor
+        // does) that k stays below the sign bit.
+        if (const auto *Lit =
+                dyn_cast<IntegerLiteral>(BO->getLHS()->IgnoreParenImpCasts()))
+          return Lit->getValue() == 1;
+        return false;
       case BO_Shr:
       case BO_Rem: // The remainder has the sign of the dividend.
         return nonNegative(BO->getLHS(), Depth + 1);

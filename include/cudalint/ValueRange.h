@@ -14,10 +14,11 @@ namespace clang::tidy::cuda {
 
 /// True when the integer expression \p E is provably non-negative: built from
 /// threadIdx/blockIdx/blockDim/gridDim and other unsigned values,
-/// non-negative literals, `+`, `*`, `>>`, `&`, `/`, `%`, `|` and `?:` of
-/// non-negative values, and local variables whose initialiser and every
-/// assignment are non-negative (loop induction variables that start at a
-/// non-negative value and are only incremented included). Function
+/// non-negative literals, `1 << k` (k below the sign bit), `+`, `*`, `>>`,
+/// `&`, `/`, `|` and `?:` of non-negative values, `%` of a non-negative
+/// dividend, and local variables whose initialiser and every assignment are
+/// non-negative (loop induction variables that start at a non-negative value
+/// and are only incremented included). Function
 /// parameters of signed type are unknown, hence not provably non-negative.
 bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx);
 

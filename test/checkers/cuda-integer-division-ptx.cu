@@ -15,13 +15,13 @@ __global__ void decode(int *out, int n, int rowShift, unsigned bits) {
     int row = lin / rowLen;
     int col = lin % rowLen;
     unsigned h = (unsigned)lin * 2654435761u;
-    out[lin] = row * 3 + col + (int)(h % (1u << bits));
+    out[lin] = row * 3 + col + (int)(h & 0x7fffffff) % (1 << bits);
   }
 }
 
 // FIXED: int row = lin >> rowShift;
 // FIXED: int col = lin & (rowLen - 1);
-// FIXED: out[lin] = row * 3 + col + (int)(h & ((1u << bits) - 1));
+// FIXED: out[lin] = row * 3 + col + ((int)(h & 0x7fffffff) & ((1 << bits) - 1));
 
 // BEFORE-LABEL: .entry {{.*}}decode
 // BEFORE: {{div|rem}}.{{[su]}}32

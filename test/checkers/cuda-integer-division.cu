@@ -27,28 +27,32 @@ __global__ void decodeShift(int *out, int n, int rowShift) {
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer modulo by 'rowLen'
     // CHECK-NOTES: :[[@LINE-2]]:19: note: 'rowLen' is a power of two
     // CHECK-FIXES: {{^}}    int col = lin & (rowLen - 1);{{$}}
-    out[lin] = row + col / (1 << rowShift) + 2 * col % (1u << rowShift);
+    out[lin] = row + col / (1 << rowShift) + 2 * col % (1 << rowShift);
     // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer division by '(1 << rowShift)'
     // CHECK-NOTES: :[[@LINE-2]]:26: note: '(1 << rowShift)' is a power of two
-    // CHECK-MESSAGES: :[[@LINE-3]]:54: warning: integer modulo by '(1u << rowShift)'
-    // CHECK-NOTES: :[[@LINE-4]]:54: note: '(1u << rowShift)' is a power of two
-    // CHECK-FIXES: {{^}}    out[lin] = row + (col >> rowShift) + (2 * col & ((1u << rowShift) - 1));{{$}}
+    // CHECK-MESSAGES: :[[@LINE-3]]:54: warning: integer modulo by '(1 << rowShift)'
+    // CHECK-NOTES: :[[@LINE-4]]:54: note: '(1 << rowShift)' is a power of two
+    // CHECK-FIXES: {{^}}    out[lin] = row + (col >> rowShift) + (2 * col & ((1 << rowShift) - 1));{{$}}
   }
 }
 
-// Hash buckets: unsigned dividend, compound assignment.
-__global__ void hash(unsigned *bins, const unsigned *keys, int n, int bits) {
+// Hash buckets: a signed hash that is never negative gets shift and mask;
+// unsigned division by a visible `1u << bits` is left alone, nvcc already
+// compiles it to a mask.
+__global__ void hash(unsigned *bins, const int *keys, int n, int bits) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
-    unsigned h = keys[i] * 2654435761u;
-    unsigned b = h % (1u << bits);
-    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: integer modulo by '(1u << bits)'
-    // CHECK-NOTES: :[[@LINE-2]]:20: note: '(1u << bits)' is a power of two
-    // CHECK-FIXES: {{^}}    unsigned b = h & ((1u << bits) - 1);{{$}}
-    h /= 1u << bits;
-    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer division by '1u << bits'
-    // CHECK-NOTES: :[[@LINE-2]]:7: note: '1u << bits' is a power of two
+    int h = keys[i] & 0x7fffffff;
+    int b = h % (1 << bits);
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by '(1 << bits)'
+    // CHECK-NOTES: :[[@LINE-2]]:15: note: '(1 << bits)' is a power of two
+    // CHECK-FIXES: {{^}}    int b = h & ((1 << bits) - 1);{{$}}
+    h /= 1 << bits;
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer division by '1 << bits'
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: '1 << bits' is a power of two
     // CHECK-FIXES: {{^}}    h >>= bits;{{$}}
-    atomicAdd(&bins[b], h);
+    unsigned u = (unsigned)keys[i] * 2654435761u;
+    unsigned c = u % (1u << bits) + u / (1u << bits);
+    atomicAdd(&bins[b], h + c);
   }
 }
 
