@@ -187,6 +187,11 @@ private:
   /// \p L is an lvalue of memory reached through the tracked pointer.
   bool lvalueUse(const Expr *L, const Expr *Element,
                  SmallVectorImpl<const VarDecl *> &Aliases) {
+    // `p[i].get()`, `p->get()`: the callee of a member call.
+    if (const auto *ME = dyn_cast<MemberExpr>(L))
+      if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+        return M->isConst() || M->isStatic() ||
+               fail("used by a non-const member function", L->getExprLoc());
     DynTypedNode PN = parent(DynTypedNode::create(*L));
     SourceLocation Loc = L->getExprLoc();
     if (const auto *VD = PN.get<VarDecl>()) {

@@ -128,6 +128,26 @@ TEST(ReadOnlyPointerTest, CalleesAndEscapes) {
   EXPECT_EQ(Why, "its constness is cast away");
 }
 
+TEST(ReadOnlyPointerTest, MemberFunctions) {
+  const char *Code = R"cu(
+    struct V {
+      float x;
+      __device__ V &operator+=(const V &o) { x += o.x; return *this; }
+      __device__ float get() const { return x; }
+      __device__ void set(float v) { x = v; }
+    };
+    __global__ void k(V *a, V *b, V *c) {
+      a[0] += b[0];
+      float t = b[1].get() + b->get() + c->x;
+      c[2].set(t);
+    })cu";
+  EXPECT_FALSE(readOnly(Code, "k", 0));
+  EXPECT_TRUE(readOnly(Code, "k", 1));
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 2, &Why));
+  EXPECT_EQ(Why, "used by a non-const member function");
+}
+
 TEST(ReadOnlyPointerTest, Recursion) {
   const char *Code = R"cu(
     __device__ float sum(const float *p, int n) {

@@ -27,16 +27,14 @@ std::map<std::string, bool> signs(const std::string &Code) {
   EXPECT_TRUE(AST);
   if (!AST)
     return Result;
-  auto Found =
-      match(functionDecl(hasName("f"),
-                         forEachDescendant(varDecl(hasInitializer(expr().bind(
-                                                       "init")))
-                                               .bind("v"))),
-            AST->getASTContext());
+  auto Found = match(
+      functionDecl(hasName("f"),
+                   forEachDescendant(
+                       varDecl(hasInitializer(expr().bind("init"))).bind("v"))),
+      AST->getASTContext());
   for (const BoundNodes &N : Found)
     Result[N.getNodeAs<VarDecl>("v")->getName().str()] =
-        isProvablyNonNegative(N.getNodeAs<Expr>("init"),
-                              AST->getASTContext());
+        isProvablyNonNegative(N.getNodeAs<Expr>("init"), AST->getASTContext());
   return Result;
 }
 
