@@ -50,9 +50,16 @@ __global__ void hash(unsigned *bins, const int *keys, int n, int bits) {
     // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer division by '1 << bits'
     // CHECK-NOTES: :[[@LINE-2]]:7: note: '1 << bits' is a power of two
     // CHECK-FIXES: {{^}}    h >>= bits;{{$}}
+    int m = h;
+    m %= 1 << bits;
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer modulo by '1 << bits'
+    // CHECK-FIXES: {{^}}    m &= ((1 << bits) - 1);{{$}}
+    int p = m + h / (1 << bits) * 2;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer division by '(1 << bits)'
+    // CHECK-FIXES: {{^}}    int p = m + (h >> bits) * 2;{{$}}
     unsigned u = (unsigned)keys[i] * 2654435761u;
     unsigned c = u % (1u << bits) + u / (1u << bits);
-    atomicAdd(&bins[b], h + c);
+    atomicAdd(&bins[b], h + c + p);
   }
 }
 
