@@ -13,6 +13,8 @@
 #include "LegacyWarpIntrinsicCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "UncoalescedAccessCheck.h"
+#include "IntegerDivisionCheck.h"
+#include "MissingRestrictCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -33,6 +35,10 @@ public:
         "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedAccessCheck>(
         "cuda-uncoalesced-access");
+    CheckFactories.registerCheck<IntegerDivisionCheck>(
+        "cuda-integer-division");
+    CheckFactories.registerCheck<MissingRestrictCheck>(
+        "cuda-missing-restrict");
   }
 };
 

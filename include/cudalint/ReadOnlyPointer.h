@@ -1,0 +1,67 @@
+//===--- ReadOnlyPointer.h - cuda-lint --------------------------*- C++ -*-===//
+//
+// Read-only pointer analysis: whether a kernel never writes through a pointer
+// parameter, neither itself nor in the device functions it passes the pointer
+// to, so that its loads may go through the read-only data cache.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_READONLYPOINTER_H
+#define CUDA_LINT_READONLYPOINTER_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace clang::tidy::cuda {
+
+/// What the analysis found about one pointer parameter.
+struct ReadOnlyResult {
+  bool ReadOnly = true;
+  /// Why the pointer is not read-only ("written at ...", "passed to ...").
+  std::string Reason;
+  SourceLocation Where;
+  /// Loads through the pointer (or local pointers derived from it) in the
+  /// analysed function's own body: `p[i]` and `*p` lvalues that are read.
+  llvm::SmallVector<const Expr *, 8> Loads;
+  /// Local pointer variables that hold the pointer without `const`: adding
+  /// `const` to the parameter means adding it to these too.
+  llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
+  /// Why adding `const` to the parameter would not compile (a non-const
+  /// pointer parameter of a callee, a cast to a non-const pointer); empty
+  /// when it would.
+  std::string ConstBlocker;
+  SourceLocation ConstBlockerLoc;
+};
+
+/// Decides whether pointer parameters are read-only. A parameter is
+/// read-only when the function, and every device function it passes the
+/// pointer to, never writes through it (stores, compound assignments,
+/// increments, atomics, memcpy/memset destinations, inline asm outputs),
+/// never casts its constness away and never lets it escape as a non-const
+/// pointer. Local copies and derived pointers (`float *row = in + j * nx`)
+/// are followed. Callees without a visible body make it not read-only.
+class ReadOnlyPointerAnalysis {
+public:
+  explicit ReadOnlyPointerAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// Analyses parameter \p Param of \p FD (which must have a body).
+  const ReadOnlyResult &analyze(const FunctionDecl *FD,
+                                const ParmVarDecl *Param);
+
+private:
+  ASTContext &Ctx;
+  llvm::DenseMap<const ParmVarDecl *, ReadOnlyResult> Cache;
+  llvm::DenseMap<const ParmVarDecl *, bool> InProgress;
+};
+
+/// The variable a pointer expression points into, looking through
+/// parentheses, casts, pointer arithmetic, `&a[i]` and local pointers
+/// initialised from another pointer; null when unknown.
+const ValueDecl *pointerRoot(const Expr *E);
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_READONLYPOINTER_H

@@ -1,0 +1,331 @@
+//===--- IntegerDivisionCheck.cpp - cuda-lint -----------------------------===//
+//
+// OpenCL best-practices guide for CUDA GPUs, 5.1.1: "Integer division and
+// modulo operations are particularly costly ... If n is a power of 2, (i/n)
+// is equivalent to (i >> log2(n)) and (i % n) is equivalent to (i & (n-1)).
+// The compiler will perform these conversions if n is literal."
+//
+//===----------------------------------------------------------------------===//
+
+#include "IntegerDivisionCheck.h"
+#include "cudalint/DeviceCode.h"
+#include "cudalint/ValueRange.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  return Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+}
+
+/// Whether \p S runs inside a loop of its function (loop initialisers
+/// excluded).
+bool isInLoop(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNode Cur = DynTypedNode::create(*S);
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      return false;
+    DynTypedNode P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+      return false;
+    if (const auto *FS = P.get<ForStmt>()) {
+      if (FS->getInit() != Cur.get<Stmt>())
+        return true;
+    } else if (P.get<WhileStmt>() || P.get<DoStmt>() ||
+               P.get<CXXForRangeStmt>()) {
+      return true;
+    }
+    Cur = P;
+  }
+}
+
+/// `1 << k` or `1u << k`, through parentheses and implicit casts: `k`.
+const Expr *shiftOfOne(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Shl)
+    return nullptr;
+  const auto *Lit =
+      dyn_cast<IntegerLiteral>(BO->getLHS()->IgnoreParenImpCasts());
+  return Lit && Lit->getValue() == 1 ? BO->getRHS() : nullptr;
+}
+
+class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
+public:
+  ModificationFinder(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() != V)
+      return true;
+    const Stmt *Cur = E;
+    const Stmt *P = parentStmt(Ctx, Cur);
+    while (isa_and_nonnull<ParenExpr>(P)) {
+      Cur = P;
+      P = parentStmt(Ctx, Cur);
+    }
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+      Modified |= BO->isAssignmentOp() && BO->getLHS() == Cur;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+      Modified |= UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf;
+    return !Modified;
+  }
+  ASTContext &Ctx;
+  const VarDecl *V;
+  bool Modified = false;
+};
+
+bool isNeverModified(ASTContext &Ctx, const VarDecl *V) {
+  if (V->getType().isConstQualified())
+    return true;
+  if (!V->hasLocalStorage() || V->getType()->isReferenceType())
+    return false;
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!FD || !FD->getBody())
+    return false;
+  ModificationFinder F(Ctx, V);
+  F.TraverseStmt(FD->getBody());
+  return !F.Modified;
+}
+
+/// A divisor that is a run-time power of two: `(1 << k)`, or a local
+/// variable initialised with `1 << k` where neither it nor `k` changes.
+const Expr *powerOfTwoShift(ASTContext &Ctx, const Expr *Divisor) {
+  if (const Expr *K = shiftOfOne(Divisor))
+    return K;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Divisor->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
+      !isNeverModified(Ctx, V))
+    return nullptr;
+  const Expr *K = shiftOfOne(V->getInit());
+  if (!K)
+    return nullptr;
+  const Expr *KE = K->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(KE))
+    return K;
+  const auto *KRef = dyn_cast<DeclRefExpr>(KE);
+  const auto *KVar = KRef ? dyn_cast<VarDecl>(KRef->getDecl()) : nullptr;
+  return KVar && isNeverModified(Ctx, KVar) ? K : nullptr;
+}
+
+bool needsParens(const Expr *E) {
+  E = E->IgnoreImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isMultiplicativeOp() && !BO->isAdditiveOp();
+  return isa<AbstractConditionalOperator>(E);
+}
+
+bool isSimple(const Expr *E) {
+  E = E->IgnoreImpCasts();
+  return isa<ParenExpr, DeclRefExpr, IntegerLiteral, CallExpr, MemberExpr,
+             ArraySubscriptExpr>(E);
+}
+
+/// Whether the rewritten operation needs parentheses where it stands.
+bool resultNeedsParens(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Cur = E;
+  const Stmt *P = parentStmt(Ctx, Cur);
+  while (isa_and_nonnull<ImplicitCastExpr>(P)) {
+    Cur = P;
+    P = parentStmt(Ctx, Cur);
+  }
+  if (!P || !isa<Expr>(P) || isa<ParenExpr, CallExpr, InitListExpr>(P))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return !(BO->isAssignmentOp() && BO->getRHS() == Cur) &&
+           BO->getOpcode() != BO_Comma;
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P))
+    return ASE->getIdx() == Cur ? false : true;
+  return true;
+}
+
+} // namespace
+
+IntegerDivisionCheck::IntegerDivisionCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      WarnOutsideLoops(Options.get("WarnOutsideLoops", false)),
+      WarnNonPowerOfTwoConstants(
+          Options.get("WarnNonPowerOfTwoConstants", false)) {}
+
+void IntegerDivisionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "WarnOutsideLoops", WarnOutsideLoops);
+  Options.store(Opts, "WarnNonPowerOfTwoConstants", WarnNonPowerOfTwoConstants);
+}
+
+void IntegerDivisionCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(binaryOperator(hasAnyOperatorName("/", "%", "/=", "%="),
+                                    hasLHS(expr(hasType(isInteger()))),
+                                    hasRHS(expr(hasType(isInteger()))),
+                                    unless(isExpansionInSystemHeader()))
+                         .bind("div"),
+                     this);
+}
+
+void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *BO = Result.Nodes.getNodeAs<BinaryOperator>("div");
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+  const LangOptions &LO = Ctx.getLangOpts();
+  if (!BO || BO->isTypeDependent() || BO->isValueDependent() ||
+      BO->getRHS()->isValueDependent())
+    return;
+  const FunctionDecl *FD = enclosingFunction(Ctx, *BO);
+  if (!isDeviceFunction(FD))
+    return;
+  const Expr *LHS = BO->getLHS();
+  const Expr *RHS = BO->getRHS();
+  BinaryOperatorKind Op = BO->getOpcode();
+  bool IsRem = Op == BO_Rem || Op == BO_RemAssign;
+  bool IsCompound = isa<CompoundAssignOperator>(BO);
+  bool InLoop = isInLoop(Ctx, BO);
+  if (!InLoop && !WarnOutsideLoops)
+    return;
+  QualType LT = LHS->getType();
+  bool DividendNonNegative = LT->isUnsignedIntegerOrEnumerationType() ||
+                             isProvablyNonNegative(LHS, Ctx);
+
+  std::optional<llvm::APSInt> Const = RHS->getIntegerConstantExpr(Ctx);
+  const Expr *ShiftAmount = nullptr;
+  if (Const) {
+    if (Const->isNegative() || Const->isZero() || Const->isOne())
+      return;
+    bool PowerOfTwo = Const->isPowerOf2();
+    if (PowerOfTwo &&
+        (LT->isUnsignedIntegerOrEnumerationType() || !DividendNonNegative))
+      return; // Already a shift, or not exactly one.
+    if (!PowerOfTwo && !(WarnNonPowerOfTwoConstants && InLoop))
+      return;
+    if (!PowerOfTwo) {
+      SourceLocation Loc = SM.getFileLoc(BO->getOperatorLoc());
+      if (Reported.insert(Loc).second)
+        diag(Loc, "integer %select{division|modulo}0 by the constant %1 "
+                  "inside a loop compiles to a multiply-high sequence")
+            << IsRem << std::to_string(Const->getExtValue());
+      return;
+    }
+  } else {
+    ShiftAmount = powerOfTwoShift(Ctx, RHS);
+    // Unsigned division by a visible `1 << k` already compiles to a shift
+    // and a mask (LLVM knows `1 << k` is a power of two); signed division
+    // does not, as the dividend might be negative.
+    QualType Computation =
+        IsCompound
+            ? cast<CompoundAssignOperator>(BO)->getComputationResultType()
+            : BO->getType();
+    if (ShiftAmount && Computation->isUnsignedIntegerOrEnumerationType())
+      return;
+  }
+
+  SourceLocation Loc = SM.getFileLoc(BO->getOperatorLoc());
+  if (!Reported.insert(Loc).second)
+    return; // Another instantiation.
+
+  // Build the exact rewrite: `x >> k` and `x & (n - 1)`.
+  StringRef WhyNot;
+  std::string Replacement;
+  bool InMacro = BO->getBeginLoc().isMacroID() || BO->getEndLoc().isMacroID() ||
+                 BO->getOperatorLoc().isMacroID();
+  auto Text = [&](const Expr *E) {
+    SourceRange R = E->getSourceRange();
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      R = SourceRange(SM.getSpellingLoc(R.getBegin()),
+                      SM.getSpellingLoc(R.getEnd()));
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
+        .str();
+  };
+  bool CanRewrite = Const || ShiftAmount;
+  if (CanRewrite) {
+    if (!DividendNonNegative)
+      WhyNot = "the dividend may be negative, where a shift rounds "
+               "differently";
+    else if (InMacro)
+      WhyNot = "the operation is spelled in a macro";
+    else if (FD->isTemplateInstantiation() || FD->isDependentContext())
+      WhyNot = "the operation is in a template";
+    else if (!IsRem && !IsCompound) {
+      QualType Promoted =
+          Ctx.isPromotableIntegerType(LT) ? Ctx.getPromotedIntegerType(LT) : LT;
+      if (!Ctx.hasSameType(Promoted, BO->getType()))
+        WhyNot = "a shift would change the type of the result";
+    }
+  }
+  if (CanRewrite && WhyNot.empty()) {
+    std::string Shift, Mask;
+    std::string DText = Text(RHS);
+    if (Const) {
+      Shift = std::to_string(Const->logBase2());
+      Mask = isa<IntegerLiteral>(RHS->IgnoreParenImpCasts()) &&
+                     Ctx.hasSameType(Ctx.isPromotableIntegerType(LT)
+                                         ? Ctx.getPromotedIntegerType(LT)
+                                         : LT,
+                                     BO->getType())
+                 ? std::to_string(Const->getExtValue() - 1)
+                 : "(" + DText + " - 1)";
+    } else {
+      Shift = Text(ShiftAmount);
+      if (needsParens(ShiftAmount))
+        Shift = "(" + Shift + ")";
+      Mask = "(" + (isSimple(RHS) ? DText : "(" + DText + ")") + " - 1)";
+    }
+    if (IsCompound) {
+      Replacement = (IsRem ? "&= " + Mask : ">>= " + Shift);
+    } else {
+      std::string X = Text(LHS);
+      if (needsParens(LHS))
+        X = "(" + X + ")";
+      Replacement = X + (IsRem ? " & " + Mask : " >> " + Shift);
+      if (resultNeedsParens(Ctx, BO))
+        Replacement = "(" + Replacement + ")";
+    }
+  }
+
+  {
+    auto Diag =
+        Const ? diag(Loc, "signed integer %select{division|modulo}0 by %1 "
+                          "%select{|inside a loop }2costs extra instructions "
+                          "to round toward zero; the dividend is never "
+                          "negative, so a %select{shift|mask}0 is exact")
+                    << IsRem << Text(RHS) << InLoop
+              : diag(Loc, "integer %select{division|modulo}0 by '%1', which is "
+                          "not a compile-time constant, %select{|inside a "
+                          "loop }2compiles to a slow instruction sequence")
+                    << IsRem << Text(RHS) << InLoop;
+    if (CanRewrite && WhyNot.empty()) {
+      if (IsCompound)
+        Diag << FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(BO->getOperatorLoc(),
+                                           RHS->getEndLoc()),
+            Replacement);
+      else
+        Diag << FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(BO->getSourceRange()), Replacement);
+    }
+  }
+  if (ShiftAmount)
+    diag(Loc,
+         "'%0' is a power of two, 1 << %1: a shift and a mask compute "
+         "the same result when the dividend is never negative",
+         DiagnosticIDs::Note)
+        << Text(RHS) << Text(ShiftAmount);
+  else if (!Const)
+    diag(Loc,
+         "the compiler replaces division and modulo by a power of two "
+         "with a shift and a mask only when the divisor is a literal; "
+         "pass log2(n) and use '>>' and '&', or make the divisor a "
+         "template parameter or 'constexpr'",
+         DiagnosticIDs::Note);
+  if (!WhyNot.empty())
+    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,59 @@
+//===--- MissingRestrictCheck.h - cuda-lint ---------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_MISSINGRESTRICTCHECK_H
+#define CUDA_LINT_MISSINGRESTRICTCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds kernel pointer parameters that are only read but not declared
+/// `const T *__restrict__`, so that their loads cannot use the read-only data
+/// cache, and adds the missing qualifiers (or, with `UseLdg`, loads through
+/// `__ldg()`).
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-missing-restrict.md
+class MissingRestrictCheck : public ClangTidyCheck {
+public:
+  MissingRestrictCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  /// One pointer parameter of one kernel (the template pattern for
+  /// template kernels), over every instantiation.
+  struct ParamInfo {
+    const FunctionDecl *Pattern = nullptr;
+    unsigned Index = 0;
+    bool ReadOnly = true;
+    bool InTemplate = false;
+    llvm::SmallVector<const Expr *, 8> Loads;
+    llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
+    std::string ConstBlocker;
+  };
+  struct AliasInfo {
+    unsigned Other;
+    SourceLocation Launch;
+  };
+
+  void diagnose(const ParamInfo &Info);
+
+  const bool RestrictWritable;
+  const bool UseLdg;
+  ASTContext *Ctx = nullptr;
+  llvm::SmallVector<const FunctionDecl *, 8> Kernels;
+  llvm::SmallVector<const CallExpr *, 8> Launches;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_MISSINGRESTRICTCHECK_H

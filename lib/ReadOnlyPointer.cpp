@@ -1,0 +1,412 @@
+//===--- ReadOnlyPointer.cpp - cuda-lint ----------------------------------===//
+//
+// Kepler tuning guide 1.4.4.3: data read through the read-only data cache
+// must be read-only for the lifetime of the kernel. This analysis proves it
+// for a pointer parameter from the kernel's body and its device callees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cudalint/ReadOnlyPointer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// Every reference to a variable in one function body.
+class RefCollector : public RecursiveASTVisitor<RefCollector> {
+public:
+  llvm::DenseMap<const VarDecl *, SmallVector<const DeclRefExpr *, 4>> Refs;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()))
+      Refs[V].push_back(E);
+    return true;
+  }
+};
+
+bool pointsToConst(QualType T) {
+  if (const auto *PT = T->getAs<PointerType>())
+    return PT->getPointeeType().isConstQualified();
+  if (T->isReferenceType())
+    return T.getNonReferenceType().isConstQualified();
+  return false;
+}
+
+/// Follows one pointer parameter through one function body.
+class Walker {
+public:
+  Walker(ASTContext &Ctx, ReadOnlyPointerAnalysis &Analysis,
+         const FunctionDecl *FD, ReadOnlyResult &R)
+      : Ctx(Ctx), Analysis(Analysis), FD(FD), R(R) {}
+
+  void run(const ParmVarDecl *P) {
+    RefCollector C;
+    C.TraverseStmt(FD->getBody());
+    SmallVector<const VarDecl *, 4> Work{P};
+    llvm::DenseSet<const VarDecl *> Seen{P};
+    while (!Work.empty() && R.ReadOnly) {
+      const VarDecl *V = Work.pop_back_val();
+      for (const DeclRefExpr *Ref : C.Refs.lookup(V)) {
+        SmallVector<const VarDecl *, 2> NewAliases;
+        if (!pointerUse(Ref, NewAliases))
+          return;
+        for (const VarDecl *A : NewAliases)
+          if (Seen.insert(A).second)
+            Work.push_back(A);
+      }
+    }
+  }
+
+private:
+  void blockConst(const Twine &Why, SourceLocation Loc) {
+    if (R.ConstBlocker.empty()) {
+      R.ConstBlocker = Why.str();
+      R.ConstBlockerLoc = Loc;
+    }
+  }
+
+  void addAlias(const VarDecl *V, SmallVectorImpl<const VarDecl *> &Aliases) {
+    Aliases.push_back(V);
+    if (!isa<ParmVarDecl>(V) && !pointsToConst(V->getType()) &&
+        !llvm::is_contained(R.NonConstLocals, V))
+      R.NonConstLocals.push_back(V);
+  }
+
+  bool fail(const Twine &Why, SourceLocation Loc) {
+    if (R.ReadOnly) {
+      R.ReadOnly = false;
+      R.Reason = Why.str();
+      R.Where = Loc;
+    }
+    return false;
+  }
+
+  DynTypedNode parent(const DynTypedNode &N) {
+    DynTypedNodeList Parents = Ctx.getParents(N);
+    return Parents.empty() ? DynTypedNode() : Parents[0];
+  }
+
+  static StringRef calleeName(const FunctionDecl *F) {
+    return F && F->getIdentifier() ? F->getName() : StringRef();
+  }
+
+  /// \p E evaluates to the tracked pointer (or a pointer derived from it).
+  bool pointerUse(const Expr *E, SmallVectorImpl<const VarDecl *> &Aliases) {
+    DynTypedNode PN = parent(DynTypedNode::create(*E));
+    SourceLocation Loc = E->getExprLoc();
+    if (const auto *VD = PN.get<VarDecl>()) {
+      QualType T = VD->getType();
+      if (T->isReferenceType())
+        return fail("bound to a reference", Loc);
+      if (T->isPointerType() && VD->hasLocalStorage())
+        addAlias(VD, Aliases);
+      else if (T->isPointerType())
+        return fail("stored in a non-local variable", Loc);
+      return true;
+    }
+    const auto *P = PN.get<Stmt>();
+    if (!P)
+      return fail("used outside a statement", Loc);
+    if (isa<ParenExpr>(P))
+      return pointerUse(cast<Expr>(P), Aliases);
+    if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+      QualType To = Cast->getType();
+      if (Cast->getCastKind() == CK_PointerToBoolean)
+        return true;
+      if (!To->isPointerType())
+        return fail("converted to a non-pointer type", Loc);
+      if (isa<ExplicitCastExpr>(Cast) && pointsToConst(E->getType()) &&
+          !pointsToConst(To))
+        return fail("its constness is cast away", Cast->getBeginLoc());
+      if (isa<ExplicitCastExpr>(Cast) && !pointsToConst(To))
+        blockConst("it is cast to a non-const pointer", Cast->getBeginLoc());
+      return pointerUse(Cast, Aliases);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAdditiveOp())
+        return BO->getType()->isPointerType() ? pointerUse(BO, Aliases) : true;
+      if (BO->isComparisonOp() || BO->isLogicalOp())
+        return true;
+      if (BO->getOpcode() == BO_Comma)
+        return BO->getRHS() == E ? pointerUse(BO, Aliases) : true;
+      if (BO->isAssignmentOp() && BO->getLHS() == E)
+        return true; // The pointer variable itself is reassigned or advanced.
+      if (BO->getOpcode() == BO_Assign) {
+        const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+        const auto *V = LHS ? dyn_cast<VarDecl>(LHS->getDecl()) : nullptr;
+        if (V && V->hasLocalStorage()) {
+          addAlias(V, Aliases);
+          return pointsToConst(BO->getType()) ? true : pointerUse(BO, Aliases);
+        }
+        return fail("stored to memory", BO->getOperatorLoc());
+      }
+      return fail("used in an unsupported operation", BO->getOperatorLoc());
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      switch (UO->getOpcode()) {
+      case UO_Deref:
+        return lvalueUse(UO, UO, Aliases);
+      case UO_PreInc:
+      case UO_PreDec:
+      case UO_PostInc:
+      case UO_PostDec:
+      case UO_LNot:
+        return true;
+      default:
+        return fail("its address is taken", UO->getOperatorLoc());
+      }
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P))
+      return lvalueUse(ASE, ASE, Aliases);
+    if (const auto *ME = dyn_cast<MemberExpr>(P))
+      return lvalueUse(ME, nullptr, Aliases);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+      return CO->getCond() == E ? true : pointerUse(CO, Aliases);
+    if (const auto *Call = dyn_cast<CallExpr>(P))
+      return callArgument(Call, E);
+    if (isa<ReturnStmt>(P)) {
+      if (pointsToConst(FD->getReturnType()))
+        return true;
+      return fail("returned as a non-const pointer", Loc);
+    }
+    if (isa<AsmStmt>(P))
+      return fail("an inline asm operand", Loc);
+    if (!isa<Expr>(P))
+      return true; // A condition, or a discarded value.
+    return fail("used in a way the analysis does not follow", Loc);
+  }
+
+  /// \p L is an lvalue of memory reached through the tracked pointer.
+  bool lvalueUse(const Expr *L, const Expr *Element,
+                 SmallVectorImpl<const VarDecl *> &Aliases) {
+    // `p[i].get()`, `p->get()`: the callee of a member call.
+    if (const auto *ME = dyn_cast<MemberExpr>(L))
+      if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+        return M->isConst() || M->isStatic() ||
+               fail("used by a non-const member function", L->getExprLoc());
+    DynTypedNode PN = parent(DynTypedNode::create(*L));
+    SourceLocation Loc = L->getExprLoc();
+    if (const auto *VD = PN.get<VarDecl>()) {
+      if (VD->getType()->isReferenceType() &&
+          !VD->getType().getNonReferenceType().isConstQualified())
+        return fail("bound to a non-const reference", Loc);
+      return true;
+    }
+    const auto *P = PN.get<Stmt>();
+    if (!P)
+      return fail("used outside a statement", Loc);
+    if (isa<ParenExpr>(P))
+      return lvalueUse(cast<Expr>(P), Element, Aliases);
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
+      if (Cast->getCastKind() == CK_LValueToRValue) {
+        if (Element && !llvm::is_contained(R.Loads, Element))
+          R.Loads.push_back(Element);
+        return true;
+      }
+      if (Cast->getCastKind() == CK_ArrayToPointerDecay) {
+        return pointerUse(Cast, Aliases);
+      }
+      return lvalueUse(Cast, Element, Aliases);
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp() && BO->getLHS() == L)
+        return fail("written", BO->getOperatorLoc());
+      if (BO->getOpcode() == BO_Comma)
+        return true;
+      return fail("used in an unsupported operation", BO->getOperatorLoc());
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->isIncrementDecrementOp())
+        return fail("incremented or decremented", UO->getOperatorLoc());
+      if (UO->getOpcode() == UO_AddrOf) {
+        // `float *q = &p[i]`: q is followed like any other alias.
+        return pointerUse(UO, Aliases);
+      }
+      return true;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P))
+      return lvalueUse(ME, Element, Aliases);
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(P)) {
+      for (unsigned I = 0, N = Asm->getNumOutputs(); I != N; ++I)
+        if (Asm->getOutputExpr(I) == L)
+          return fail("an inline asm output", Loc);
+      return true;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (MC->getImplicitObjectArgument() == L && M && !M->isConst())
+        return fail("used by a non-const member function", Loc);
+      if (MC->getImplicitObjectArgument() == L)
+        return true;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+      if (OC->isAssignmentOp() && OC->getArg(0) == L)
+        return fail("written", OC->getOperatorLoc());
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(P)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                                isa_and_nonnull<CXXMethodDecl>(Callee)
+                            ? 1
+                            : 0;
+      for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+        if (Call->getArg(I) != L)
+          continue;
+        if (I == 0 && Offset) {
+          if (!cast<CXXMethodDecl>(Callee)->isConst())
+            return fail("used by a non-const member operator", Loc);
+          return true;
+        }
+        if (!Callee || I - Offset >= Callee->getNumParams())
+          return fail("passed by reference to an unknown function", Loc);
+        QualType PT = Callee->getParamDecl(I - Offset)->getType();
+        if (!PT->isReferenceType() || pointsToConst(PT))
+          return true;
+        return fail("passed by non-const reference", Loc);
+      }
+    }
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P)) {
+      const CXXConstructorDecl *CD = Ctor->getConstructor();
+      if (CD && (CD->isCopyConstructor() || CD->isMoveConstructor()))
+        return !CD->isMoveConstructor() || fail("moved from", Loc);
+      return true;
+    }
+    if (isa<InitListExpr, ReturnStmt>(P))
+      return true;
+    return fail("used in a way the analysis does not follow", Loc);
+  }
+
+  bool callArgument(const CallExpr *Call, const Expr *Arg) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    SourceLocation Loc = Arg->getExprLoc();
+    if (!Callee)
+      return fail("passed to an indirect call", Loc);
+    StringRef Name = calleeName(Callee);
+    if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
+        Name.starts_with("__atomic") || Name.starts_with("__iAtomic") ||
+        Name.starts_with("__fAtomic") || Name.starts_with("__ullAtomic") ||
+        Name.starts_with("__uAtomic") || Name.starts_with("__dAtomic"))
+      return fail("passed to atomic '" + Name + "'", Loc);
+    unsigned Index = 0;
+    for (unsigned N = Call->getNumArgs(); Index != N; ++Index)
+      if (Call->getArg(Index) == Arg)
+        break;
+    if (Name == "memcpy" || Name == "memset" || Name == "memmove")
+      return Index != 0 || fail("the destination of '" + Name + "'", Loc);
+    if (Name.starts_with("__ld") || Name == "printf")
+      return true;
+    if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee)) {
+      if (Index == 0)
+        return fail("used by a member operator", Loc);
+      --Index;
+    }
+    if (Index >= Callee->getNumParams())
+      return fail("passed to variadic function '" + Name + "'", Loc);
+    const FunctionDecl *Def = nullptr;
+    if (Callee->hasBody(Def) && Def->getBody() &&
+        (Def->hasAttr<CUDADeviceAttr>() || Def->hasAttr<CUDAGlobalAttr>()) &&
+        !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+      const ReadOnlyResult &Sub =
+          Analysis.analyze(Def, Def->getParamDecl(Index));
+      if (Sub.ReadOnly) {
+        if (!pointsToConst(Def->getParamDecl(Index)->getType()))
+          blockConst("it is passed to '" + Name +
+                         "' as a non-const pointer; declare that parameter "
+                         "'const' first",
+                     Loc);
+        return true;
+      }
+      if (R.ReadOnly) {
+        R.ReadOnly = false;
+        R.Reason =
+            ("passed to '" + Name + "', where it is " + Sub.Reason).str();
+        R.Where = Sub.Where;
+      }
+      return false;
+    }
+    if (pointsToConst(Callee->getParamDecl(Index)->getType()))
+      return true;
+    return fail("passed to '" + Name + "', whose body is not visible", Loc);
+  }
+
+  ASTContext &Ctx;
+  ReadOnlyPointerAnalysis &Analysis;
+  const FunctionDecl *FD;
+  ReadOnlyResult &R;
+};
+
+} // namespace
+
+const ReadOnlyResult &
+ReadOnlyPointerAnalysis::analyze(const FunctionDecl *FD,
+                                 const ParmVarDecl *Param) {
+  auto It = Cache.find(Param);
+  if (It != Cache.end())
+    return It->second;
+  static const ReadOnlyResult Optimistic;
+  if (InProgress.lookup(Param))
+    return Optimistic; // Recursion: judged by the other uses.
+  InProgress[Param] = true;
+  ReadOnlyResult R;
+  if (!FD->getBody()) {
+    R.ReadOnly = false;
+    R.Reason = "in a function whose body is not visible";
+    R.Where = FD->getLocation();
+  } else {
+    Walker(Ctx, *this, FD, R).run(Param);
+  }
+  InProgress.erase(Param);
+  return Cache[Param] = std::move(R);
+}
+
+const ValueDecl *pointerRoot(const Expr *E) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (!BO->isAdditiveOp())
+        return nullptr;
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() != UO_AddrOf)
+        return nullptr;
+      const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        E = ASE->getBase();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+        return DRE->getDecl(); // `&x` and `&x + 1` point into x.
+      return nullptr;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->getMemberDecl();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V)
+        return DRE->getDecl();
+      if (!isa<ParmVarDecl>(V) && V->hasLocalStorage() && V->getInit() &&
+          V->getType()->isPointerType() &&
+          V->getInit()->IgnoreParenCasts()->getType()->isPointerType()) {
+        // `float *b = a + n;`: b points into a's allocation.
+        if (const ValueDecl *Root = pointerRoot(V->getInit()))
+          return Root;
+      }
+      return V;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace clang::tidy::cuda

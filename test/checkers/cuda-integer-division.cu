@@ -1,0 +1,123 @@
+// RUN: %check_cuda_lint %s cuda-integer-division %t
+
+// Run-time divisors in loops: warned, with what to do instead.
+__global__ void decode(int *cells, const int *keys, int n, int rowLen) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = tid; k < n; k += gridDim.x * blockDim.x) {
+    int row = keys[k] / rowLen;
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: integer division by 'rowLen', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+    // CHECK-NOTES: :[[@LINE-2]]:23: note: the compiler replaces division and modulo by a power of two with a shift and a mask only when the divisor is a literal; pass log2(n) and use '>>' and '&', or make the divisor a template parameter or 'constexpr'
+    int col = keys[k] % rowLen;
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: integer modulo by 'rowLen', which is not a compile-time constant, inside a loop
+    // CHECK-NOTES: :[[@LINE-2]]:23: note: the compiler replaces
+    cells[k] = row * 1000 + col + threadIdx.x / 32 + threadIdx.x % 32;
+  }
+}
+
+// Power-of-two divisors written as a shift: rewritten when exact.
+__global__ void decodeShift(int *out, int n, int rowShift) {
+  const int rowLen = 1 << rowShift;
+  for (int lin = blockIdx.x * blockDim.x + threadIdx.x; lin < n;
+       lin += gridDim.x * blockDim.x) {
+    int row = lin / rowLen;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer division by 'rowLen', which is not a compile-time constant, inside a loop
+    // CHECK-NOTES: :[[@LINE-2]]:19: note: 'rowLen' is a power of two, 1 << rowShift: a shift and a mask compute the same result when the dividend is never negative
+    // CHECK-FIXES: {{^}}    int row = lin >> rowShift;{{$}}
+    int col = lin % rowLen;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer modulo by 'rowLen'
+    // CHECK-NOTES: :[[@LINE-2]]:19: note: 'rowLen' is a power of two
+    // CHECK-FIXES: {{^}}    int col = lin & (rowLen - 1);{{$}}
+    out[lin] = row + col / (1 << rowShift) + 2 * col % (1 << rowShift);
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer division by '(1 << rowShift)'
+    // CHECK-NOTES: :[[@LINE-2]]:26: note: '(1 << rowShift)' is a power of two
+    // CHECK-MESSAGES: :[[@LINE-3]]:54: warning: integer modulo by '(1 << rowShift)'
+    // CHECK-NOTES: :[[@LINE-4]]:54: note: '(1 << rowShift)' is a power of two
+    // CHECK-FIXES: {{^}}    out[lin] = row + (col >> rowShift) + (2 * col & ((1 << rowShift) - 1));{{$}}
+  }
+}
+
+// Hash buckets: a signed hash that is never negative gets shift and mask;
+// unsigned division by a visible `1u << bits` is left alone, nvcc already
+// compiles it to a mask.
+__global__ void hash(unsigned *bins, const int *keys, int n, int bits) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    int h = keys[i] & 0x7fffffff;
+    int b = h % (1 << bits);
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by '(1 << bits)'
+    // CHECK-NOTES: :[[@LINE-2]]:15: note: '(1 << bits)' is a power of two
+    // CHECK-FIXES: {{^}}    int b = h & ((1 << bits) - 1);{{$}}
+    h /= 1 << bits;
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer division by '1 << bits'
+    // CHECK-NOTES: :[[@LINE-2]]:7: note: '1 << bits' is a power of two
+    // CHECK-FIXES: {{^}}    h >>= bits;{{$}}
+    int m = h;
+    m %= 1 << bits;
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: integer modulo by '1 << bits'
+    // CHECK-FIXES: {{^}}    m &= ((1 << bits) - 1);{{$}}
+    int p = m + h / (1 << bits) * 2;
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer division by '(1 << bits)'
+    // CHECK-FIXES: {{^}}    int p = m + (h >> bits) * 2;{{$}}
+    unsigned u = (unsigned)keys[i] * 2654435761u;
+    unsigned c = u % (1u << bits) + u / (1u << bits);
+    atomicAdd(&bins[b], h + c + p);
+  }
+}
+
+// A signed dividend that may be negative: no rewrite (shift rounds down).
+__global__ void signedDividend(int *out, const int *in, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    out[i] = in[i] / (1 << k);
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: integer division by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:20: note: '(1 << k)' is a power of two
+    // CHECK-NOTES: :[[@LINE-3]]:20: note: no automatic fix: the dividend may be negative, where a shift rounds differently
+  }
+}
+
+// Signed division by a constant power of two of a value that is never
+// negative: the signed form costs extra instructions.
+__global__ void lanes(int *out, int n) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = tid; i < n; i += 1024) {
+    int lane = i % 32;
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: signed integer modulo by 32 inside a loop costs extra instructions to round toward zero; the dividend is never negative, so a mask is exact
+    // CHECK-FIXES: {{^}}    int lane = i & 31;{{$}}
+    int warp = i / 32;
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: signed integer division by 32 inside a loop
+    // CHECK-FIXES: {{^}}    int warp = i >> 5;{{$}}
+    int j = i - n;
+    out[i] = lane + warp + j / 32 + threadIdx.x / 32u;
+  }
+}
+
+// Constants, outside loops, host code, templates and macros.
+#define DIV(a, b) ((a) / (b))
+template <int N> __device__ int perTile(int x, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x / N + i % 7;
+  return s;
+}
+template <typename T> __device__ T scaled(T x, T d, int n) {
+  for (int i = 0; i < n; ++i)
+    x = x / d;
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: integer division by 'd'
+  // CHECK-NOTES: :[[@LINE-2]]:11: note: the compiler replaces
+  return x;
+}
+__global__ void misc(int *out, int a, int b, int n) {
+  out[0] = a / b;
+  out[1] = perTile<16>(a, n) + perTile<8>(a, n) + scaled(a, b, n);
+  for (int i = 0; i < n; ++i)
+    out[2] += DIV(i, b);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer division by '(b)'
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: the compiler replaces
+  float f = 1.0f;
+  for (int i = 0; i < n; ++i)
+    f = f / b;
+}
+int host(int a, int b) {
+  int s = 0;
+  for (int i = 0; i < b; ++i)
+    s += a / b;
+  return s;
+}

@@ -1,0 +1,42 @@
+// RUN: %check_cuda_lint -check-suffix=LDG %s cuda-missing-restrict %t-ldg -- -config="{CheckOptions: {cuda-missing-restrict.UseLdg: true}}"
+// RUN: %check_cuda_lint -check-suffix=RW %s cuda-missing-restrict %t-rw -- -config="{CheckOptions: {cuda-missing-restrict.RestrictWritable: true}}"
+
+#include <cuda_runtime.h>
+#ifdef __clang__
+// clang lowers <<<>>> through this call; CUDA 13 no longer declares it.
+extern "C" cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0,
+                                         cudaStream_t = 0);
+#endif
+
+struct Particle {
+  float x, y;
+};
+
+__global__ void loads(float *out, float *in, const float4 *v,
+                      const Particle *p, int n) {
+  // CHECK-MESSAGES-LDG: :[[@LINE-2]]:42: warning: pointer parameter 'in' is only read; load it with '__ldg()' so that its loads use the read-only data cache
+  // CHECK-MESSAGES-LDG: :[[@LINE-3]]:60: warning: pointer parameter 'v' is only read; load it with '__ldg()'
+  // CHECK-MESSAGES-LDG: :[[@LINE-3]]:39: warning: pointer parameter 'p' is only read; load it with '__ldg()'
+  // CHECK-NOTES-LDG: :[[@LINE+10]]:37: note: '__ldg' has no overload for 'Particle'; this load is left unchanged
+  // CHECK-MESSAGES-RW: :[[@LINE-6]]:30: warning: pointer parameter 'out' is written but not '__restrict__'; the compiler must assume that it aliases the kernel's other pointers
+  // CHECK-MESSAGES-RW: :[[@LINE-7]]:42: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__'
+  // CHECK-MESSAGES-RW: :[[@LINE-8]]:60: warning: pointer parameter 'v' is only read; declare it 'const float4 *__restrict__'
+  // CHECK-MESSAGES-RW: :[[@LINE-8]]:39: warning: pointer parameter 'p' is only read; declare it 'const Particle *__restrict__'
+  // CHECK-FIXES-RW: {{^}}__global__ void loads(float *__restrict__ out, const float *__restrict__ in, const float4 *__restrict__ v,{{$}}
+  // CHECK-FIXES-RW: {{^}}                      const Particle *__restrict__ p, int n) {{{$}}
+  // CHECK-FIXES-LDG: {{^}}__global__ void loads(float *out, float *in, const float4 *v,{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i] + *in + v[i].x + p[i].x;
+  // CHECK-FIXES-LDG: {{^}}    out[i] = __ldg(&in[i]) + __ldg(in) + __ldg(&v[i]).x + p[i].x;{{$}}
+  // CHECK-FIXES-RW: {{^}}    out[i] = in[i] + *in + v[i].x + p[i].x;{{$}}
+}
+
+// Already const __restrict__, and aliased launches: RestrictWritable does
+// not add __restrict__ where two parameters may alias.
+__global__ void inplace(float *a, float *b) { a[threadIdx.x] += b[threadIdx.x]; }
+// CHECK-MESSAGES-LDG: :[[@LINE-1]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *__restrict__'
+// CHECK-MESSAGES-RW: :[[@LINE-2]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *__restrict__'
+// CHECK-FIXES-RW: {{^}}__global__ void inplace(float *a, const float *b) { a[threadIdx.x] += b[threadIdx.x]; }{{$}}
+// CHECK-FIXES-LDG: {{^}}__global__ void inplace(float *a, const float *b) { a[threadIdx.x] += b[threadIdx.x]; }{{$}}
+void launch(float *d) { inplace<<<1, 32>>>(d, d + 16); }

@@ -1,0 +1,166 @@
+// RUN: %check_cuda_lint %s cuda-missing-restrict %t
+
+#include <cuda_runtime.h>
+#ifdef __clang__
+// clang lowers <<<>>> through this call; CUDA 13 no longer declares it.
+extern "C" cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0,
+                                         cudaStream_t = 0);
+#endif
+
+// The guide's case: an input only read, an output written.
+__global__ void jacobi(float *out, float *in, int nx, int ny) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-FIXES: {{^}}__global__ void jacobi(float *out, const float *__restrict__ in, int nx, int ny) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < 1 || j < 1 || i >= nx - 1 || j >= ny - 1)
+    return;
+  out[j * nx + i] = 0.25f * (in[j * nx + i - 1] + in[j * nx + i + 1] +
+                             in[(j - 1) * nx + i] + in[(j + 1) * nx + i]);
+}
+
+// Already const: only __restrict__ is missing.
+__global__ void gather(float *out, const float *in, const int *idx,
+                       const float *__restrict__ w, int n) {
+  // CHECK-MESSAGES: :[[@LINE-2]]:49: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__'
+  // CHECK-MESSAGES: :[[@LINE-3]]:64: warning: pointer parameter 'idx' is only read; declare it 'const int *__restrict__'
+  // CHECK-FIXES: {{^}}__global__ void gather(float *out, const float *__restrict__ in, const int *__restrict__ idx,{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[idx[i]] * w[i];
+}
+
+// Local copies and derived pointers that are only read get const too.
+__global__ void rows(float *out, float *in, int nx) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES: {{^}}__global__ void rows(float *out, const float *__restrict__ in, int nx) {{{$}}
+  float *row = in + blockIdx.x * nx;
+  // CHECK-FIXES: {{^}}  const float *row = in + blockIdx.x * nx;{{$}}
+  auto *next = row + nx;
+  float *p;
+  p = next;
+  // CHECK-FIXES: {{^}}  const float *p;{{$}}
+  out[threadIdx.x] = row[threadIdx.x] + next[threadIdx.x] + *p;
+}
+
+// Already const __restrict__: nothing to do.
+__global__ void correct(float *__restrict__ out, const float *__restrict__ in) {
+  out[threadIdx.x] = in[threadIdx.x];
+}
+
+// Writes through derived pointers, compound assignments, increments.
+__global__ void writes(float *a, float *b, float *c, int *d, float *e, int nx) {
+  float *row = a + blockIdx.x * nx;
+  row[threadIdx.x] = 1.0f;
+  b[threadIdx.x] += 1.0f;
+  c[threadIdx.x]++;
+  float *q = &e[4];
+  *q = 2.0f;
+  atomicAdd(d, 1);
+}
+
+// A declaration before the definition gets the same qualifiers.
+__global__ void scale(float *out, float *in, float s);
+// CHECK-FIXES: {{^}}__global__ void scale(float *out, const float *__restrict__ in, float s);{{$}}
+__global__ void scale(float *out, float *in, float s) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES: {{^}}__global__ void scale(float *out, const float *__restrict__ in, float s) {{{$}}
+  out[threadIdx.x] = s * *in;
+}
+
+// Device helpers: read-only through a const helper, written through another.
+__device__ float load(const float *p, int i) { return p[i]; }
+__device__ void store(float *p, int i, float v) { p[i] = v; }
+__device__ float loadNonConst(float *p, int i) { return p[i]; }
+__device__ void copyOut(float *dst, const float *src) { memcpy(dst, src, 16); }
+__device__ float opaque(float *p);
+
+__global__ void helpers(float *a, float *b, float *c, float *d, float *e,
+                        float *f) {
+  // CHECK-MESSAGES: :[[@LINE-2]]:32: warning: pointer parameter 'a' is only read
+  // CHECK-MESSAGES: :[[@LINE-3]]:52: warning: pointer parameter 'c' is only read
+  // CHECK-NOTES: :[[@LINE-4]]:52: note: no automatic fix: it is passed to 'loadNonConst' as a non-const pointer; declare that parameter 'const' first
+  // CHECK-MESSAGES: :[[@LINE-4]]:32: warning: pointer parameter 'f' is only read
+  // CHECK-FIXES: {{^}}__global__ void helpers(const float *__restrict__ a, float *b, float *c, float *d, float *e,{{$}}
+  // CHECK-FIXES: {{^}}                        const float *__restrict__ f) {{{$}}
+  float v = load(a, threadIdx.x);
+  store(b, threadIdx.x, v);
+  v += loadNonConst(c, threadIdx.x);
+  copyOut(d, f);
+  v += opaque(e);
+  b[0] = v;
+}
+
+// Inline asm outputs write; casting constness away writes.
+__global__ void asmAndCasts(float *a, const float *b) {
+  asm("mov.f32 %0, 1.0;" : "=f"(a[threadIdx.x]));
+  float *w = const_cast<float *>(b);
+  w[0] = 1.0f;
+}
+
+// Escapes: stored to memory, returned, passed to an unknown function.
+__device__ float *gSaved;
+__global__ void escapes(float *a, float **table) {
+  gSaved = a;
+}
+
+// Aliased launch: the same buffer for both parameters: only const.
+__global__ void axpy(float *y, float *x, float alpha, int n) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: pointer parameter 'x' is only read; declare it 'const float *__restrict__'
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'x' and 'y'
+  // CHECK-FIXES: {{^}}__global__ void axpy(float *y, const float *x, float alpha, int n) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] += alpha * x[i];
+}
+
+// A launch with pointers into one allocation: only const.
+__global__ void shift(float *dst, float *src, int n) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: pointer parameter 'src' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'src' and 'dst'
+  // CHECK-FIXES: {{^}}__global__ void shift(float *dst, const float *src, int n) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dst[i] = src[i];
+}
+
+// Templates: fixed only when read-only in every instantiation; one
+// instantiation is launched with pointers into one allocation: only const.
+template <typename T> __global__ void copyT(T *out, T *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'in' and 'out'
+  // CHECK-FIXES: {{^}}template <typename T> __global__ void copyT(T *out, const T *in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+__device__ void touch(float *p) { p[0] = 0; }
+__device__ void touch(const int *) {}
+template <typename T> __global__ void mixedT(float *out, T *in) {
+  touch(in);
+  out[0] = in[1];
+}
+
+// Macros: no fix inside a macro body.
+#define DECLARE_KERNEL(name) \
+  __global__ void name(float *out, float *in) { out[0] = in[0]; }
+DECLARE_KERNEL(fromMacro)
+// CHECK-MESSAGES: :[[@LINE-1]]:1: warning: pointer parameter 'in' is only read
+// CHECK-NOTES: :[[@LINE-2]]:1: note: no automatic fix: the kernel is declared in a macro
+
+// Host code is untouched.
+void host(float *out, float *in) { out[0] = in[0]; }
+
+int main() {
+  float *a, *b;
+  int *k;
+  cudaMalloc(&a, 1024 * sizeof(float));
+  cudaMalloc(&b, 1024 * sizeof(float));
+  cudaMalloc(&k, 1024 * sizeof(int));
+  axpy<<<4, 256>>>(a, a, 2.0f, 1024);
+  float *upper = a + 512;
+  shift<<<2, 256>>>(a, upper, 512);
+  copyT<float><<<1, 32>>>(a, b);
+  copyT<int><<<1, 32>>>(k, k + 32);
+  mixedT<float><<<1, 1>>>(a, b);
+  mixedT<int><<<1, 1>>>(a, k);
+  return 0;
+}

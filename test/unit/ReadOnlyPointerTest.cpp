@@ -1,0 +1,189 @@
+//===--- ReadOnlyPointerTest.cpp - cuda-lint unit tests -------------------===//
+
+#include "cudalint/ReadOnlyPointer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::cuda;
+
+namespace {
+
+const std::vector<std::string> CudaArgs = {
+    "-xcuda",
+    "--cuda-device-only",
+    "--cuda-path=/usr/local/cuda",
+    "-nocudalib",
+    "--cuda-gpu-arch=sm_90",
+    "-Wno-unknown-cuda-version",
+    "-resource-dir=/usr/lib/llvm-22/lib/clang/22"};
+
+std::unique_ptr<ASTUnit> build(const std::string &Code) {
+  return tooling::buildASTFromCodeWithArgs(Code, CudaArgs, "input.cu");
+}
+
+const FunctionDecl *function(ASTUnit &AST, StringRef Name) {
+  auto Found = match(functionDecl(hasName(Name), isDefinition()).bind("f"),
+                     AST.getASTContext());
+  return Found.empty() ? nullptr : Found[0].getNodeAs<FunctionDecl>("f");
+}
+
+/// Read-only-ness of parameter \p Index of kernel \p Name.
+bool readOnly(const std::string &Code, StringRef Name, unsigned Index,
+              std::string *Reason = nullptr) {
+  std::unique_ptr<ASTUnit> AST = build(Code);
+  EXPECT_TRUE(AST);
+  if (!AST)
+    return false;
+  const FunctionDecl *FD = function(*AST, Name);
+  EXPECT_TRUE(FD) << Name.str();
+  if (!FD)
+    return false;
+  ReadOnlyPointerAnalysis Analysis(AST->getASTContext());
+  const ReadOnlyResult &R = Analysis.analyze(FD, FD->getParamDecl(Index));
+  if (Reason)
+    *Reason = R.Reason;
+  return R.ReadOnly;
+}
+
+TEST(ReadOnlyPointerTest, LoadsOnly) {
+  const char *Code = R"cu(
+    __global__ void k(float *out, float *in, int n) {
+      int i = threadIdx.x;
+      out[i] = in[i] + *in + in[i + 1];
+    })cu";
+  EXPECT_TRUE(readOnly(Code, "k", 1));
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 0, &Why));
+  EXPECT_EQ(Why, "written");
+}
+
+TEST(ReadOnlyPointerTest, Writes) {
+  const char *Code = R"cu(
+    __global__ void k(float *a, float *b, float *c, int *d, float *e) {
+      a[0] += 1.0f;
+      b[1]++;
+      --*c;
+      atomicAdd(d, 1);
+      asm("mov.f32 %0, 1.0;" : "=f"(e[0]));
+    })cu";
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 0, &Why));
+  EXPECT_EQ(Why, "written");
+  EXPECT_FALSE(readOnly(Code, "k", 1, &Why));
+  EXPECT_EQ(Why, "incremented or decremented");
+  EXPECT_FALSE(readOnly(Code, "k", 2));
+  EXPECT_FALSE(readOnly(Code, "k", 3, &Why));
+  EXPECT_EQ(Why, "passed to atomic 'atomicAdd'");
+  EXPECT_FALSE(readOnly(Code, "k", 4, &Why));
+  EXPECT_EQ(Why, "an inline asm output");
+}
+
+TEST(ReadOnlyPointerTest, DerivedPointers) {
+  const char *Code = R"cu(
+    __global__ void k(float *in, float *ro, int nx) {
+      float *row = in + blockIdx.x * nx;
+      row[threadIdx.x] = 0.0f;
+      float *q = &ro[4];
+      float *r;
+      r = q + 1;
+      float v = *r + q[2];
+    })cu";
+  EXPECT_FALSE(readOnly(Code, "k", 0));
+  EXPECT_TRUE(readOnly(Code, "k", 1));
+}
+
+TEST(ReadOnlyPointerTest, CalleesAndEscapes) {
+  const char *Code = R"cu(
+    __device__ float get(float *p) { return p[0]; }
+    __device__ void put(float *p) { p[0] = 1.0f; }
+    __device__ void deep(float *p) { put(p + 1); }
+    __device__ void unknown(float *p);
+    __device__ float *global;
+    __global__ void k(float *a, float *b, float *c, float *d, float *e,
+                      const float *f) {
+      float v = get(a);
+      deep(b);
+      unknown(c);
+      global = d;
+      memcpy(e, f, 4);
+      float *w = const_cast<float *>(f);
+    })cu";
+  std::string Why;
+  EXPECT_TRUE(readOnly(Code, "k", 0));
+  EXPECT_FALSE(readOnly(Code, "k", 1, &Why));
+  EXPECT_EQ(Why, "passed to 'deep', where it is passed to 'put', where it is "
+                 "written");
+  EXPECT_FALSE(readOnly(Code, "k", 2, &Why));
+  EXPECT_EQ(Why, "passed to 'unknown', whose body is not visible");
+  EXPECT_FALSE(readOnly(Code, "k", 3, &Why));
+  EXPECT_EQ(Why, "stored to memory");
+  EXPECT_FALSE(readOnly(Code, "k", 4, &Why));
+  EXPECT_EQ(Why, "the destination of 'memcpy'");
+  EXPECT_FALSE(readOnly(Code, "k", 5, &Why));
+  EXPECT_EQ(Why, "its constness is cast away");
+}
+
+TEST(ReadOnlyPointerTest, MemberFunctions) {
+  const char *Code = R"cu(
+    struct V {
+      float x;
+      __device__ V &operator+=(const V &o) { x += o.x; return *this; }
+      __device__ float get() const { return x; }
+      __device__ void set(float v) { x = v; }
+    };
+    __global__ void k(V *a, V *b, V *c) {
+      a[0] += b[0];
+      float t = b[1].get() + b->get() + c->x;
+      c[2].set(t);
+    })cu";
+  EXPECT_FALSE(readOnly(Code, "k", 0));
+  EXPECT_TRUE(readOnly(Code, "k", 1));
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 2, &Why));
+  EXPECT_EQ(Why, "used by a non-const member function");
+}
+
+TEST(ReadOnlyPointerTest, Recursion) {
+  const char *Code = R"cu(
+    __device__ float sum(const float *p, int n) {
+      return n == 0 ? 0.0f : p[0] + sum(p + 1, n - 1);
+    }
+    __global__ void k(float *out, const float *in, int n) { *out = sum(in, n); }
+  )cu";
+  EXPECT_TRUE(readOnly(Code, "k", 1));
+}
+
+TEST(ReadOnlyPointerTest, PointerRoot) {
+  std::unique_ptr<ASTUnit> AST = build(R"cu(
+    void host(float *a, float *b) {
+      float *upper = a + 16;
+      float *x = &a[3];
+      float *y = b;
+    })cu");
+  ASSERT_TRUE(AST);
+  auto Found = match(
+      functionDecl(hasName("host"), forEachDescendant(varDecl().bind("v"))),
+      AST->getASTContext());
+  const ValueDecl *A = function(*AST, "host")->getParamDecl(0);
+  const ValueDecl *B = function(*AST, "host")->getParamDecl(1);
+  int Checked = 0;
+  for (const BoundNodes &N : Found) {
+    const auto *V = N.getNodeAs<VarDecl>("v");
+    if (!V->getInit())
+      continue;
+    const ValueDecl *Root = pointerRoot(V->getInit());
+    if (V->getName() == "y")
+      EXPECT_EQ(Root, B);
+    else
+      EXPECT_EQ(Root, A) << V->getName().str();
+    ++Checked;
+  }
+  EXPECT_EQ(Checked, 3);
+}
+
+} // namespace
