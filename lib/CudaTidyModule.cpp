@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DoublePromotionCheck.h"
+#include "WarpSynchronousCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -16,6 +17,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<DoublePromotionCheck>(
         "cuda-double-promotion");
+    CheckFactories.registerCheck<WarpSynchronousCheck>(
+        "cuda-warp-synchronous");
   }
 };
 
