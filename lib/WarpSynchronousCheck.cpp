@@ -668,7 +668,7 @@ public:
   std::optional<CharSourceRange> withSemi(const Stmt *S) const {
     if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
       return std::nullopt;
-    if (isa<CompoundStmt>(S) ||
+    if (isa<CompoundStmt>(S) || isa<DeclStmt>(S) ||
         isa<IfStmt>(S) && isa<CompoundStmt>(cast<IfStmt>(S)->getThen()))
       return CharSourceRange::getTokenRange(S->getSourceRange());
     SourceLocation After = Lexer::findLocationAfterToken(
@@ -964,6 +964,9 @@ public:
         return false;
       P.Split = true;
     }
+    // Every racing pair of statements needs a barrier between them: the
+    // one a split statement ends with, or one inserted before the later.
+    SmallVector<std::pair<const Stmt *, const Stmt *>, 8> Pairs;
     for (const Race &R : Races) {
       const Stmt *SW = R.W->Stmt, *SR = R.R->Stmt;
       if (SW == SR) {
@@ -971,13 +974,21 @@ public:
           return false;
         continue;
       }
-      const Stmt *Early = stmtOrder(SW) < stmtOrder(SR) ? SW : SR;
-      const Stmt *Late = Early == SW ? SR : SW;
-      auto It = Plans.find(Early);
-      if (It != Plans.end() && It->second.Split &&
-          stmtOrder(Early) < stmtOrder(Late))
-        continue;
-      Plans[Late].BarrierBefore = true;
+      bool WFirst = stmtOrder(SW) < stmtOrder(SR);
+      Pairs.push_back(WFirst ? std::make_pair(SW, SR) : std::make_pair(SR, SW));
+    }
+    llvm::sort(Pairs, [&](const auto &X, const auto &Y) {
+      return stmtOrder(X.second) < stmtOrder(Y.second);
+    });
+    for (const auto &[Early, Late] : Pairs) {
+      unsigned E = stmtOrder(Early), L = stmtOrder(Late);
+      bool Covered = llvm::any_of(Plans, [&](const auto &KV) {
+        unsigned O = stmtOrder(KV.first);
+        return (KV.second.Split && E <= O && O < L) ||
+               (KV.second.BarrierBefore && E < O && O <= L);
+      });
+      if (!Covered)
+        Plans[Late].BarrierBefore = true;
     }
     unsigned Counter = 0;
     unsigned NumSplits =
