@@ -1,0 +1,87 @@
+// RUN: %check_cuda_lint %s cuda-warp-synchronous %t -- -config="{CheckOptions: {cuda-warp-synchronous.FixStyle: syncwarp}}"
+
+// With FixStyle=syncwarp, reductions keep their shared-memory steps; each
+// racy step reads its peer, waits for the warp, writes, waits again.
+template <unsigned int blockSize>
+__device__ void warpReduce(volatile int *sdata, unsigned int tid) {
+  if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+  if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: lanes of a warp communicate through 'sdata' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:38: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
+  if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
+  if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
+  if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
+  if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
+  // CHECK-FIXES:   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+  // CHECK-FIXES:   if (blockSize >= 32) {
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     auto peer = sdata[tid + 16];
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     sdata[tid] += peer;
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:   }
+  // CHECK-FIXES:   if (blockSize >= 16) {
+  // CHECK-FIXES:     auto peer = sdata[tid + 8];
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     sdata[tid] += peer;
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:   }
+  // CHECK-FIXES:   if (blockSize >= 8) {
+  // CHECK-FIXES:     auto peer = sdata[tid + 4];
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     sdata[tid] += peer;
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:   }
+  // CHECK-FIXES:   if (blockSize >= 4) {
+  // CHECK-FIXES:     auto peer = sdata[tid + 2];
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     sdata[tid] += peer;
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:   }
+  // CHECK-FIXES:   if (blockSize >= 2) {
+  // CHECK-FIXES:     auto peer = sdata[tid + 1];
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:     sdata[tid] += peer;
+  // CHECK-FIXES:     __syncwarp();
+  // CHECK-FIXES:   }
+}
+
+template <unsigned int blockSize>
+__global__ void reduce(const int *in, int *out) {
+  __shared__ int sdata[blockSize];
+  unsigned int tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockSize + tid];
+  __syncthreads();
+  if (tid < 32)
+    warpReduce<blockSize>(sdata, tid);
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+template __global__ void reduce<64>(const int *, int *);
+
+__global__ void reduceInline(const unsigned *in, unsigned *out) {
+  __shared__ unsigned s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  if (tid < 32) {
+    s[tid] = s[tid] | s[tid + 16];
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: another thread writes the element here
+    // CHECK-NOTES: :[[@LINE-3]]:23: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
+    s[tid] = s[tid] | s[tid + 8];
+    // CHECK-FIXES:   if (tid < 32) {
+    // CHECK-FIXES:     auto peer1 = s[tid + 16];
+    // CHECK-FIXES:     __syncwarp();
+    // CHECK-FIXES:     s[tid] = s[tid] | peer1;
+    // CHECK-FIXES:     __syncwarp();
+    // CHECK-FIXES:     auto peer2 = s[tid + 8];
+    // CHECK-FIXES:     __syncwarp();
+    // CHECK-FIXES:     s[tid] = s[tid] | peer2;
+    // CHECK-FIXES:     __syncwarp();
+    // CHECK-FIXES:   }
+  }
+  if (tid == 0)
+    out[blockIdx.x] = s[0];
+}
