@@ -19,6 +19,7 @@
 #include "WarpSynchronousCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -462,6 +463,12 @@ public:
     const auto *DRE =
         dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
     if (!DRE || !isa<VarDecl>(DRE->getDecl()))
+      return;
+    // A local array is private to its thread; shared and global variables
+    // and memory behind pointers are not.
+    const auto *VD = cast<VarDecl>(DRE->getDecl());
+    if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+        !VD->getType()->isPointerType())
       return;
     std::optional<IndexForm> Idx = parseIndex(ASE->getIdx());
     if (!Idx)

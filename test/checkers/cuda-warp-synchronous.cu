@@ -258,6 +258,20 @@ __global__ void ownElements(float *out) {
   out[tid] = s[tid];
 }
 
+// The first step reads what the second warp wrote before the barrier: no
+// race on its own.
+__global__ void firstStepOnly(float *out) {
+  __shared__ float s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = tid;
+  __syncthreads();
+  if (tid < 32)
+    s[tid] += s[tid + 32];
+  float priv[64];
+  priv[tid] = 1.0f;
+  out[tid] = s[tid] + priv[tid + 1];
+}
+
 void host(float *s, int tid) {
   s[tid] += s[tid + 16];
   s[tid] += s[tid + 8];
