@@ -373,6 +373,7 @@ public:
   void walkFunction(const FunctionDecl *FD, Guard Entry) {
     Regions.clear();
     Current.clear();
+    FirstRegionAtEntry = true;
     Slots.clear();
     Order = 0;
     walkStmt(FD->getBody(), Entry, FD->getBody());
@@ -380,6 +381,8 @@ public:
   }
 
   void flush() {
+    if (Regions.empty() && Current.empty())
+      FirstRegionAtEntry = false;
     if (!Current.empty())
       Regions.push_back(std::move(Current));
     Current.clear();
@@ -542,6 +545,7 @@ public:
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
+  bool FirstRegionAtEntry = true; ///< No barrier before the first region.
 };
 
 /// A racing write and read.
@@ -939,7 +943,9 @@ public:
     return Warp ? G.WarpUniform : G.BlockUniform;
   }
 
-  bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp,
+  /// \p AtEntry: the region starts at the entry of a helper, where the
+  /// caller may have written the elements just before the call.
+  bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
                   std::vector<FixItHint> &Fixes, std::string &Why) {
     std::string Barrier = Warp ? "__syncwarp()" : "__syncthreads()";
     llvm::MapVector<const Stmt *, Plan> Plans;
@@ -970,6 +976,14 @@ public:
           !isa<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens()))
         return false;
       P.Split = true;
+    }
+    if (AtEntry) {
+      const Stmt *First = nullptr;
+      for (auto &[S, P] : Plans)
+        if (!P.Reads.empty() && (!First || stmtOrder(S) < stmtOrder(First)))
+          First = S;
+      if (First)
+        Plans[First].BarrierBefore = true;
     }
     // Every racing pair of statements needs a barrier between them: the
     // one a split statement ends with, or one inserted before the later.
@@ -1192,7 +1206,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     A.walkFunction(FD, Entry);
     Fixer F(A, *Ctx, FD);
     const SourceManager &SM = Ctx->getSourceManager();
-    for (const auto &Region : A.Regions) {
+    for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;
       for (const Access &W : Region)
         for (const Access &R : Region)
@@ -1217,7 +1231,9 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         Fixed = F.shuffleFix(Races, Fixes);
       if (!Fixed) {
         Fixes.clear();
-        Fixed = F.barrierFix(Races, Warp, Fixes, Why);
+        bool AtEntry =
+            !isKernel(FD) && RegionIndex == 0 && A.FirstRegionAtEntry;
+        Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why);
         if (!Fixed)
           Fixes.clear();
       }

@@ -6,46 +6,48 @@ template <unsigned int blockSize>
 __device__ void warpReduce(volatile int *sdata, unsigned int tid) {
   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
   if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
-  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: lanes of a warp communicate through 'sdata' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
-  // CHECK-NOTES: :[[@LINE-3]]:24: note: another thread writes the element here
-  // CHECK-NOTES: :[[@LINE-3]]:38: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
   if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
   if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
   if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
   if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
-  // CHECK-FIXES:   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
-  // CHECK-FIXES:   if (blockSize >= 32) {
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     auto peer = sdata[tid + 16];
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     sdata[tid] += peer;
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:   }
-  // CHECK-FIXES:   if (blockSize >= 16) {
-  // CHECK-FIXES:     auto peer = sdata[tid + 8];
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     sdata[tid] += peer;
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:   }
-  // CHECK-FIXES:   if (blockSize >= 8) {
-  // CHECK-FIXES:     auto peer = sdata[tid + 4];
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     sdata[tid] += peer;
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:   }
-  // CHECK-FIXES:   if (blockSize >= 4) {
-  // CHECK-FIXES:     auto peer = sdata[tid + 2];
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     sdata[tid] += peer;
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:   }
-  // CHECK-FIXES:   if (blockSize >= 2) {
-  // CHECK-FIXES:     auto peer = sdata[tid + 1];
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:     sdata[tid] += peer;
-  // CHECK-FIXES:     __syncwarp();
-  // CHECK-FIXES:   }
 }
+// CHECK-MESSAGES: :[[@LINE-6]]:38: warning: lanes of a warp communicate through 'sdata' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-NOTES: :[[@LINE-8]]:24: note: another thread writes the element here
+// CHECK-NOTES: :[[@LINE-8]]:38: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
+// CHECK-FIXES: __device__ void warpReduce(volatile int *sdata, unsigned int tid) {
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 64) sdata[tid] += sdata[tid + 32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 32) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto peer = sdata[tid + 16];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    sdata[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 16) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto peer = sdata[tid + 8];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    sdata[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 8) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto peer = sdata[tid + 4];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    sdata[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 4) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto peer = sdata[tid + 2];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    sdata[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 2) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto peer = sdata[tid + 1];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    sdata[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 template <unsigned int blockSize>
 __global__ void reduce(const int *in, int *out) {
@@ -67,21 +69,21 @@ __global__ void reduceInline(const unsigned *in, unsigned *out) {
   __syncthreads();
   if (tid < 32) {
     s[tid] = s[tid] | s[tid + 16];
-    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
-    // CHECK-NOTES: :[[@LINE-2]]:5: note: another thread writes the element here
-    // CHECK-NOTES: :[[@LINE-3]]:23: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
     s[tid] = s[tid] | s[tid + 8];
-    // CHECK-FIXES:   if (tid < 32) {
-    // CHECK-FIXES:     auto peer1 = s[tid + 16];
-    // CHECK-FIXES:     __syncwarp();
-    // CHECK-FIXES:     s[tid] = s[tid] | peer1;
-    // CHECK-FIXES:     __syncwarp();
-    // CHECK-FIXES:     auto peer2 = s[tid + 8];
-    // CHECK-FIXES:     __syncwarp();
-    // CHECK-FIXES:     s[tid] = s[tid] | peer2;
-    // CHECK-FIXES:     __syncwarp();
-    // CHECK-FIXES:   }
   }
+  // CHECK-MESSAGES: :[[@LINE-3]]:23: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-5]]:23: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
+  // CHECK-FIXES:   if (tid < 32) {
+  // CHECK-FIXES-NEXT: {{^}}    auto peer1 = s[tid + 16];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    s[tid] = s[tid] | peer1;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    auto peer2 = s[tid + 8];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    s[tid] = s[tid] | peer2;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  }{{$}}
   if (tid == 0)
     out[blockIdx.x] = s[0];
 }

@@ -18,22 +18,22 @@ __global__ void reduceInline(const int *in, int *out) {
   if (tid < 32) {
     s[tid] += s[tid + 32];
     s[tid] += s[tid + 16];
-    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
     s[tid] += s[tid + 8];
     s[tid] += s[tid + 4];
     s[tid] += s[tid + 2];
     s[tid] += s[tid + 1];
-    // CHECK-FIXES:   if (tid < 32) {
-    // CHECK-FIXES:     auto v = s[tid];
-    // CHECK-FIXES:     v += s[tid + 32];
-    // CHECK-FIXES:     v += __shfl_down_sync(0xffffffff, v, 16);
-    // CHECK-FIXES:     v += __shfl_down_sync(0xffffffff, v, 8);
-    // CHECK-FIXES:     v += __shfl_down_sync(0xffffffff, v, 4);
-    // CHECK-FIXES:     v += __shfl_down_sync(0xffffffff, v, 2);
-    // CHECK-FIXES:     v += __shfl_down_sync(0xffffffff, v, 1);
-    // CHECK-FIXES:     s[tid] = v;
-    // CHECK-FIXES:   }
   }
+  // CHECK-MESSAGES: :[[@LINE-6]]:15: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-FIXES:   if (tid < 32) {
+  // CHECK-FIXES-NEXT: {{^}}    auto v = s[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += s[tid + 32];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += __shfl_down_sync(0xffffffff, v, 16);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += __shfl_down_sync(0xffffffff, v, 8);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += __shfl_down_sync(0xffffffff, v, 4);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += __shfl_down_sync(0xffffffff, v, 2);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    v += __shfl_down_sync(0xffffffff, v, 1);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    s[tid] = v;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  }{{$}}
   if (tid == 0)
     out[blockIdx.x] = s[0];
 }
@@ -44,23 +44,23 @@ template <unsigned int blockSize>
 __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
   if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
-  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: lanes of a warp communicate through 'sdata' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
   if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
   if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
   if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
   if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
-  // CHECK-FIXES: __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
-  // CHECK-FIXES:   const unsigned mask = blockSize >= 32 ? 0xffffffffu : (1u << (blockSize & 31)) - 1u;
-  // CHECK-FIXES:   auto v = sdata[tid];
-  // CHECK-FIXES:   if (blockSize >= 64) v += sdata[tid + 32];
-  // CHECK-FIXES:   if (blockSize >= 32) v += __shfl_down_sync(mask, v, 16);
-  // CHECK-FIXES:   if (blockSize >= 16) v += __shfl_down_sync(mask, v, 8);
-  // CHECK-FIXES:   if (blockSize >= 8) v += __shfl_down_sync(mask, v, 4);
-  // CHECK-FIXES:   if (blockSize >= 4) v += __shfl_down_sync(mask, v, 2);
-  // CHECK-FIXES:   if (blockSize >= 2) v += __shfl_down_sync(mask, v, 1);
-  // CHECK-FIXES:   sdata[tid] = v;
-  // CHECK-FIXES: }
 }
+// CHECK-MESSAGES: :[[@LINE-6]]:38: warning: lanes of a warp communicate through 'sdata' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
+// CHECK-FIXES-NEXT: {{^}}  const unsigned mask = blockSize >= 32 ? 0xffffffffu : (1u << (blockSize & 31)) - 1u;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto v = sdata[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 64) v += sdata[tid + 32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 32) v += __shfl_down_sync(mask, v, 16);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 16) v += __shfl_down_sync(mask, v, 8);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 8) v += __shfl_down_sync(mask, v, 4);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 4) v += __shfl_down_sync(mask, v, 2);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (blockSize >= 2) v += __shfl_down_sync(mask, v, 1);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  sdata[tid] = v;{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 template <unsigned int blockSize>
 __global__ void reduce(const float *in, float *out, unsigned n) {
@@ -94,58 +94,62 @@ __global__ void warpMax(const float *in, float *out) {
   s[lane] = in[lane];
   __syncwarp();
   s[lane] = fmaxf(s[lane], s[lane + 16]);
-  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
   s[lane] = fmaxf(s[lane], s[lane + 8]);
   s[lane] = fmaxf(s[lane], s[lane + 4]);
   s[lane] = fmaxf(s[lane], s[lane + 2]);
   s[lane] = fmaxf(s[lane], s[lane + 1]);
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   auto v = s[lane];
-  // CHECK-FIXES:   v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 16));
-  // CHECK-FIXES:   v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 8));
-  // CHECK-FIXES:   v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 4));
-  // CHECK-FIXES:   v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 2));
-  // CHECK-FIXES:   v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 1));
-  // CHECK-FIXES:   s[lane] = v;
-  // CHECK-FIXES:   if (lane == 0)
   if (lane == 0)
     out[blockIdx.x] = s[0];
 }
+// CHECK-MESSAGES: :[[@LINE-8]]:28: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES:   __syncwarp();
+// CHECK-FIXES-NEXT: {{^}}  auto v = s[lane];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 16));{{$}}
+// CHECK-FIXES-NEXT: {{^}}  v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 8));{{$}}
+// CHECK-FIXES-NEXT: {{^}}  v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 4));{{$}}
+// CHECK-FIXES-NEXT: {{^}}  v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 2));{{$}}
+// CHECK-FIXES-NEXT: {{^}}  v = fmaxf(v, __shfl_down_sync(0xffffffff, v, 1));{{$}}
+// CHECK-FIXES-NEXT: {{^}}  s[lane] = v;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane == 0){{$}}
+// CHECK-FIXES-NEXT: {{^}}    out[blockIdx.x] = s[0];{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 // Hillis-Steele inclusive warp scan: not a reduction, __syncwarp() fix with
 // the reads hoisted out of the lane-dependent branches.
 __device__ int warpScan(volatile int *s, int tid) {
   int lane = tid & 31;
   if (lane >= 1) s[tid] += s[tid - 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
   if (lane >= 2) s[tid] += s[tid - 2];
   if (lane >= 4) s[tid] += s[tid - 4];
   if (lane >= 8) s[tid] += s[tid - 8];
   if (lane >= 16) s[tid] += s[tid - 16];
-  // CHECK-FIXES:   int lane = tid & 31;
-  // CHECK-FIXES:   auto peer1 = lane >= 1 ? s[tid - 1] : s[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   if (lane >= 1) s[tid] += peer1;
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   auto peer2 = lane >= 2 ? s[tid - 2] : s[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   if (lane >= 2) s[tid] += peer2;
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   auto peer3 = lane >= 4 ? s[tid - 4] : s[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   if (lane >= 4) s[tid] += peer3;
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   auto peer4 = lane >= 8 ? s[tid - 8] : s[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   if (lane >= 8) s[tid] += peer4;
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   auto peer5 = lane >= 16 ? s[tid - 16] : s[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   if (lane >= 16) s[tid] += peer5;
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   return s[tid];
   return s[tid];
 }
+// CHECK-MESSAGES: :[[@LINE-7]]:28: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES:   int lane = tid & 31;
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer1 = lane >= 1 ? s[tid - 1] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane >= 1) s[tid] += peer1;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer2 = lane >= 2 ? s[tid - 2] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane >= 2) s[tid] += peer2;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer3 = lane >= 4 ? s[tid - 4] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane >= 4) s[tid] += peer3;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer4 = lane >= 8 ? s[tid - 8] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane >= 8) s[tid] += peer4;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer5 = lane >= 16 ? s[tid - 16] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (lane >= 16) s[tid] += peer5;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  return s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 __global__ void scan(const int *in, int *out) {
   __shared__ int s[256];
@@ -161,12 +165,17 @@ __global__ void exchange(const float *in, float *out) {
   unsigned tid = threadIdx.x;
   s[tid] = in[tid];
   float other = s[tid ^ 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
-  // CHECK-FIXES:   s[tid] = in[tid];
-  // CHECK-FIXES:   __syncwarp();
-  // CHECK-FIXES:   float other = s[tid ^ 1];
   out[tid] = other;
 }
+// CHECK-MESSAGES: :[[@LINE-3]]:17: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: __global__ void exchange(const float *in, float *out) {
+// CHECK-FIXES-NEXT: {{^}}  __shared__ float s[256];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  unsigned tid = threadIdx.x;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  s[tid] = in[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  float other = s[tid ^ 1];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = other;{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 // Threads of different warps: a plain missing __syncthreads().
 __global__ void neighbours(const float *in, float *out) {
@@ -174,12 +183,17 @@ __global__ void neighbours(const float *in, float *out) {
   int tid = threadIdx.x;
   s[tid] = in[tid];
   float right = s[tid + 64];
-  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
-  // CHECK-FIXES:   s[tid] = in[tid];
-  // CHECK-FIXES:   __syncthreads();
-  // CHECK-FIXES:   float right = s[tid + 64];
   out[tid] = right;
 }
+// CHECK-MESSAGES: :[[@LINE-3]]:17: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+// CHECK-FIXES: __global__ void neighbours(const float *in, float *out) {
+// CHECK-FIXES-NEXT: {{^}}  __shared__ float s[256];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  int tid = threadIdx.x;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  s[tid] = in[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  float right = s[tid + 64];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = right;{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 // The barrier would be divergent: warning without fix.
 __global__ void divergent(const float *in, float *out) {
@@ -188,11 +202,17 @@ __global__ void divergent(const float *in, float *out) {
   if (tid < 200) {
     s[tid] = in[tid];
     out[tid] = s[tid + 40];
-    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
-    // CHECK-FIXES:     s[tid] = in[tid];
-    // CHECK-FIXES:     out[tid] = s[tid + 40];
   }
 }
+// CHECK-MESSAGES: :[[@LINE-3]]:16: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+// CHECK-FIXES: __global__ void divergent(const float *in, float *out) {
+// CHECK-FIXES-NEXT: {{^}}  __shared__ float s[256];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  int tid = threadIdx.x;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (tid < 200) {{{$}}
+// CHECK-FIXES-NEXT: {{^}}    s[tid] = in[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    out[tid] = s[tid + 40];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}}{{$}}
 
 // A step spelled through a macro: warning, no fix.
 #define STEP(k) s[tid] += s[tid + k]
@@ -204,10 +224,11 @@ __global__ void macroSteps(int *out) {
   if (tid < 32) {
     STEP(32);
     STEP(16);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
-    // CHECK-FIXES:     STEP(32);
-    // CHECK-FIXES:     STEP(16);
   }
+  // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-FIXES:     STEP(32);
+  // CHECK-FIXES-NEXT: {{^}}    STEP(16);{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  }{{$}}
   out[tid] = s[tid];
 }
 

@@ -21,6 +21,7 @@
 // memory, relying on warp lock-step between the steps.
 __device__ int warpScan(volatile int *s, int tid) {
   int lane = tid & 31;
+  __syncwarp();
   auto peer1 = lane >= 1 ? s[tid - 1] : s[tid];
   __syncwarp();
   if (lane >= 1) s[tid] += peer1;
