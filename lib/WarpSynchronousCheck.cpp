@@ -419,7 +419,8 @@ public:
     };
     for (const Race &R : Races) {
       Plan &P = Plans[R.R->Stmt];
-      if (!llvm::is_contained(P.Reads, R.R))
+      if (llvm::none_of(P.Reads,
+                        [&](const Access *X) { return X->E == R.R->E; }))
         P.Reads.push_back(R.R);
     }
     for (auto &[S, P] : Plans) {

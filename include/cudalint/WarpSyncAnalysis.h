@@ -94,6 +94,11 @@ public:
   Analysis(ASTContext &Ctx) : Ctx(Ctx) {}
 
   std::optional<int64_t> constant(const Expr *E) const {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E))) {
+      auto It = LoopValues.find(DRE->getDecl());
+      if (It != LoopValues.end())
+        return It->second;
+    }
     if (E->isValueDependent() || E->isTypeDependent())
       return std::nullopt;
     Expr::EvalResult R;
@@ -378,6 +383,21 @@ public:
       LoopCond = Do->getCond();
       Body = Do->getBody();
     }
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      const VarDecl *Var = nullptr;
+      SmallVector<int64_t, 8> Values;
+      if (halvingLoop(For, Var, Values)) {
+        // `for (o = C; o > 0; o >>= 1)`: the same trip count for every
+        // thread; walked once per value of `o`.
+        setSlot(Body, SlotKind::Other, S, G);
+        for (int64_t V : Values) {
+          LoopValues[Var] = V;
+          walkStmt(Body, G, Body);
+        }
+        LoopValues.erase(Var);
+        return;
+      }
+    }
     if (Body) {
       Guard GB = G;
       if (LoopCond) {
@@ -398,6 +418,63 @@ public:
     }
     for (const Stmt *Child : S->children())
       walkStmt(Child, G, Holder);
+  }
+
+  /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
+  /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
+  bool halvingLoop(const ForStmt *For, const VarDecl *&Var,
+                   SmallVector<int64_t, 8> &Values) const {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    if (!Init || !Init->isSingleDecl())
+      return false;
+    Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+      return false;
+    std::optional<int64_t> Start = constant(Var->getInit());
+    if (!Start || *Start <= 0 || *Start > 4096)
+      return false;
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+    if (!Cond || !isVar(Cond->getLHS()))
+      return false;
+    std::optional<int64_t> Bound = constant(Cond->getRHS());
+    if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
+                    (Cond->getOpcode() == BO_NE && *Bound == 0) ||
+                    (Cond->getOpcode() == BO_GE && *Bound == 1)))
+      return false;
+    const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+    if (!Inc || !isVar(Inc->getLHS()))
+      return false;
+    std::optional<int64_t> By = constant(Inc->getRHS());
+    const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+    if (Inc->getOpcode() == BO_ShrAssign && By && *By == 1) {
+    } else if (Inc->getOpcode() == BO_DivAssign && By && *By == 2) {
+    } else if (Inc->getOpcode() == BO_Assign && RHS && isVar(RHS->getLHS()) &&
+               constant(RHS->getRHS()) &&
+               ((RHS->getOpcode() == BO_Shr && *constant(RHS->getRHS()) == 1) ||
+                (RHS->getOpcode() == BO_Div &&
+                 *constant(RHS->getRHS()) == 2))) {
+    } else {
+      return false;
+    }
+    bool Assigned = false;
+    forEachDescendant(For->getBody(), [&](const Stmt *X) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(X))
+        Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
+      else if (const auto *UO = dyn_cast<UnaryOperator>(X))
+        Assigned |=
+            (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            isVar(UO->getSubExpr());
+    });
+    if (Assigned)
+      return false;
+    Values.clear();
+    for (int64_t V = *Start; V > 0; V /= 2)
+      Values.push_back(V);
+    return true;
   }
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
@@ -484,6 +561,7 @@ public:
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
+  llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
 };
 

@@ -297,3 +297,54 @@ void host(float *s, int tid) {
   s[tid] += s[tid + 16];
   s[tid] += s[tid + 8];
 }
+
+// Halving loops are walked once per offset.
+__global__ void loopWarp(const float *in, float *out) {
+  __shared__ float s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  if (tid < 32) {
+    for (int o = 32; o > 0; o >>= 1)
+      s[tid] += s[tid + o];
+  }
+  if (tid == 0)
+    out[0] = s[0];
+}
+// CHECK-MESSAGES: :[[@LINE-5]]:17: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+
+__global__ void loopWarpBraced(const int *in, int *out) {
+  __shared__ int s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  if (tid < 32) {
+    for (unsigned o = 16; o != 0; o /= 2) {
+      if (tid < o)
+        s[tid] += s[tid + o];
+    }
+  }
+  if (tid == 0)
+    out[0] = s[0];
+}
+// CHECK-MESSAGES: :[[@LINE-6]]:19: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}    for (unsigned o = 16; o != 0; o /= 2) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}      auto peer = tid < o ? s[tid + o] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}      if (tid < o) s[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    }{{$}}
+
+__global__ void loopWithBarrier(const int *in, int *out) {
+  __shared__ int s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  for (unsigned o = 128; o > 0; o >>= 1) {
+    if (tid < o)
+      s[tid] += s[tid + o];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[0] = s[0];
+}
