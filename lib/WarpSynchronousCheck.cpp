@@ -144,8 +144,11 @@ public:
   std::optional<CharSourceRange> withSemi(const Stmt *S) const {
     if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
       return std::nullopt;
-    if (isa<CompoundStmt>(S) || isa<DeclStmt>(S) ||
-        isa<IfStmt>(S) && isa<CompoundStmt>(cast<IfStmt>(S)->getThen()))
+    // Statements that end with a compound statement or hold their own
+    // semicolon.
+    StringRef Last = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(S->getEndLoc(), S->getEndLoc()), SM, LO);
+    if (Last == "}" || Last == ";")
       return CharSourceRange::getTokenRange(S->getSourceRange());
     SourceLocation After = Lexer::findLocationAfterToken(
         S->getEndLoc(), tok::semi, SM, LO, /*SkipTrailingWhitespaceAndNewLine=*/
@@ -282,7 +285,148 @@ public:
     return Name;
   }
 
+  SourceLocation endOf(const CharSourceRange &R) const {
+    return R.isTokenRange() ? Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO)
+                            : R.getEnd();
+  }
+
+  static std::string combine(const Step &St, const std::string &V,
+                             const std::string &Operand) {
+    if (St.Compound)
+      return V + " " + St.Op + "= " + Operand;
+    if (St.Call)
+      return V + " = " + St.Op + "(" + V + ", " + Operand + ")";
+    return V + " = " + V + " " + St.Op + " " + Operand;
+  }
+
+  static const Stmt *single(const Stmt *S) {
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+    if (!CS)
+      return S;
+    return CS->size() == 1 ? CS->body_front() : nullptr;
+  }
+
+  /// `for (o = 16; o > 0; o >>= 1) [if (b < o)] A[b] op= A[b + o];`, maybe
+  /// after a 32 step, or the same loop from 32.
+  bool loopShuffleFix(llvm::ArrayRef<Race> Races,
+                      std::vector<FixItHint> &Fixes) {
+    const Stmt *S = Races.front().R->Stmt;
+    const ForStmt *For = nullptr;
+    while (S && !For) {
+      For = dyn_cast<ForStmt>(S);
+      auto It = A.Slots.find(S);
+      S = It == A.Slots.end() ? nullptr : It->second.Parent;
+    }
+    const VarDecl *Var = nullptr;
+    SmallVector<int64_t, 8> Values;
+    if (!For || !A.halvingLoop(For, Var, Values) ||
+        (Values.front() != 16 && Values.front() != 32))
+      return false;
+    auto SlotIt = A.Slots.find(For);
+    if (SlotIt == A.Slots.end() || SlotIt->second.Kind != SlotKind::Compound ||
+        !SlotIt->second.G.WarpUniform)
+      return false;
+    const Stmt *Inner = single(For->getBody());
+    if (const auto *If = dyn_cast_or_null<IfStmt>(Inner)) {
+      const auto *Cond =
+          dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
+      const auto *Bound =
+          Cond ? dyn_cast<DeclRefExpr>(stripCasts(Cond->getRHS())) : nullptr;
+      if (If->getElse() || !Cond || Cond->getOpcode() != BO_LT ||
+          A.baseOf(Cond->getLHS()) == Base::None || !Bound ||
+          Bound->getDecl() != Var)
+        return false;
+      Inner = single(If->getThen());
+    }
+    if (!Inner)
+      return false;
+    A.LoopValues[Var] = Values.front();
+    std::optional<Step> St = parseStep(Inner);
+    A.LoopValues.erase(Var);
+    bool UsesVar = false;
+    if (St)
+      forEachDescendant(St->Other->getIdx(), [&](const Stmt *X) {
+        const auto *DRE = dyn_cast<DeclRefExpr>(X);
+        UsesVar |= DRE && DRE->getDecl() == Var;
+      });
+    if (!St || !UsesVar || St->K != Values.front())
+      return false;
+    // A 32 step just before a loop from 16.
+    const auto *Parent = cast<CompoundStmt>(SlotIt->second.Parent);
+    const Stmt *Prev = nullptr;
+    for (const Stmt *C : Parent->body()) {
+      if (C == For)
+        break;
+      Prev = C;
+    }
+    std::optional<Step> PrevStep;
+    if (Prev && Values.front() == 16)
+      PrevStep = parseStep(Prev);
+    if (PrevStep && (PrevStep->K != 32 || PrevStep->Array != St->Array ||
+                     PrevStep->Op != St->Op || PrevStep->Call != St->Call ||
+                     !sameElement(PrevStep->Own, St->Own)))
+      PrevStep.reset();
+    for (const Race &R : Races)
+      for (const Access *Acc : {R.W, R.R}) {
+        const Stmt *X = Acc->Stmt;
+        bool InLoop = false;
+        while (X && !InLoop) {
+          InLoop = X == For || (PrevStep && X == Prev);
+          auto It = A.Slots.find(X);
+          X = It == A.Slots.end() ? nullptr : It->second.Parent;
+        }
+        if (!InLoop)
+          return false;
+      }
+    const Access *Any = Races.front().W;
+    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32))
+      return false;
+    std::optional<std::string> Own = text(St->Own->getSourceRange());
+    std::optional<std::string> ArrayText =
+        text(St->Own->getBase()->getSourceRange());
+    std::optional<std::string> BaseText =
+        text(St->Own->getIdx()->getSourceRange());
+    std::optional<CharSourceRange> BodyRange = withSemi(For->getBody());
+    std::optional<CharSourceRange> ForRange = withSemi(For);
+    if (!Own || !ArrayText || !BaseText || !BodyRange || !ForRange ||
+        Var->getInit()->getBeginLoc().isMacroID())
+      return false;
+    std::string V = freshName("v");
+    const Stmt *First = PrevStep ? Prev : For;
+    std::string Indent = indentOf(First->getBeginLoc());
+    std::string Prologue = "auto " + V + " = " + *Own + ";\n" + Indent;
+    if (Values.front() == 32) {
+      Prologue += combine(*St, V, *ArrayText + "[" + *BaseText + " + 32]") +
+                  ";\n" + Indent;
+      Fixes.push_back(
+          FixItHint::CreateReplacement(Var->getInit()->getSourceRange(), "16"));
+    }
+    Fixes.push_back(FixItHint::CreateInsertion(First->getBeginLoc(), Prologue));
+    if (PrevStep) {
+      std::optional<std::string> OtherText =
+          text(PrevStep->Other->getSourceRange());
+      if (!OtherText || PrevStep->Assign->getBeginLoc().isMacroID())
+        return false;
+      Fixes.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(PrevStep->Assign->getSourceRange()),
+          combine(*PrevStep, V, *OtherText)));
+    }
+    std::string Shfl = combine(*St, V,
+                               "__shfl_down_sync(0xffffffff, " + V + ", " +
+                                   Var->getName().str() + ")") +
+                       ";";
+    if (isa<CompoundStmt>(For->getBody()))
+      Shfl = "{\n" + Indent + "  " + Shfl + "\n" + Indent + "}";
+    Fixes.push_back(FixItHint::CreateReplacement(*BodyRange, Shfl));
+    Fixes.push_back(FixItHint::CreateInsertion(
+        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";"));
+    return true;
+  }
+
   bool shuffleFix(llvm::ArrayRef<Race> Races, std::vector<FixItHint> &Fixes) {
+    if (loopShuffleFix(Races, Fixes))
+      return true;
+    Fixes.clear();
     // Every racing statement is a step of one run of steps in one compound.
     llvm::SmallPtrSet<const Stmt *, 8> Outers;
     const Stmt *Parent = nullptr;
@@ -392,7 +536,7 @@ public:
     if (!LastRange)
       return false;
     Fixes.push_back(FixItHint::CreateInsertion(
-        LastRange->getEnd(), "\n" + Indent + *Own + " = " + V + ";"));
+        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";"));
     return true;
   }
 

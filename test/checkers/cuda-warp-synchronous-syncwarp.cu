@@ -87,3 +87,27 @@ __global__ void reduceInline(const unsigned *in, unsigned *out) {
   if (tid == 0)
     out[blockIdx.x] = s[0];
 }
+
+// A halving loop: the step is split inside the loop, the read hoisted out
+// of the lane-dependent branch.
+__global__ void loopWarp(const int *in, int *out) {
+  __shared__ int s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  if (tid < 32) {
+    for (unsigned o = 16; o != 0; o /= 2) {
+      if (tid < o)
+        s[tid] += s[tid + o];
+    }
+  }
+  if (tid == 0)
+    out[0] = s[0];
+}
+// CHECK-MESSAGES: :[[@LINE-6]]:19: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}    for (unsigned o = 16; o != 0; o /= 2) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}      auto peer = tid < o ? s[tid + o] : s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}      if (tid < o) s[tid] += peer;{{$}}
+// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}    }{{$}}

@@ -312,6 +312,14 @@ __global__ void loopWarp(const float *in, float *out) {
     out[0] = s[0];
 }
 // CHECK-MESSAGES: :[[@LINE-5]]:17: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}__global__ void loopWarp(const float *in, float *out) {{[{]}}{{$}}
+// CHECK-FIXES: {{^}}  if (tid < 32) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto v = s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    v += s[tid + 32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    for (int o = 16; o > 0; o >>= 1){{$}}
+// CHECK-FIXES-NEXT: {{^}}      v += __shfl_down_sync(0xffffffff, v, o);{{$}}
+// CHECK-FIXES-NEXT: {{^}}    s[tid] = v;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
 
 __global__ void loopWarpBraced(const int *in, int *out) {
   __shared__ int s[64];
@@ -328,12 +336,14 @@ __global__ void loopWarpBraced(const int *in, int *out) {
     out[0] = s[0];
 }
 // CHECK-MESSAGES: :[[@LINE-6]]:19: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
-// CHECK-FIXES: {{^}}    for (unsigned o = 16; o != 0; o /= 2) {{[{]}}{{$}}
-// CHECK-FIXES-NEXT: {{^}}      auto peer = tid < o ? s[tid + o] : s[tid];{{$}}
-// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
-// CHECK-FIXES-NEXT: {{^}}      if (tid < o) s[tid] += peer;{{$}}
-// CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+// CHECK-FIXES: {{^}}__global__ void loopWarpBraced(const int *in, int *out) {{[{]}}{{$}}
+// CHECK-FIXES: {{^}}  if (tid < 32) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}    auto v = s[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}    for (unsigned o = 16; o != 0; o /= 2) {{[{]}}{{$}}
+// CHECK-FIXES-NEXT: {{^}}      v += __shfl_down_sync(0xffffffff, v, o);{{$}}
 // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+// CHECK-FIXES-NEXT: {{^}}    s[tid] = v;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  }{{$}}
 
 __global__ void loopWithBarrier(const int *in, int *out) {
   __shared__ int s[256];
