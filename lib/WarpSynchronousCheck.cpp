@@ -659,7 +659,7 @@ public:
         forEachDescendant(If->getCond(), [&](const Stmt *X) {
           ReadsArray |= isa<ArraySubscriptExpr>(X);
         });
-        if (ReadsArray)
+        if (ReadsArray || If->getCond()->HasSideEffects(Ctx))
           return false;
         std::optional<std::string> C = text(If->getCond()->getSourceRange());
         if (!C)
