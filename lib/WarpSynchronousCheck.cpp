@@ -578,7 +578,7 @@ public:
                   dyn_cast<ArraySubscriptExpr>(B->getLHS()->IgnoreParens()))
             if (const auto *D = dyn_cast<DeclRefExpr>(
                     ASE->getBase()->IgnoreParenImpCasts()))
-              WritesArray |= D->getDecl() == Arr;
+              WritesArray |= A.canonicalArray(D->getDecl()) == Arr;
       });
       if (!WritesArray)
         continue;
@@ -833,7 +833,12 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       if (!Reported.insert(Loc.getRawEncoding()).second)
         continue;
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
-      std::string Array = First.R->Array->getName().str();
+      // The array as spelled at the read (an alias such as `vs` of `s`).
+      std::string Array =
+          cast<DeclRefExpr>(First.R->E->getBase()->IgnoreParenImpCasts())
+              ->getDecl()
+              ->getName()
+              .str();
       std::vector<FixItHint> Fixes;
       std::string Why;
       bool Fixed = false;

@@ -256,6 +256,7 @@ public:
     for (const ParmVarDecl *P : FD->parameters())
       if (Assigned.count(P))
         OwnVars.erase(P);
+    Reassigned.insert(Assigned.begin(), Assigned.end());
     forEachDescendant(FD->getBody(), [&](const Stmt *S) {
       const auto *DS = dyn_cast<DeclStmt>(S);
       if (!DS)
@@ -420,6 +421,21 @@ public:
       walkStmt(Child, G, Holder);
   }
 
+  /// The array \p VD names: `s` for `volatile T *vs = s;` (a local pointer
+  /// never reassigned), \p VD otherwise.
+  const ValueDecl *canonicalArray(const ValueDecl *D) const {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
+        isa<ParmVarDecl>(VD) || !VD->getInit() || Reassigned.count(VD))
+      return D;
+    const auto *Target =
+        dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts());
+    const auto *TV = Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
+    if (TV && (TV->hasAttr<CUDASharedAttr>() || TV->getType()->isPointerType()))
+      return TV;
+    return D;
+  }
+
   /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
   /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
   bool halvingLoop(const ForStmt *For, const VarDecl *&Var,
@@ -492,8 +508,8 @@ public:
     std::optional<IndexForm> Idx = parseIndex(ASE->getIdx());
     if (!Idx)
       return;
-    Current.push_back(
-        Access{ASE, DRE->getDecl(), Write, *Idx, G, Holder, Order++});
+    const ValueDecl *Array = canonicalArray(VD);
+    Current.push_back(Access{ASE, Array, Write, *Idx, G, Holder, Order++});
   }
 
   void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
@@ -562,6 +578,8 @@ public:
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
+  llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
+
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
 };
 

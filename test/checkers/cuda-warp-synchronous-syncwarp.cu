@@ -111,3 +111,16 @@ __global__ void loopWarp(const int *in, int *out) {
 // CHECK-FIXES-NEXT: {{^}}      if (tid < o) s[tid] += peer;{{$}}
 // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
 // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+
+// Accesses through a local alias of the shared array are accesses to it.
+__global__ void alias(const float *in, float *out) {
+  __shared__ float s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  volatile float *vs = s;
+  out[tid] = vs[tid + 1];
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:14: warning: threads of different warps communicate through 'vs' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}  volatile float *vs = s;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = vs[tid + 1];{{$}}

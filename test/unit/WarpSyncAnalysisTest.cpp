@@ -226,4 +226,48 @@ __global__ void k(float *o) {
   EXPECT_EQ(R.Races, 0u);
 }
 
+TEST(WarpSyncAnalysisTest, HalvingLoopIsWalkedPerOffset) {
+  Result R = analyse(R"cu(
+__global__ void k(float *o) {
+  __shared__ float s[64];
+  unsigned tid = threadIdx.x;
+  s[tid] = o[tid];
+  __syncthreads();
+  if (tid < 32)
+    for (int d = 32; d > 0; d >>= 1)
+      s[tid] += s[tid + d];
+})cu",
+                     "k");
+  // Offsets 32..1: each read from 16 down races with the earlier writes.
+  EXPECT_GT(R.Races, 5u);
+  EXPECT_EQ(R.Races, R.SameWarp);
+  R = analyse(R"cu(
+__global__ void k(float *o) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = o[tid];
+  __syncthreads();
+  for (int d = 128; d > 0; d >>= 1) {
+    if (tid < d)
+      s[tid] += s[tid + d];
+    __syncthreads();
+  }
+})cu",
+              "k");
+  EXPECT_EQ(R.Races, 0u);
+}
+
+TEST(WarpSyncAnalysisTest, LocalAliasIsTheSharedArray) {
+  Result R = analyse(R"cu(
+__global__ void k(float *o) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = o[tid];
+  volatile float *vs = s;
+  o[tid] = vs[tid + 1];
+})cu",
+                     "k");
+  EXPECT_EQ(R.Races, 1u);
+}
+
 } // namespace
