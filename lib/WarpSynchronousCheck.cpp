@@ -622,6 +622,7 @@ public:
         Plans[Late].BarrierBefore = true;
     }
     unsigned Counter = 0;
+    std::string Peer = freshName("peer");
     unsigned NumSplits =
         llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
     for (auto &[S, P] : Plans) {
@@ -699,10 +700,10 @@ public:
           if (!RT || Rd->E->getBeginLoc().isMacroID())
             return false;
           std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
-                                 ? "peer"
-                                 : "peer" + std::to_string(++Counter);
+                                 ? Peer
+                                 : Peer + std::to_string(++Counter);
           if (Braces && Reads.size() == 1)
-            Name = "peer";
+            Name = Peer;
           unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
           Body.replace(B, RT->size(), Name);
           Decls.insert(
