@@ -15,6 +15,7 @@
 #include "UncoalescedAccessCheck.h"
 #include "IntegerDivisionCheck.h"
 #include "MissingRestrictCheck.h"
+#include "WarpSynchronousCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -39,6 +40,8 @@ public:
         "cuda-integer-division");
     CheckFactories.registerCheck<MissingRestrictCheck>(
         "cuda-missing-restrict");
+    CheckFactories.registerCheck<WarpSynchronousCheck>(
+        "cuda-warp-synchronous");
   }
 };
 

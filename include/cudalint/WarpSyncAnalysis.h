@@ -1,0 +1,600 @@
+//===--- WarpSyncAnalysis.h - cuda-lint -------------------------*- C++ -*-===//
+//
+// A small, self-contained thread-index analysis for cuda-warp-synchronous:
+// accesses `A[base + c]` / `A[base ^ c]` where `base` is the thread's own
+// index (threadIdx.x, a lane `threadIdx.x & 31`, a local or a helper
+// parameter bound to one), grouped into barrier-free regions with the range
+// of threads that reach them, and the races between them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_WARPSYNCANALYSIS_H
+#define CUDA_LINT_WARPSYNCANALYSIS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <limits>
+#include <optional>
+
+namespace clang::tidy::cuda::warpsync {
+
+constexpr int64_t Inf = std::numeric_limits<int64_t>::max() / 4;
+constexpr int64_t WarpSize = 32;
+
+/// What an own-index value is: the thread's index in the block, or its lane.
+enum class Base { None, Tid, Lane };
+
+/// `base + Off` or `base ^ Off`.
+struct IndexForm {
+  Base B = Base::None;
+  bool Xor = false;
+  int64_t Off = 0;
+};
+
+/// What is known about the threads that reach a point.
+struct Guard {
+  int64_t TidLo = 0, TidHi = Inf;        ///< threadIdx.x in [TidLo, TidHi).
+  int64_t LaneLo = 0, LaneHi = WarpSize; ///< lane in [LaneLo, LaneHi).
+  bool WarpUniform = true;  ///< Whole warps reach this point or none.
+  bool BlockUniform = true; ///< Every thread of the block reaches it.
+};
+
+enum class SlotKind { Compound, IfThen, IfElse, Other };
+
+/// Where a statement sits: what may be inserted before it or around it.
+struct Slot {
+  SlotKind Kind = SlotKind::Other;
+  const Stmt *Parent = nullptr;
+  Guard G;
+};
+
+struct Access {
+  const ArraySubscriptExpr *E;
+  const ValueDecl *Array;
+  bool Write;
+  IndexForm Idx;
+  Guard G;
+  const Stmt *Stmt; ///< The innermost statement holding the access.
+  unsigned Order;
+};
+
+struct CallSite {
+  const CallExpr *Call;
+  Guard G;
+};
+
+/// A barrier: __syncthreads and variants, __syncwarp, __barrier_sync,
+/// cooperative_groups sync().
+bool isBarrierCall(const CallExpr *Call);
+
+/// `threadIdx.x`.
+bool isThreadIdxX(const Expr *E);
+
+/// \p E without parentheses, implicit casts and explicit integral casts.
+const Expr *stripCasts(const Expr *E);
+
+template <typename Fn> void forEachDescendant(const Stmt *S, Fn F) {
+  if (!S)
+    return;
+  F(S);
+  for (const Stmt *C : S->children())
+    forEachDescendant(C, F);
+}
+
+/// The own-index variables of a translation unit's device functions, and the
+/// walk of one function into barrier-free regions of accesses.
+class Analysis {
+public:
+  Analysis(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  std::optional<int64_t> constant(const Expr *E) const {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(stripCasts(E))) {
+      auto It = LoopValues.find(DRE->getDecl());
+      if (It != LoopValues.end())
+        return It->second;
+    }
+    if (E->isValueDependent() || E->isTypeDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+
+  Base baseOf(const Expr *E) const {
+    E = stripCasts(E);
+    if (isThreadIdxX(E))
+      return Base::Tid;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      auto It = OwnVars.find(DRE->getDecl());
+      return It == OwnVars.end() ? Base::None : It->second;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() != BO_And && BO->getOpcode() != BO_Rem)
+        return Base::None;
+      std::optional<int64_t> C = constant(BO->getRHS());
+      int64_t Want = BO->getOpcode() == BO_And ? WarpSize - 1 : WarpSize;
+      if (!C || *C != Want || baseOf(BO->getLHS()) == Base::None)
+        return Base::None;
+      return Base::Lane;
+    }
+    return Base::None;
+  }
+
+  std::optional<IndexForm> parseIndex(const Expr *E) const {
+    E = stripCasts(E);
+    if (Base B = baseOf(E); B != Base::None)
+      return IndexForm{B, false, 0};
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op != BO_Add && Op != BO_Sub && Op != BO_Xor)
+      return std::nullopt;
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    if (Op != BO_Sub && baseOf(L) == Base::None)
+      std::swap(L, R);
+    Base B = baseOf(L);
+    std::optional<int64_t> C = constant(R);
+    if (B == Base::None || !C)
+      return std::nullopt;
+    if (Op == BO_Xor)
+      return *C == 0 ? IndexForm{B, false, 0} : IndexForm{B, true, *C};
+    return IndexForm{B, false, Op == BO_Sub ? -*C : *C};
+  }
+
+  /// Whether \p E may differ between the threads of a block: it names the
+  /// thread index or a local variable (which may hold one).
+  bool threadDependent(const Expr *E) const {
+    bool Dep = false;
+    forEachDescendant(E, [&](const Stmt *S) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        if (OwnVars.count(DRE->getDecl()))
+          Dep = true;
+        else if (VD && VD->isLocalVarDeclOrParm() && !isa<ParmVarDecl>(VD) &&
+                 !VD->getType().isConstQualified())
+          Dep = true;
+      } else if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
+        if (isThreadIdxX(POE))
+          Dep = true;
+        else if (const auto *Prop =
+                     dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm())) {
+          // threadIdx.y/.z: thread-dependent, not an own index we track.
+          const Expr *B = Prop->getBaseExpr()->IgnoreImpCasts();
+          if (const auto *OVE = dyn_cast<OpaqueValueExpr>(B))
+            B = OVE->getSourceExpr()->IgnoreImpCasts();
+          if (const auto *D = dyn_cast<DeclRefExpr>(B))
+            Dep |= D->getDecl()->getName() == "threadIdx";
+        }
+      }
+    });
+    return Dep;
+  }
+
+  /// Narrows \p G by the condition \p Cond being true.
+  void refine(Guard &G, const Expr *Cond) const {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+      if (BO->getOpcode() == BO_LAnd) {
+        refine(G, BO->getLHS());
+        refine(G, BO->getRHS());
+        return;
+      }
+      if (BO->isComparisonOp()) {
+        BinaryOperatorKind Op = BO->getOpcode();
+        const Expr *L = BO->getLHS(), *R = BO->getRHS();
+        if (baseOf(L) == Base::None) {
+          std::swap(L, R);
+          Op = BinaryOperator::reverseComparisonOp(Op);
+        }
+        Base B = baseOf(L);
+        std::optional<int64_t> C = constant(R);
+        if (B != Base::None && C) {
+          int64_t &Lo = B == Base::Tid ? G.TidLo : G.LaneLo;
+          int64_t &Hi = B == Base::Tid ? G.TidHi : G.LaneHi;
+          bool Aligned = B == Base::Tid && *C % WarpSize == 0;
+          switch (Op) {
+          case BO_LT:
+            Hi = std::min(Hi, *C);
+            break;
+          case BO_LE:
+            Hi = std::min(Hi, *C + 1);
+            Aligned = B == Base::Tid && (*C + 1) % WarpSize == 0;
+            break;
+          case BO_GT:
+            Lo = std::max(Lo, *C + 1);
+            Aligned = B == Base::Tid && (*C + 1) % WarpSize == 0;
+            break;
+          case BO_GE:
+            Lo = std::max(Lo, *C);
+            break;
+          case BO_EQ:
+            Lo = std::max(Lo, *C);
+            Hi = std::min(Hi, *C + 1);
+            Aligned = false;
+            break;
+          default:
+            Aligned = false;
+            break;
+          }
+          G.BlockUniform = false;
+          G.WarpUniform &= Aligned;
+          return;
+        }
+      }
+    }
+    if (threadDependent(Cond)) {
+      G.BlockUniform = false;
+      G.WarpUniform = false;
+    }
+  }
+
+  /// Finds the own-index variables of \p FD: locals initialised from an own
+  /// index and never assigned.
+  void collectLocals(const FunctionDecl *FD) {
+    llvm::DenseSet<const ValueDecl *> Assigned;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      const Expr *Target = nullptr;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S))
+        Target = BO->isAssignmentOp() ? BO->getLHS() : nullptr;
+      else if (const auto *UO = dyn_cast<UnaryOperator>(S))
+        Target = UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf
+                     ? UO->getSubExpr()
+                     : nullptr;
+      if (Target)
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+          Assigned.insert(DRE->getDecl());
+    });
+    for (const ParmVarDecl *P : FD->parameters())
+      if (Assigned.count(P))
+        OwnVars.erase(P);
+    Reassigned.insert(Assigned.begin(), Assigned.end());
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS)
+        return;
+      for (const Decl *D : DS->decls()) {
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->getInit() || Assigned.count(VD) ||
+            !VD->getType()->isIntegerType())
+          continue;
+        if (Base B = baseOf(VD->getInit()); B != Base::None)
+          OwnVars[VD] = B;
+      }
+    });
+  }
+
+  /// Binds the parameters of helpers that every call site passes an own
+  /// index.
+  void bindParameters(llvm::ArrayRef<const FunctionDecl *> Functions) {
+    llvm::DenseMap<const ParmVarDecl *, Base> Bound;
+    llvm::DenseSet<const ParmVarDecl *> Unbound;
+    for (const FunctionDecl *FD : Functions)
+      forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+        if (!Callee || isa<CXXOperatorCallExpr>(Call))
+          return;
+        for (unsigned I = 0, N = std::min<unsigned>(Call->getNumArgs(),
+                                                    Callee->getNumParams());
+             I < N; ++I) {
+          const ParmVarDecl *P = Callee->getParamDecl(I);
+          if (!P->getType()->isIntegerType())
+            continue;
+          Base B = baseOf(Call->getArg(I));
+          auto It = Bound.find(P);
+          if (B == Base::None || (It != Bound.end() && It->second != B))
+            Unbound.insert(P);
+          else
+            Bound[P] = B;
+        }
+      });
+    for (auto &[P, B] : Bound)
+      if (!Unbound.count(P))
+        OwnVars[P] = B;
+  }
+
+  bool containsBarrier(const FunctionDecl *FD, unsigned Depth = 0) const {
+    if (!FD || !FD->getBody() || Depth > 3)
+      return false;
+    bool Found = false;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Found |= isBarrierCall(Call) ||
+                 containsBarrier(Call->getDirectCallee(), Depth + 1);
+    });
+    return Found;
+  }
+
+  // The walk over one function.
+  void walkFunction(const FunctionDecl *FD, Guard Entry) {
+    Regions.clear();
+    Current.clear();
+    FirstRegionAtEntry = true;
+    Slots.clear();
+    Order = 0;
+    walkStmt(FD->getBody(), Entry, FD->getBody());
+    flush();
+  }
+
+  void flush() {
+    if (Regions.empty() && Current.empty())
+      FirstRegionAtEntry = false;
+    if (!Current.empty())
+      Regions.push_back(std::move(Current));
+    Current.clear();
+  }
+
+  void setSlot(const Stmt *S, SlotKind K, const Stmt *Parent, const Guard &G) {
+    if (S)
+      Slots[S] = Slot{K, Parent, G};
+  }
+
+  void walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
+    if (!S)
+      return;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : CS->body()) {
+        setSlot(Child, SlotKind::Compound, CS, G);
+        walkStmt(Child, G, Child);
+      }
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getInit())
+        walkStmt(If->getInit(), G, Holder);
+      const Expr *Cond = If->getCond();
+      walkExpr(Cond, G, Holder);
+      bool Value;
+      if (!Cond->isValueDependent() &&
+          Cond->EvaluateAsBooleanCondition(Value, Ctx)) {
+        const Stmt *Taken = Value ? If->getThen() : If->getElse();
+        setSlot(Taken, Value ? SlotKind::IfThen : SlotKind::IfElse, If, G);
+        walkStmt(Taken, G, Taken);
+        return;
+      }
+      Guard GT = G, GE = G;
+      refine(GT, Cond);
+      if (threadDependent(Cond))
+        GE.BlockUniform = GE.WarpUniform = false;
+      setSlot(If->getThen(), SlotKind::IfThen, If, GT);
+      walkStmt(If->getThen(), GT, If->getThen());
+      setSlot(If->getElse(), SlotKind::IfElse, If, GE);
+      walkStmt(If->getElse(), GE, If->getElse());
+      return;
+    }
+    const Expr *LoopCond = nullptr;
+    const Stmt *Body = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      walkStmt(For->getInit(), G, Holder);
+      LoopCond = For->getCond();
+      Body = For->getBody();
+    } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+      LoopCond = While->getCond();
+      Body = While->getBody();
+    } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      LoopCond = Do->getCond();
+      Body = Do->getBody();
+    }
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      const VarDecl *Var = nullptr;
+      SmallVector<int64_t, 8> Values;
+      if (halvingLoop(For, Var, Values)) {
+        // `for (o = C; o > 0; o >>= 1)`: the same trip count for every
+        // thread; walked once per value of `o`.
+        setSlot(Body, SlotKind::Other, S, G);
+        for (int64_t V : Values) {
+          LoopValues[Var] = V;
+          walkStmt(Body, G, Body);
+        }
+        LoopValues.erase(Var);
+        return;
+      }
+    }
+    if (Body) {
+      Guard GB = G;
+      if (LoopCond) {
+        walkExpr(LoopCond, G, Holder);
+        if (threadDependent(LoopCond))
+          GB.BlockUniform = GB.WarpUniform = false;
+      }
+      setSlot(Body, SlotKind::Other, S, GB);
+      walkStmt(Body, GB, Body);
+      if (const auto *For = dyn_cast<ForStmt>(S))
+        if (For->getInc())
+          walkExpr(For->getInc(), GB, Holder);
+      return;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      walkExpr(E, G, Holder);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      walkStmt(Child, G, Holder);
+  }
+
+  /// The array \p VD names: `s` for `volatile T *vs = s;` (a local pointer
+  /// never reassigned), \p VD otherwise.
+  const ValueDecl *canonicalArray(const ValueDecl *D) const {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
+        isa<ParmVarDecl>(VD) || !VD->getInit() || Reassigned.count(VD))
+      return D;
+    const auto *Target =
+        dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts());
+    const auto *TV = Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
+    if (TV && (TV->hasAttr<CUDASharedAttr>() || TV->getType()->isPointerType()))
+      return TV;
+    return D;
+  }
+
+  /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
+  /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
+  bool halvingLoop(const ForStmt *For, const VarDecl *&Var,
+                   SmallVector<int64_t, 8> &Values) const {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    if (!Init || !Init->isSingleDecl())
+      return false;
+    Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+      return false;
+    std::optional<int64_t> Start = constant(Var->getInit());
+    if (!Start || *Start <= 0 || *Start > 4096)
+      return false;
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+    if (!Cond || !isVar(Cond->getLHS()))
+      return false;
+    std::optional<int64_t> Bound = constant(Cond->getRHS());
+    if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
+                    (Cond->getOpcode() == BO_NE && *Bound == 0) ||
+                    (Cond->getOpcode() == BO_GE && *Bound == 1)))
+      return false;
+    const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+    if (!Inc || !isVar(Inc->getLHS()))
+      return false;
+    std::optional<int64_t> By = constant(Inc->getRHS());
+    const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+    if (Inc->getOpcode() == BO_ShrAssign && By && *By == 1) {
+    } else if (Inc->getOpcode() == BO_DivAssign && By && *By == 2) {
+    } else if (Inc->getOpcode() == BO_Assign && RHS && isVar(RHS->getLHS()) &&
+               constant(RHS->getRHS()) &&
+               ((RHS->getOpcode() == BO_Shr && *constant(RHS->getRHS()) == 1) ||
+                (RHS->getOpcode() == BO_Div &&
+                 *constant(RHS->getRHS()) == 2))) {
+    } else {
+      return false;
+    }
+    bool Assigned = false;
+    forEachDescendant(For->getBody(), [&](const Stmt *X) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(X))
+        Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
+      else if (const auto *UO = dyn_cast<UnaryOperator>(X))
+        Assigned |=
+            (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            isVar(UO->getSubExpr());
+    });
+    if (Assigned)
+      return false;
+    Values.clear();
+    for (int64_t V = *Start; V > 0; V /= 2)
+      Values.push_back(V);
+    return true;
+  }
+
+  void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
+              const Stmt *Holder) {
+    const auto *DRE =
+        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    if (!DRE || !isa<VarDecl>(DRE->getDecl()))
+      return;
+    // A local array is private to its thread; shared and global variables
+    // and memory behind pointers are not.
+    const auto *VD = cast<VarDecl>(DRE->getDecl());
+    if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+        !VD->getType()->isPointerType())
+      return;
+    std::optional<IndexForm> Idx = parseIndex(ASE->getIdx());
+    if (!Idx)
+      return;
+    const ValueDecl *Array = canonicalArray(VD);
+    Current.push_back(Access{ASE, Array, Write, *Idx, G, Holder, Order++});
+  }
+
+  void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
+                             const Stmt *Holder) {
+    walkExpr(ASE->getBase(), G, Holder);
+    walkExpr(ASE->getIdx(), G, Holder);
+  }
+
+  void walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp()) {
+      walkExpr(BO->getRHS(), G, Holder);
+      if (const auto *ASE =
+              dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())) {
+        walkSubscriptOperands(ASE, G, Holder);
+        if (BO->isCompoundAssignmentOp())
+          record(ASE, false, G, Holder);
+        record(ASE, true, G, Holder);
+      } else {
+        walkExpr(BO->getLHS(), G, Holder);
+      }
+      return;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->isIncrementDecrementOp()) {
+      if (const auto *ASE =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        walkSubscriptOperands(ASE, G, Holder);
+        record(ASE, false, G, Holder);
+        record(ASE, true, G, Holder);
+        return;
+      }
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+      walkSubscriptOperands(ASE, G, Holder);
+      record(ASE, false, G, Holder);
+      return;
+    }
+    if (isa<LambdaExpr>(S))
+      return;
+    if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
+      walkExpr(POE->getSyntacticForm(), G, Holder);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      walkExpr(Child, G, Holder);
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Callee->hasBody())
+        Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G});
+      if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
+        flush();
+    }
+    if (const auto *Asm = dyn_cast<AsmStmt>(S))
+      if (Asm->generateAsmString(Ctx).find("bar.") != std::string::npos)
+        flush();
+  }
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const ValueDecl *, Base> OwnVars;
+  llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
+  SmallVector<SmallVector<Access, 8>, 4> Regions;
+  SmallVector<Access, 8> Current;
+  llvm::DenseMap<const Stmt *, Slot> Slots;
+  unsigned Order = 0;
+  llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
+  llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
+
+  bool FirstRegionAtEntry = true; ///< No barrier before the first region.
+};
+
+/// A racing write and read.
+
+struct Race {
+  const Access *W;
+  const Access *R;
+  bool SameWarp;
+};
+
+/// The race between the write \p W and the read \p R, if a thread that
+/// reaches \p R reads an element that another thread reaching \p W writes.
+std::optional<Race> raceBetween(const Access &W, const Access &R);
+
+} // namespace clang::tidy::cuda::warpsync
+
+#endif // CUDA_LINT_WARPSYNCANALYSIS_H

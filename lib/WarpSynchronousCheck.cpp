@@ -1,0 +1,883 @@
+//===--- WarpSynchronousCheck.cpp - cuda-lint -----------------------------===//
+//
+// Kepler tuning guide 1.4.9, "Warp-synchronous Programming": omitting a
+// barrier where the threads of a warp communicate through memory is a data
+// race, "easily broken" by the compiler and the hardware, and assumes a warp
+// size of 32; the warp shuffle (1.4.3.3) is the supported alternative.
+//
+// The analysis is small and self-contained: per device function, accesses
+// `A[base + c]` and `A[base ^ c]` where `base` is the thread's own index
+// (threadIdx.x, threadIdx.x & 31, a local or a helper parameter bound to one)
+// are collected in statement order into barrier-free regions, each with the
+// range of thread indices that reach it (from guards such as `tid < 32` and
+// `lane >= k`, template constants evaluated per instantiation). A write and
+// a read of the same array in one region race when a thread reads an element
+// that another thread writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpSynchronousCheck.h"
+#include "cudalint/DeviceCode.h"
+#include "cudalint/WarpSyncAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include <limits>
+#include <optional>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy {
+
+template <> struct OptionEnumMapping<cuda::WarpSynchronousCheck::FixStyleKind> {
+  static llvm::ArrayRef<
+      std::pair<cuda::WarpSynchronousCheck::FixStyleKind, StringRef>>
+  getEnumMapping() {
+    static constexpr std::pair<cuda::WarpSynchronousCheck::FixStyleKind,
+                               StringRef>
+        Mapping[] = {
+            {cuda::WarpSynchronousCheck::FixStyleKind::Shuffle, "shuffle"},
+            {cuda::WarpSynchronousCheck::FixStyleKind::Syncwarp, "syncwarp"}};
+    return {Mapping};
+  }
+};
+
+namespace cuda {
+
+namespace {
+
+using namespace warpsync;
+
+/// One step of a warp reduction: `A[b] op= A[b + K]`, `A[b] = A[b] op
+/// A[b + K]`, `A[b] = f(A[b], A[b + K])`, possibly under a uniform `if`.
+struct Step {
+  const Stmt *Outer;          ///< The statement in the compound.
+  const Expr *Assign;         ///< The assignment.
+  const IfStmt *If = nullptr; ///< Its uniform guard, if any.
+  const ArraySubscriptExpr *Own;
+  const ArraySubscriptExpr *Other;
+  const ValueDecl *Array;
+  std::string Op; ///< "+", "*", ... or a function name.
+  bool Compound = false;
+  bool Call = false;
+  int64_t K;
+};
+
+bool isAssociativeCommutative(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_Add:
+  case BO_Mul:
+  case BO_Or:
+  case BO_And:
+  case BO_Xor:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *const ReductionFunctions[] = {"max",  "min",  "fmaxf", "fminf",
+                                          "fmax", "fmin", "umax",  "umin"};
+
+class Fixer;
+
+} // namespace
+
+WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)) {}
+
+void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "FixStyle", FixStyle);
+}
+
+void WarpSynchronousCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  matchers::isCudaDeviceFunction(),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("fn"),
+                     this);
+}
+
+void WarpSynchronousCheck::check(const MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD->getBody() || FD->isDependentContext())
+    return;
+  Functions.insert(FD);
+}
+
+namespace {
+
+/// Builds the diagnostics and fixes for one function's regions.
+class Fixer {
+public:
+  Fixer(Analysis &A, ASTContext &Ctx, const FunctionDecl *FD)
+      : A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+        FD(FD) {}
+
+  std::optional<std::string> text(SourceRange R) const {
+    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+      return std::nullopt;
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
+        .str();
+  }
+
+  std::string indentOf(SourceLocation Loc) const {
+    StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
+    unsigned Off = SM.getFileOffset(Loc);
+    size_t NL = Buf.rfind('\n', Off);
+    size_t Start = NL == StringRef::npos ? 0 : NL + 1;
+    size_t End = Start;
+    while (End < Buf.size() && (Buf[End] == ' ' || Buf[End] == '\t'))
+      ++End;
+    return Buf.substr(Start, End - Start).str();
+  }
+
+  /// The range of \p S including its trailing semicolon, if it has one.
+  std::optional<CharSourceRange> withSemi(const Stmt *S) const {
+    if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
+      return std::nullopt;
+    // Statements that end with a compound statement or hold their own
+    // semicolon.
+    StringRef Last = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(S->getEndLoc(), S->getEndLoc()), SM, LO);
+    if (Last == "}" || Last == ";")
+      return CharSourceRange::getTokenRange(S->getSourceRange());
+    SourceLocation After = Lexer::findLocationAfterToken(
+        S->getEndLoc(), tok::semi, SM, LO, /*SkipTrailingWhitespaceAndNewLine=*/
+        false);
+    if (After.isInvalid())
+      return std::nullopt;
+    return CharSourceRange::getCharRange(S->getBeginLoc(), After);
+  }
+
+  // --- Shuffle rewrite of recognised reductions. ---
+
+  std::optional<Step> parseStep(const Stmt *Outer) const {
+    Step St;
+    St.Outer = Outer;
+    const Stmt *S = Outer;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+          A.threadDependent(If->getCond()))
+        return std::nullopt;
+      St.If = If;
+      S = If->getThen();
+      if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+        if (CS->size() != 1)
+          return std::nullopt;
+        S = CS->body_front();
+      }
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(S);
+    if (!BO || !BO->isAssignmentOp())
+      return std::nullopt;
+    St.Assign = BO;
+    St.Own = dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens());
+    if (!St.Own)
+      return std::nullopt;
+    const Expr *OtherE = nullptr;
+    const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
+    if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO)) {
+      if (!isAssociativeCommutative(
+              BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode())))
+        return std::nullopt;
+      St.Compound = true;
+      St.Op = BinaryOperator::getOpcodeStr(
+          BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode()));
+      OtherE = RHS;
+    } else if (const auto *Bin = dyn_cast<BinaryOperator>(RHS)) {
+      if (!isAssociativeCommutative(Bin->getOpcode()))
+        return std::nullopt;
+      St.Op = BinaryOperator::getOpcodeStr(Bin->getOpcode());
+      const Expr *L = Bin->getLHS(), *R = Bin->getRHS();
+      if (!sameElement(L, St.Own))
+        std::swap(L, R);
+      if (!sameElement(L, St.Own))
+        return std::nullopt;
+      OtherE = R;
+    } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 2 ||
+          !llvm::is_contained(ReductionFunctions, Callee->getName()))
+        return std::nullopt;
+      St.Call = true;
+      St.Op = Callee->getName().str();
+      const Expr *L = Call->getArg(0), *R = Call->getArg(1);
+      if (!sameElement(L, St.Own))
+        std::swap(L, R);
+      if (!sameElement(L, St.Own))
+        return std::nullopt;
+      OtherE = R;
+    } else {
+      return std::nullopt;
+    }
+    St.Other = dyn_cast<ArraySubscriptExpr>(OtherE->IgnoreParenImpCasts());
+    if (!St.Other)
+      return std::nullopt;
+    const auto *OwnBase =
+        dyn_cast<DeclRefExpr>(St.Own->getBase()->IgnoreParenImpCasts());
+    const auto *OtherBase =
+        dyn_cast<DeclRefExpr>(St.Other->getBase()->IgnoreParenImpCasts());
+    if (!OwnBase || !OtherBase || OwnBase->getDecl() != OtherBase->getDecl())
+      return std::nullopt;
+    St.Array = OwnBase->getDecl();
+    std::optional<IndexForm> OwnIdx = A.parseIndex(St.Own->getIdx());
+    std::optional<IndexForm> OtherIdx = A.parseIndex(St.Other->getIdx());
+    if (!OwnIdx || !OtherIdx || OwnIdx->Xor || OtherIdx->Xor ||
+        OwnIdx->Off != 0 || OtherIdx->B != OwnIdx->B || OtherIdx->Off <= 0)
+      return std::nullopt;
+    St.K = OtherIdx->Off;
+    return St;
+  }
+
+  bool sameElement(const Expr *E, const ArraySubscriptExpr *Own) const {
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts());
+    if (!ASE)
+      return false;
+    const auto *B1 =
+        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    const auto *B2 =
+        dyn_cast<DeclRefExpr>(Own->getBase()->IgnoreParenImpCasts());
+    std::optional<IndexForm> I1 = A.parseIndex(ASE->getIdx());
+    std::optional<IndexForm> I2 = A.parseIndex(Own->getIdx());
+    return B1 && B2 && B1->getDecl() == B2->getDecl() && I1 && I2 &&
+           I1->B == I2->B && !I1->Xor && !I2->Xor && I1->Off == I2->Off;
+  }
+
+  /// The statement of \p S that is a direct child of a compound statement.
+  const Stmt *outerOf(const Stmt *S) const {
+    while (S) {
+      auto It = A.Slots.find(S);
+      if (It == A.Slots.end())
+        return nullptr;
+      if (It->second.Kind == SlotKind::Compound)
+        return S;
+      S = It->second.Parent;
+      if (S && isa<CompoundStmt>(S))
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  std::string freshName(StringRef Want) const {
+    llvm::StringSet<> Used;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls())
+          if (const auto *ND = dyn_cast<NamedDecl>(D))
+            if (ND->getIdentifier())
+              Used.insert(ND->getName());
+    });
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getIdentifier())
+        Used.insert(P->getName());
+    std::string Name = Want.str();
+    while (Used.count(Name))
+      Name += "_";
+    return Name;
+  }
+
+  SourceLocation endOf(const CharSourceRange &R) const {
+    return R.isTokenRange() ? Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO)
+                            : R.getEnd();
+  }
+
+  static std::string combine(const Step &St, const std::string &V,
+                             const std::string &Operand) {
+    if (St.Compound)
+      return V + " " + St.Op + "= " + Operand;
+    if (St.Call)
+      return V + " = " + St.Op + "(" + V + ", " + Operand + ")";
+    return V + " = " + V + " " + St.Op + " " + Operand;
+  }
+
+  static const Stmt *single(const Stmt *S) {
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+    if (!CS)
+      return S;
+    return CS->size() == 1 ? CS->body_front() : nullptr;
+  }
+
+  /// `for (o = 16; o > 0; o >>= 1) [if (b < o)] A[b] op= A[b + o];`, maybe
+  /// after a 32 step, or the same loop from 32.
+  bool loopShuffleFix(llvm::ArrayRef<Race> Races,
+                      std::vector<FixItHint> &Fixes) {
+    const Stmt *S = Races.front().R->Stmt;
+    const ForStmt *For = nullptr;
+    while (S && !For) {
+      For = dyn_cast<ForStmt>(S);
+      auto It = A.Slots.find(S);
+      S = It == A.Slots.end() ? nullptr : It->second.Parent;
+    }
+    const VarDecl *Var = nullptr;
+    SmallVector<int64_t, 8> Values;
+    if (!For || !A.halvingLoop(For, Var, Values) ||
+        (Values.front() != 16 && Values.front() != 32))
+      return false;
+    auto SlotIt = A.Slots.find(For);
+    if (SlotIt == A.Slots.end() || SlotIt->second.Kind != SlotKind::Compound ||
+        !SlotIt->second.G.WarpUniform)
+      return false;
+    const Stmt *Inner = single(For->getBody());
+    if (const auto *If = dyn_cast_or_null<IfStmt>(Inner)) {
+      const auto *Cond =
+          dyn_cast<BinaryOperator>(If->getCond()->IgnoreParens());
+      const auto *Bound =
+          Cond ? dyn_cast<DeclRefExpr>(stripCasts(Cond->getRHS())) : nullptr;
+      if (If->getElse() || !Cond || Cond->getOpcode() != BO_LT ||
+          A.baseOf(Cond->getLHS()) == Base::None || !Bound ||
+          Bound->getDecl() != Var)
+        return false;
+      Inner = single(If->getThen());
+    }
+    if (!Inner)
+      return false;
+    A.LoopValues[Var] = Values.front();
+    std::optional<Step> St = parseStep(Inner);
+    A.LoopValues.erase(Var);
+    bool UsesVar = false;
+    if (St)
+      forEachDescendant(St->Other->getIdx(), [&](const Stmt *X) {
+        const auto *DRE = dyn_cast<DeclRefExpr>(X);
+        UsesVar |= DRE && DRE->getDecl() == Var;
+      });
+    if (!St || !UsesVar || St->K != Values.front())
+      return false;
+    // A 32 step just before a loop from 16.
+    const auto *Parent = cast<CompoundStmt>(SlotIt->second.Parent);
+    const Stmt *Prev = nullptr;
+    for (const Stmt *C : Parent->body()) {
+      if (C == For)
+        break;
+      Prev = C;
+    }
+    std::optional<Step> PrevStep;
+    if (Prev && Values.front() == 16)
+      PrevStep = parseStep(Prev);
+    if (PrevStep && (PrevStep->K != 32 || PrevStep->Array != St->Array ||
+                     PrevStep->Op != St->Op || PrevStep->Call != St->Call ||
+                     !sameElement(PrevStep->Own, St->Own)))
+      PrevStep.reset();
+    for (const Race &R : Races)
+      for (const Access *Acc : {R.W, R.R}) {
+        const Stmt *X = Acc->Stmt;
+        bool InLoop = false;
+        while (X && !InLoop) {
+          InLoop = X == For || (PrevStep && X == Prev);
+          auto It = A.Slots.find(X);
+          X = It == A.Slots.end() ? nullptr : It->second.Parent;
+        }
+        if (!InLoop)
+          return false;
+      }
+    const Access *Any = Races.front().W;
+    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32))
+      return false;
+    std::optional<std::string> Own = text(St->Own->getSourceRange());
+    std::optional<std::string> ArrayText =
+        text(St->Own->getBase()->getSourceRange());
+    std::optional<std::string> BaseText =
+        text(St->Own->getIdx()->getSourceRange());
+    std::optional<CharSourceRange> BodyRange = withSemi(For->getBody());
+    std::optional<CharSourceRange> ForRange = withSemi(For);
+    if (!Own || !ArrayText || !BaseText || !BodyRange || !ForRange ||
+        Var->getInit()->getBeginLoc().isMacroID())
+      return false;
+    std::string V = freshName("v");
+    const Stmt *First = PrevStep ? Prev : For;
+    std::string Indent = indentOf(First->getBeginLoc());
+    std::string Prologue = "auto " + V + " = " + *Own + ";\n" + Indent;
+    if (Values.front() == 32) {
+      Prologue += combine(*St, V, *ArrayText + "[" + *BaseText + " + 32]") +
+                  ";\n" + Indent;
+      Fixes.push_back(
+          FixItHint::CreateReplacement(Var->getInit()->getSourceRange(), "16"));
+    }
+    Fixes.push_back(FixItHint::CreateInsertion(First->getBeginLoc(), Prologue));
+    if (PrevStep) {
+      std::optional<std::string> OtherText =
+          text(PrevStep->Other->getSourceRange());
+      if (!OtherText || PrevStep->Assign->getBeginLoc().isMacroID())
+        return false;
+      Fixes.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(PrevStep->Assign->getSourceRange()),
+          combine(*PrevStep, V, *OtherText)));
+    }
+    std::string Shfl = combine(*St, V,
+                               "__shfl_down_sync(0xffffffff, " + V + ", " +
+                                   Var->getName().str() + ")") +
+                       ";";
+    if (isa<CompoundStmt>(For->getBody()))
+      Shfl = "{\n" + Indent + "  " + Shfl + "\n" + Indent + "}";
+    Fixes.push_back(FixItHint::CreateReplacement(*BodyRange, Shfl));
+    Fixes.push_back(FixItHint::CreateInsertion(
+        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";"));
+    return true;
+  }
+
+  bool shuffleFix(llvm::ArrayRef<Race> Races, std::vector<FixItHint> &Fixes) {
+    if (loopShuffleFix(Races, Fixes))
+      return true;
+    Fixes.clear();
+    // Every racing statement is a step of one run of steps in one compound.
+    llvm::SmallPtrSet<const Stmt *, 8> Outers;
+    const Stmt *Parent = nullptr;
+    for (const Race &R : Races)
+      for (const Access *Acc : {R.W, R.R}) {
+        const Stmt *O = outerOf(Acc->Stmt);
+        if (!O)
+          return false;
+        const Stmt *P = A.Slots[O].Parent;
+        if (Parent && P != Parent)
+          return false;
+        Parent = P;
+        Outers.insert(O);
+      }
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(Parent);
+    if (!CS)
+      return false;
+    SmallVector<const Stmt *, 16> Body(CS->body());
+    unsigned First = Body.size(), Last = 0;
+    for (unsigned I = 0; I < Body.size(); ++I)
+      if (Outers.count(Body[I])) {
+        First = std::min(First, I);
+        Last = std::max(Last, I);
+      }
+    if (First > Last)
+      return false;
+    std::optional<Step> Before =
+        First > 0 ? parseStep(Body[First - 1]) : std::nullopt;
+    std::optional<Step> FirstStep = parseStep(Body[First]);
+    if (Before && FirstStep && Before->K == 2 * FirstStep->K)
+      --First;
+    SmallVector<Step, 8> Steps;
+    for (unsigned I = First; I <= Last; ++I) {
+      std::optional<Step> St = parseStep(Body[I]);
+      if (!St)
+        return false;
+      if (!Steps.empty() &&
+          (St->K * 2 != Steps.back().K || St->Array != Steps[0].Array ||
+           St->Op != Steps[0].Op || St->Call != Steps[0].Call ||
+           !sameElement(St->Own, Steps[0].Own)))
+        return false;
+      Steps.push_back(*St);
+    }
+    if (Steps.back().K != 1 || (Steps.front().K != 32 && Steps.front().K != 16))
+      return false;
+    // The lanes that run the steps are exactly the first warp (or each lane).
+    const Access *Any = Races.front().W;
+    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32 ||
+                                    !A.Slots[Body[First]].G.WarpUniform))
+      return false;
+
+    std::optional<std::string> Own = text(Steps[0].Own->getSourceRange());
+    if (!Own)
+      return false;
+    std::string V = freshName("v");
+    std::string Mask = "0xffffffff";
+    std::string MaskInit;
+    // A block-size template parameter in the guards: blocks smaller than a
+    // warp have fewer lanes.
+    for (const Step &St : Steps) {
+      if (!St.If)
+        continue;
+      forEachDescendant(St.If->getCond(), [&](const Stmt *S) {
+        if (const auto *Sub = dyn_cast<SubstNonTypeTemplateParmExpr>(S))
+          if (Sub->getParameter()->getIdentifier()) {
+            std::string P = Sub->getParameter()->getName().str();
+            MaskInit =
+                P + " >= 32 ? 0xffffffffu : (1u << (" + P + " & 31)) - 1u";
+          }
+      });
+    }
+    std::string Indent = indentOf(Steps.front().Outer->getBeginLoc());
+    std::string Prologue;
+    if (!MaskInit.empty()) {
+      Mask = freshName("mask");
+      Prologue = "const unsigned " + Mask + " = " + MaskInit + ";\n" + Indent;
+    }
+    for (const Step &St : Steps) {
+      std::string Operand;
+      if (St.K == 32) {
+        std::optional<std::string> T = text(St.Other->getSourceRange());
+        if (!T)
+          return false;
+        Operand = *T;
+      } else {
+        Operand = "__shfl_down_sync(" + Mask + ", " + V + ", " +
+                  std::to_string(St.K) + ")";
+      }
+      std::string New;
+      if (St.Compound)
+        New = V + " " + St.Op + "= " + Operand;
+      else if (St.Call)
+        New = V + " = " + St.Op + "(" + V + ", " + Operand + ")";
+      else
+        New = V + " = " + V + " " + St.Op + " " + Operand;
+      if (St.Assign->getBeginLoc().isMacroID() ||
+          St.Assign->getEndLoc().isMacroID())
+        return false;
+      Fixes.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(St.Assign->getSourceRange()), New));
+    }
+    Fixes.insert(Fixes.begin(),
+                 FixItHint::CreateInsertion(Steps.front().Outer->getBeginLoc(),
+                                            Prologue + "auto " + V + " = " +
+                                                *Own + ";\n" + Indent));
+    std::optional<CharSourceRange> LastRange = withSemi(Steps.back().Outer);
+    if (!LastRange)
+      return false;
+    Fixes.push_back(FixItHint::CreateInsertion(
+        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";"));
+    return true;
+  }
+
+  // --- Barrier fixes (__syncwarp or __syncthreads). ---
+
+  struct Plan {
+    bool Split = false;
+    bool BarrierBefore = false;
+    SmallVector<const Access *, 2> Reads; ///< Racing reads to hoist.
+  };
+
+  bool uniform(const Guard &G, bool Warp) const {
+    return Warp ? G.WarpUniform : G.BlockUniform;
+  }
+
+  /// \p AtEntry: the region starts at the entry of a helper, where the
+  /// caller may have written the elements just before the call.
+  bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
+                  std::vector<FixItHint> &Fixes, std::string &Why) {
+    std::string Barrier = Warp ? "__syncwarp()" : "__syncthreads()";
+    llvm::MapVector<const Stmt *, Plan> Plans;
+    auto stmtOrder = [&](const Stmt *S) {
+      return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+    };
+    for (const Race &R : Races) {
+      Plan &P = Plans[R.R->Stmt];
+      if (llvm::none_of(P.Reads,
+                        [&](const Access *X) { return X->E == R.R->E; }))
+        P.Reads.push_back(R.R);
+    }
+    for (auto &[S, P] : Plans) {
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      bool WritesArray = false;
+      const ValueDecl *Arr = P.Reads[0]->Array;
+      forEachDescendant(S, [&](const Stmt *X) {
+        if (const auto *B = dyn_cast<BinaryOperator>(X);
+            B && B->isAssignmentOp())
+          if (const auto *ASE =
+                  dyn_cast<ArraySubscriptExpr>(B->getLHS()->IgnoreParens()))
+            if (const auto *D = dyn_cast<DeclRefExpr>(
+                    ASE->getBase()->IgnoreParenImpCasts()))
+              WritesArray |= A.canonicalArray(D->getDecl()) == Arr;
+      });
+      if (!WritesArray)
+        continue;
+      if (!BO || !BO->isAssignmentOp() ||
+          !isa<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens()))
+        return false;
+      P.Split = true;
+    }
+    if (AtEntry) {
+      const Stmt *First = nullptr;
+      for (auto &[S, P] : Plans)
+        if (!P.Reads.empty() && (!First || stmtOrder(S) < stmtOrder(First)))
+          First = S;
+      if (First)
+        Plans[First].BarrierBefore = true;
+    }
+    // Every racing pair of statements needs a barrier between them: the
+    // one a split statement ends with, or one inserted before the later.
+    SmallVector<std::pair<const Stmt *, const Stmt *>, 8> Pairs;
+    for (const Race &R : Races) {
+      const Stmt *SW = R.W->Stmt, *SR = R.R->Stmt;
+      if (SW == SR) {
+        if (!Plans[SR].Split)
+          return false;
+        continue;
+      }
+      bool WFirst = stmtOrder(SW) < stmtOrder(SR);
+      Pairs.push_back(WFirst ? std::make_pair(SW, SR) : std::make_pair(SR, SW));
+    }
+    llvm::sort(Pairs, [&](const auto &X, const auto &Y) {
+      return stmtOrder(X.second) < stmtOrder(Y.second);
+    });
+    for (const auto &[Early, Late] : Pairs) {
+      unsigned E = stmtOrder(Early), L = stmtOrder(Late);
+      bool Covered = llvm::any_of(Plans, [&](const auto &KV) {
+        unsigned O = stmtOrder(KV.first);
+        return (KV.second.Split && E <= O && O < L) ||
+               (KV.second.BarrierBefore && E < O && O <= L);
+      });
+      if (!Covered)
+        Plans[Late].BarrierBefore = true;
+    }
+    unsigned Counter = 0;
+    std::string Peer = freshName("peer");
+    unsigned NumSplits =
+        llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
+    for (auto &[S, P] : Plans) {
+      if (!P.Split && !P.BarrierBefore)
+        continue;
+      auto SlotIt = A.Slots.find(S);
+      if (SlotIt == A.Slots.end())
+        return false;
+      const Slot &Sl = SlotIt->second;
+      std::string Replacement;
+      const Stmt *Target = S;
+      std::string Indent = indentOf(S->getBeginLoc());
+      std::string Cond;
+      bool Braces = false;
+      const Stmt *Own = nullptr;
+      if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
+        // In place.
+      } else if (Sl.Kind == SlotKind::IfThen &&
+                 uniform(A.Slots[Sl.Parent].G, Warp) &&
+                 !A.threadDependent(cast<IfStmt>(Sl.Parent)->getCond()) &&
+                 A.Slots[Sl.Parent].Kind != SlotKind::Other) {
+        Braces = true;
+        Indent = indentOf(Sl.Parent->getBeginLoc());
+      } else if (Sl.Kind == SlotKind::IfThen) {
+        // Lift out of a thread-dependent `if (C) S;`.
+        const auto *If = cast<IfStmt>(Sl.Parent);
+        auto PIt = A.Slots.find(If);
+        if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+            PIt == A.Slots.end() || PIt->second.Kind != SlotKind::Compound ||
+            !uniform(PIt->second.G, Warp)) {
+          Why = "the barrier would be inside a thread-dependent branch";
+          return false;
+        }
+        bool ReadsArray = false;
+        forEachDescendant(If->getCond(), [&](const Stmt *X) {
+          ReadsArray |= isa<ArraySubscriptExpr>(X);
+        });
+        if (ReadsArray || If->getCond()->HasSideEffects(Ctx))
+          return false;
+        std::optional<std::string> C = text(If->getCond()->getSourceRange());
+        if (!C)
+          return false;
+        Cond = *C;
+        Target = If;
+        Indent = indentOf(If->getBeginLoc());
+      } else {
+        Why = "the barrier would be inside a thread-dependent branch or loop";
+        return false;
+      }
+      std::optional<CharSourceRange> Range = withSemi(Target);
+      std::optional<std::string> StmtText = text(S->getSourceRange());
+      if (!Range || !StmtText)
+        return false;
+      std::string In = Braces ? Indent + "  " : Indent;
+      SmallVector<std::string, 4> Lines;
+      if (P.BarrierBefore)
+        Lines.push_back(Barrier + ";");
+      std::string Body = *StmtText;
+      if (P.Split) {
+        const auto *BO = cast<BinaryOperator>(S);
+        Own = BO->getLHS();
+        std::optional<std::string> OwnText = text(Own->getSourceRange());
+        if (!OwnText)
+          return false;
+        // Replace the racing reads, last first, by temporaries.
+        SmallVector<const Access *, 2> Reads(P.Reads);
+        llvm::sort(Reads, [&](const Access *X, const Access *Y) {
+          return SM.getFileOffset(X->E->getBeginLoc()) >
+                 SM.getFileOffset(Y->E->getBeginLoc());
+        });
+        unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
+        SmallVector<std::string, 2> Decls;
+        for (const Access *Rd : Reads) {
+          std::optional<std::string> RT = text(Rd->E->getSourceRange());
+          if (!RT || Rd->E->getBeginLoc().isMacroID())
+            return false;
+          std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
+                                 ? Peer
+                                 : Peer + std::to_string(++Counter);
+          if (Braces && Reads.size() == 1)
+            Name = Peer;
+          unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
+          Body.replace(B, RT->size(), Name);
+          Decls.insert(
+              Decls.begin(),
+              "auto " + Name + " = " +
+                  (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
+                  ";");
+        }
+        Lines.append(Decls.begin(), Decls.end());
+        Lines.push_back(Barrier + ";");
+        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
+                        ";");
+        Lines.push_back(Barrier + ";");
+      } else {
+        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
+                        (isa<Expr>(S) ? ";" : ""));
+      }
+      std::string New;
+      if (Braces)
+        New = "{\n";
+      for (unsigned I = 0; I < Lines.size(); ++I) {
+        if (I > 0 || Braces)
+          New += In;
+        New += Lines[I];
+        New += "\n";
+      }
+      if (Braces)
+        New += Indent + "}";
+      else
+        New.pop_back();
+      if (!Cond.empty() && !P.Split) {
+        // A pure read under a thread-dependent branch: the barrier goes
+        // before the branch, the branch stays as it is.
+        Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
+                                                   Barrier + ";\n" + Indent));
+        continue;
+      }
+      if (!P.Split && !Braces) {
+        Fixes.push_back(FixItHint::CreateInsertion(S->getBeginLoc(),
+                                                   Barrier + ";\n" + Indent));
+        continue;
+      }
+      Fixes.push_back(FixItHint::CreateReplacement(*Range, New));
+    }
+    return !Fixes.empty();
+  }
+
+  Analysis &A;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const FunctionDecl *FD;
+};
+
+} // namespace
+
+void WarpSynchronousCheck::onEndOfTranslationUnit() {
+  if (!Ctx || Functions.empty())
+    return;
+  Analysis A(*Ctx);
+  SmallVector<const FunctionDecl *, 16> Fns(Functions.begin(), Functions.end());
+  // Own-index variables: locals, then helper parameters bound by callers,
+  // to a fixed point.
+  for (int Round = 0; Round < 4; ++Round) {
+    for (const FunctionDecl *FD : Fns)
+      A.collectLocals(FD);
+    A.bindParameters(Fns);
+  }
+  // First walk: the guards at every call site.
+  for (const FunctionDecl *FD : Fns)
+    A.walkFunction(FD, Guard());
+  auto Calls = std::move(A.Calls);
+
+  llvm::DenseSet<unsigned> Reported;
+  for (const FunctionDecl *FD : Fns) {
+    Guard Entry;
+    if (!isKernel(FD)) {
+      auto It = Calls.find(FD->getCanonicalDecl());
+      if (It != Calls.end() && !It->second.empty()) {
+        Entry.TidLo = Inf;
+        Entry.TidHi = 0;
+        Entry.LaneLo = WarpSize;
+        Entry.LaneHi = 0;
+        for (const CallSite &CS : It->second) {
+          Guard G = CS.G;
+          // Map the caller's guards through own-index parameters.
+          Guard Mapped;
+          Mapped.WarpUniform = G.WarpUniform;
+          Mapped.BlockUniform = G.BlockUniform;
+          for (unsigned I = 0;
+               I < CS.Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+            Base B = A.baseOf(CS.Call->getArg(I));
+            if (B == Base::Tid) {
+              Mapped.TidLo = G.TidLo;
+              Mapped.TidHi = G.TidHi;
+            }
+          }
+          Mapped.LaneLo = G.LaneLo;
+          Mapped.LaneHi = G.LaneHi;
+          Entry.TidLo = std::min(Entry.TidLo, Mapped.TidLo);
+          Entry.TidHi = std::max(Entry.TidHi, Mapped.TidHi);
+          Entry.LaneLo = std::min(Entry.LaneLo, Mapped.LaneLo);
+          Entry.LaneHi = std::max(Entry.LaneHi, Mapped.LaneHi);
+          Entry.WarpUniform &= Mapped.WarpUniform;
+          Entry.BlockUniform &= Mapped.BlockUniform;
+        }
+      } else {
+        Entry.WarpUniform = Entry.BlockUniform = false;
+      }
+    }
+    A.walkFunction(FD, Entry);
+    Fixer F(A, *Ctx, FD);
+    const SourceManager &SM = Ctx->getSourceManager();
+    for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
+      SmallVector<Race, 8> Races;
+      for (const Access &W : Region)
+        for (const Access &R : Region)
+          if (std::optional<Race> Rc = raceBetween(W, R))
+            Races.push_back(*Rc);
+      if (Races.empty())
+        continue;
+      llvm::sort(Races, [](const Race &X, const Race &Y) {
+        return X.R->Order < Y.R->Order ||
+               (X.R->Order == Y.R->Order && X.W->Order < Y.W->Order);
+      });
+      const Race &First = Races.front();
+      SourceLocation Loc = SM.getExpansionLoc(First.R->E->getBeginLoc());
+      if (!Reported.insert(Loc.getRawEncoding()).second)
+        continue;
+      bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
+      // The array as spelled at the read (an alias such as `vs` of `s`).
+      std::string Array =
+          cast<DeclRefExpr>(First.R->E->getBase()->IgnoreParenImpCasts())
+              ->getDecl()
+              ->getName()
+              .str();
+      std::vector<FixItHint> Fixes;
+      std::string Why;
+      bool Fixed = false;
+      if (Warp && FixStyle == FixStyleKind::Shuffle)
+        Fixed = F.shuffleFix(Races, Fixes);
+      if (!Fixed) {
+        Fixes.clear();
+        bool AtEntry =
+            !isKernel(FD) && RegionIndex == 0 && A.FirstRegionAtEntry;
+        Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why);
+        if (!Fixed)
+          Fixes.clear();
+      }
+      {
+        auto D =
+            Warp ? diag(Loc, "lanes of a warp communicate through '%0' with "
+                             "no barrier in between; warp-synchronous code "
+                             "is a data race")
+                 : diag(Loc, "threads of different warps communicate through "
+                             "'%0' with no barrier in between; missing "
+                             "__syncthreads()");
+        D << Array;
+        for (const FixItHint &H : Fixes)
+          D << H;
+      }
+      diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
+           "another thread writes the element here", DiagnosticIDs::Note);
+      if (Warp)
+        diag(Loc,
+             "this relies on the lanes of a warp running in lock-step and on "
+             "a warp size of 32; neither is guaranteed since Volta",
+             DiagnosticIDs::Note);
+      if (!Fixed && !Why.empty())
+        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Why;
+    }
+  }
+  Functions.clear();
+}
+
+} // namespace cuda
+} // namespace clang::tidy

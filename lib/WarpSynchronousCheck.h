@@ -1,0 +1,41 @@
+//===--- WarpSynchronousCheck.h - cuda-lint ---------------------*- C++ -*-===//
+
+#ifndef CUDA_LINT_WARPSYNCHRONOUSCHECK_H
+#define CUDA_LINT_WARPSYNCHRONOUSCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds threads that communicate through shared or global memory without a
+/// barrier, relying on the lock-step execution of a warp (warp-synchronous
+/// programming) or on nothing at all, and rewrites recognised warp reductions
+/// to `__shfl_down_sync` and other racy steps to `__syncwarp()` or
+/// `__syncthreads()`.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-warp-synchronous.md
+class WarpSynchronousCheck : public ClangTidyCheck {
+public:
+  enum class FixStyleKind { Shuffle, Syncwarp };
+
+  WarpSynchronousCheck(StringRef Name, ClangTidyContext *Context);
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+
+private:
+  const FixStyleKind FixStyle;
+  llvm::SetVector<const FunctionDecl *> Functions;
+  ASTContext *Ctx = nullptr;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_WARPSYNCHRONOUSCHECK_H
