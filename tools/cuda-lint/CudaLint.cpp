@@ -9,10 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkRunner.h"
+#include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -209,6 +212,10 @@ int main(int argc, const char **argv) {
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
   std::string BuildPath, ExplicitCudaPath, GpuArch;
   bool BuildPathGiven = false, NoToolkit = false;
+  // Bulk runs (one child per translation unit): see BulkRunner.h.
+  BulkOptions Bulk;
+  bool BulkMode = false;
+  std::vector<std::string> BulkChildArgs;
 
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
@@ -218,16 +225,78 @@ int main(int argc, const char **argv) {
       break;
     }
     std::string Value;
+    if (A == "-j" || A == "--jobs" || (A.starts_with("-j") && !A.starts_with("-j=") &&
+                                       A.size() > 2 && llvm::isDigit(A[2])) ||
+        A.starts_with("-j=") || A.starts_with("--jobs=")) {
+      StringRef V = A;
+      if (A == "-j" || A == "--jobs")
+        V = I + 1 < In.size() ? StringRef(In[++I]) : StringRef();
+      else
+        V = A.starts_with("--jobs=") ? A.drop_front(7)
+                                     : A.drop_front(2).ltrim('=');
+      if (V.getAsInteger(10, Bulk.Jobs))
+        fail(A, "-j takes a number of parallel jobs");
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "format", Value)) {
+      if (Value != "text" && Value != "json" && Value != "sarif")
+        fail("--format=" + Value, "expected text, json or sarif");
+      Bulk.Format = Value;
+      BulkMode |= Value != "text";
+      continue;
+    }
+    if (A == "-o" || matchOption(In, I, "output", Value)) {
+      if (A == "-o") {
+        if (I + 1 >= In.size())
+          fail("-o", "needs a file name");
+        Value = In[++I];
+      }
+      Bulk.Output = Value;
+      continue;
+    }
+    if (matchOption(In, I, "shard", Value)) {
+      if (!parseShard(Value, Bulk.ShardK, Bulk.ShardN))
+        fail("--shard=" + Value, "expected K/N with 1 <= K <= N");
+      BulkMode = true;
+      continue;
+    }
+    if (A == "--diff" || A == "-diff") {
+      Bulk.Diff = BulkMode = true;
+      continue;
+    }
+    if (A == "--merge" || A == "-merge") {
+      Bulk.Merge = BulkMode = true;
+      continue;
+    }
+    if (A == "--changed-lines" || A == "-changed-lines") {
+      Bulk.ChangedLines = "";
+      BulkMode = true;
+      continue;
+    }
+    if (A.consume_front("--changed-lines=") ||
+        A.consume_front("-changed-lines=")) {
+      Bulk.ChangedLines = A.str();
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "progress", Value)) {
+      Bulk.Progress = Value;
+      continue;
+    }
     if (matchOption(In, I, "cuda-path", Value)) {
       ExplicitCudaPath = Value;
+      BulkChildArgs.push_back("--cuda-path=" + Value);
       continue;
     }
     if (matchOption(In, I, "cuda-gpu-arch", Value)) {
       GpuArch = Value;
+      BulkChildArgs.push_back("--cuda-gpu-arch=" + Value);
       continue;
     }
     if (A == "--cuda-fallback" || A == "-cuda-fallback") {
       NoToolkit = true;
+      BulkChildArgs.push_back(A.str());
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
@@ -240,17 +309,63 @@ int main(int argc, const char **argv) {
     }
     if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes"))
       Fix = true;
+    if (isFlag(A, "fix-errors"))
+      Bulk.FixErrors = true;
+    if (isFlag(A, "quiet"))
+      Bulk.Quiet = true;
     if (isFlag(A, "checks"))
       HasChecks = true;
     if (isFlag(A, "config") || isFlag(A, "config-file"))
       HasConfig = true;
     if (!A.starts_with("-")) {
       Sources.push_back(A.str());
+      BulkMode |= llvm::sys::fs::is_directory(A);
       continue;
     }
+    size_t Before = Tidy.size();
     Tidy.push_back(A.str());
     if (takesSeparateValue(A) && !A.contains('=') && I + 1 < In.size())
       Tidy.push_back(In[++I]);
+    // What the children of a bulk run get: everything but the fixing and
+    // the fixes file, which the parent does once for all of them.
+    if (isFlag(A, "fix") || isFlag(A, "fix-errors") ||
+        isFlag(A, "fix-notes") || isFlag(A, "quiet"))
+      continue;
+    if (isFlag(A, "export-fixes")) {
+      Bulk.ExportFixes = A.contains('=') ? A.split('=').second.str()
+                                         : Tidy.back();
+      continue;
+    }
+    BulkChildArgs.insert(BulkChildArgs.end(), Tidy.begin() + Before,
+                         Tidy.end());
+  }
+  // A whole compile database: -p with no files.
+  BulkMode |= BuildPathGiven && Sources.empty() &&
+              !llvm::is_contained(Tidy, "--dump-config") &&
+              !llvm::is_contained(Tidy, "-dump-config") &&
+              !llvm::is_contained(Tidy, "--list-checks") &&
+              !llvm::is_contained(Tidy, "-list-checks");
+
+  if (BulkMode) {
+    llvm::SmallVector<StringRef> Bad;
+    if (Bulk.Merge) {
+      for (const std::string &S : Sources)
+        if (!llvm::sys::fs::exists(S))
+          fail(S, "no such file");
+    } else {
+      for (const std::string &S : Sources)
+        if (!llvm::sys::fs::is_directory(S))
+          checkSource(S, false);
+    }
+    Bulk.Self = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&takesSeparateValue));
+    Bulk.ChildArgs = BulkChildArgs;
+    Bulk.Inputs = Sources;
+    Bulk.BuildPath = BuildPathGiven ? BuildPath : "";
+    Bulk.HasDoubleDash = HasDoubleDash;
+    Bulk.CompileArgs = CompileArgs;
+    Bulk.Fix = Fix;
+    return runBulk(Bulk);
   }
 
   for (const std::string &S : Sources)
