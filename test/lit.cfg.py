@@ -47,3 +47,11 @@ if shutil.which("git"):
     config.available_features.add("git")
 if os.getuid() == 0:
     config.available_features.add("root")
+import subprocess
+if subprocess.call([config.python_executable, "-c", "import jsonschema"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("jsonschema")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if shutil.which("cmake"):
+    config.available_features.add("cmake")

@@ -506,7 +506,8 @@ int runBulk(const BulkOptions &Opts) {
       Set.add(D);
     }
     Prog.clear();
-    if (Opts.Format == "text") {
+    // With --diff, standard output is the patch alone.
+    if (Opts.Format == "text" && !Opts.Diff) {
       std::string Out = readAll(J.OutFile);
       llvm::outs() << Out;
       llvm::outs().flush();
