@@ -41,6 +41,7 @@ if os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
+    config.substitutions.append(("%{nvcc_dir}", os.path.dirname(config.nvcc)))
 if config.clang_tidy and os.path.exists(config.clang_tidy):
     config.available_features.add("clang-tidy")
 if shutil.which("git"):

@@ -114,6 +114,30 @@ void checkSource(StringRef Path, bool Fix) {
                "changed");
 }
 
+bool isHeaderName(StringRef Path) {
+  StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".hh";
+}
+
+std::string absoluteIn(StringRef Path, StringRef Dir) {
+  if (llvm::sys::path::is_absolute(Path))
+    return absolute(Path);
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Path);
+  return absolute(P);
+}
+
+/// Length of the common leading directories of two absolute paths.
+size_t commonDirLength(StringRef A, StringRef B) {
+  size_t N = 0, Common = 0;
+  while (N < A.size() && N < B.size() && A[N] == B[N]) {
+    if (A[N] == '/')
+      Common = N;
+    ++N;
+  }
+  return Common;
+}
+
 struct TempDatabase {
   llvm::SmallString<128> Dir, File;
   ~TempDatabase() {
@@ -140,15 +164,45 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   } else {
     fail(DbFile, "cannot be read: " + Buf.getError().message());
   }
+  std::vector<clang::tooling::CompileCommand> Inferred;
   std::unique_ptr<clang::tooling::JSONCompilationDatabase> Db =
       clang::tooling::JSONCompilationDatabase::loadFromFile(
           DbFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!Db)
     fail(DbFile, "invalid compile database: " +
                      StringRef(Error).split('\n').first.trim());
+  std::vector<clang::tooling::CompileCommand> All = Db->getAllCompileCommands();
   for (const std::string &Source : Sources) {
     std::vector<clang::tooling::CompileCommand> Cmds =
         Db->getCompileCommands(absolute(Source));
+    // A header has no command of its own: it is analysed with the command
+    // of the CUDA source nearest to it (the longest common directory), as
+    // clangd does, with -x cuda.
+    if (Cmds.empty() && isHeaderName(Source)) {
+      std::string Abs = absolute(Source);
+      const clang::tooling::CompileCommand *Best = nullptr;
+      size_t BestLen = 0;
+      for (const clang::tooling::CompileCommand &C : All) {
+        std::string F = absoluteIn(C.Filename, C.Directory);
+        if (!isCudaCommand(C.CommandLine, F))
+          continue;
+        size_t Len = commonDirLength(Abs, F);
+        if (!Best || Len > BestLen) {
+          Best = &C;
+          BestLen = Len;
+        }
+      }
+      if (Best) {
+        clang::tooling::CompileCommand C = *Best;
+        std::string F = absoluteIn(C.Filename, C.Directory);
+        for (std::string &A : C.CommandLine)
+          if (A == C.Filename || A == F)
+            A = Abs;
+        C.Filename = Abs;
+        Cmds.push_back(C);
+        Inferred.push_back(std::move(C));
+      }
+    }
     if (Cmds.empty() && !Explicit)
       return false;
     if (Cmds.empty())
@@ -160,7 +214,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
 
   llvm::json::Array Out;
   llvm::StringSet<> Dropped;
-  for (const clang::tooling::CompileCommand &Cmd : Db->getAllCompileCommands()) {
+  All.insert(All.end(), Inferred.begin(), Inferred.end());
+  for (const clang::tooling::CompileCommand &Cmd : All) {
     std::vector<std::string> Args = Cmd.CommandLine;
     if (!Args.empty() && isNvccCompiler(Args.front()))
       Args = translateNvccCommand(Args, Cmd.Directory, nullptr);
