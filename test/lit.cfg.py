@@ -56,3 +56,7 @@ if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")
+if os.path.exists(cuda_clangd):
+    config.available_features.add("cuda-clangd")
+    config.substitutions.append(("%cuda_clangd", cuda_clangd))
