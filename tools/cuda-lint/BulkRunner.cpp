@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
@@ -241,6 +242,34 @@ std::string failureReason(const Job &J, StringRef Root) {
     if (!L.trim().empty())
       return L.trim().str();
   return "exit code " + std::to_string(Code);
+}
+
+/// clang-tidy's text output with the diagnostics already printed (a shared
+/// header's finding, seen from another translation unit) left out. A
+/// diagnostic is its `file:line:col: warning|error: ...` line and what
+/// follows it up to the next such line (source excerpt, notes).
+std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed) {
+  static const llvm::Regex Head(
+      "^(.+):([0-9]+):([0-9]+): (warning|error): (.*)$");
+  std::string Out;
+  bool Keep = true;
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  if (!Lines.empty() && Lines.back().empty())
+    Lines.pop_back();
+  for (StringRef L : Lines) {
+    llvm::SmallVector<StringRef> M;
+    if (Head.match(L, &M)) {
+      std::string Key = absolutePath(M[1]) + ":" + M[2].str() + ":" +
+                        M[3].str() + ":" + M[5].str();
+      Keep = Printed.insert(Key).second;
+    }
+    if (Keep) {
+      Out += L.str();
+      Out += "\n";
+    }
+  }
+  return Out;
 }
 
 bool isSarifFile(StringRef File) {
@@ -483,7 +512,7 @@ int runBulk(const BulkOptions &Opts) {
   std::map<pid_t, size_t> Running;
   size_t Next = 0;
   FindingSet Set;
-  llvm::StringSet<> StderrSeen;
+  llvm::StringSet<> StderrSeen, PrintedDiags;
   bool AnyNonZero = false;
 
   auto Finish = [&](size_t I) {
@@ -508,8 +537,7 @@ int runBulk(const BulkOptions &Opts) {
     Prog.clear();
     // With --diff, standard output is the patch alone.
     if (Opts.Format == "text" && !Opts.Diff) {
-      std::string Out = readAll(J.OutFile);
-      llvm::outs() << Out;
+      llvm::outs() << dedupeText(readAll(J.OutFile), PrintedDiags);
       llvm::outs().flush();
     }
     std::string Err = readAll(J.ErrFile);
