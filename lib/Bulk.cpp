@@ -82,7 +82,8 @@ struct Edit {
   std::string Text;
   std::string Check;
   bool operator<(const Edit &O) const {
-    return std::tie(Offset, Length, Text) < std::tie(O.Offset, O.Length, O.Text);
+    return std::tie(Offset, Length, Text) <
+           std::tie(O.Offset, O.Length, O.Text);
   }
   bool sameAs(const Edit &O) const {
     return Offset == O.Offset && Length == O.Length && Text == O.Text;
@@ -158,8 +159,8 @@ llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
       {"physicalLocation",
        llvm::json::Object{
            {"artifactLocation", std::move(Artifact)},
-           {"region", llvm::json::Object{{"startLine", Line},
-                                         {"startColumn", Col}}}}}};
+           {"region",
+            llvm::json::Object{{"startLine", Line}, {"startColumn", Col}}}}}};
 }
 
 } // namespace
@@ -229,7 +230,8 @@ LineRanges parseUnifiedDiff(StringRef Diff, StringRef Root) {
     New = New.take_until([](char C) { return C == ' '; });
     auto [Start, Count] = New.split(',');
     unsigned S = 0, C = 1;
-    if (Start.getAsInteger(10, S) || (!Count.empty() && Count.getAsInteger(10, C)))
+    if (Start.getAsInteger(10, S) ||
+        (!Count.empty() && Count.getAsInteger(10, C)))
       continue;
     if (C == 0)
       continue;
@@ -253,8 +255,7 @@ std::string lineFilterJson(const LineRanges &Ranges) {
   return S;
 }
 
-bool readFixesYaml(StringRef Path,
-                   std::vector<clang::tooling::Diagnostic> &Out,
+bool readFixesYaml(StringRef Path, std::vector<clang::tooling::Diagnostic> &Out,
                    std::string &Error) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf) {
@@ -355,9 +356,9 @@ FixPlan planFixes(llvm::ArrayRef<Finding> Findings) {
   for (const Finding &F : Findings)
     for (const auto &[File, Reps] : F.Diag.Message.Fix)
       for (const clang::tooling::Replacement &R : Reps)
-        PerFile[R.getFilePath().str()].push_back(
-            {R.getOffset(), R.getLength(), R.getReplacementText().str(),
-             F.Diag.DiagnosticName});
+        PerFile[R.getFilePath().str()].push_back({R.getOffset(), R.getLength(),
+                                                  R.getReplacementText().str(),
+                                                  F.Diag.DiagnosticName});
 
   for (auto &[File, Edits] : PerFile) {
     llvm::sort(Edits);
@@ -384,7 +385,8 @@ FixPlan planFixes(llvm::ArrayRef<Finding> Findings) {
                  ": conflicting fixes: " + A.Check + " replaces " +
                  std::to_string(A.Length) + " bytes with '" + A.Text + "', " +
                  B.Check + " replaces " + std::to_string(B.Length) +
-                 " bytes with '" + B.Text + "'; no fix was applied to this file";
+                 " bytes with '" + B.Text +
+                 "'; no fix was applied to this file";
     }
     if (!Conflict.empty()) {
       Plan.Conflicts.push_back(Conflict);
@@ -430,8 +432,8 @@ std::string unifiedDiff(const FixPlan &Plan, StringRef Root) {
     fs::createTemporaryFile("cuda-lint-diff", "", OutFile);
     std::string Rel = relativeTo(File, Root);
     std::string LA = "a/" + Rel, LB = "b/" + Rel;
-    llvm::SmallVector<StringRef> Args{*Diff, "-u", "--label", LA, "--label",
-                                      LB,    File, NewFile};
+    llvm::SmallVector<StringRef> Args{*Diff,     "-u", "--label", LA,
+                                      "--label", LB,   File,      NewFile};
     std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutFile),
                                             std::nullopt};
     llvm::sys::ExecuteAndWait(*Diff, Args, std::nullopt, Redirects);
@@ -470,8 +472,8 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
           {"shortDescription", llvm::json::Object{{"text", Desc}}},
           {"fullDescription", llvm::json::Object{{"text", Desc}}},
           {"helpUri", checkDocsUrl(Check)},
-          {"help", llvm::json::Object{{"text", Desc + " See " +
-                                                   checkDocsUrl(Check)}}},
+          {"help",
+           llvm::json::Object{{"text", Desc + " See " + checkDocsUrl(Check)}}},
           {"defaultConfiguration",
            llvm::json::Object{{"level", sarifLevel(F.Diag.DiagLevel)}}}});
     }
@@ -552,12 +554,10 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
   llvm::json::Object Run{
       {"tool",
        llvm::json::Object{
-           {"driver",
-            llvm::json::Object{
-                {"name", "cuda-lint"},
-                {"informationUri", CUDA_LINT_INFO_URL},
-                {"version", CUDA_LINT_VERSION},
-                {"rules", std::move(Rules)}}}}},
+           {"driver", llvm::json::Object{{"name", "cuda-lint"},
+                                         {"informationUri", CUDA_LINT_INFO_URL},
+                                         {"version", CUDA_LINT_VERSION},
+                                         {"rules", std::move(Rules)}}}}},
       {"originalUriBaseIds",
        llvm::json::Object{
            {"%SRCROOT%", llvm::json::Object{{"uri", std::string(RootUri)}}}}},
@@ -590,7 +590,8 @@ std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
       Error = File + ": " + Buf.getError().message();
       return std::nullopt;
     }
-    llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+    llvm::Expected<llvm::json::Value> V =
+        llvm::json::parse((*Buf)->getBuffer());
     if (!V) {
       Error = File + ": not JSON: " + llvm::toString(V.takeError());
       return std::nullopt;
@@ -625,7 +626,8 @@ std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
           auto *RO = R.getAsObject();
           if (!RO)
             continue;
-          if (auto Id = RO->getString("ruleId"); Id && RuleIndex.count(Id->str()))
+          if (auto Id = RO->getString("ruleId");
+              Id && RuleIndex.count(Id->str()))
             (*RO)["ruleIndex"] = RuleIndex[Id->str()];
           std::string Key;
           llvm::raw_string_ostream KS(Key);
@@ -678,13 +680,13 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
       std::string Text = readFile(File, Ok);
       for (const clang::tooling::Replacement &R : Reps) {
         auto [L, C] = offsetToPosition(Text, R.getOffset());
-        Fixes.push_back(llvm::json::Object{{"file", File},
-                                           {"offset", R.getOffset()},
-                                           {"length", R.getLength()},
-                                           {"line", L},
-                                           {"column", C},
-                                           {"replacement",
-                                            R.getReplacementText()}});
+        Fixes.push_back(
+            llvm::json::Object{{"file", File},
+                               {"offset", R.getOffset()},
+                               {"length", R.getLength()},
+                               {"line", L},
+                               {"column", C},
+                               {"replacement", R.getReplacementText()}});
       }
     }
     llvm::json::Array Notes;
@@ -692,8 +694,10 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
       bool Ok;
       std::string Text = readFile(N.FilePath, Ok);
       auto [L, C] = offsetToPosition(Text, N.FileOffset);
-      Notes.push_back(llvm::json::Object{
-          {"file", N.FilePath}, {"line", L}, {"column", C}, {"message", N.Message}});
+      Notes.push_back(llvm::json::Object{{"file", N.FilePath},
+                                         {"line", L},
+                                         {"column", C},
+                                         {"message", N.Message}});
     }
     Fs.push_back(llvm::json::Object{{"check", F.Diag.DiagnosticName},
                                     {"level", levelName(F.Diag.DiagLevel)},

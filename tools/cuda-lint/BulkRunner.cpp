@@ -22,8 +22,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
 #include <fcntl.h>
@@ -178,8 +178,7 @@ private:
   std::exit(1);
 }
 
-std::vector<std::string> databaseFiles(StringRef BuildPath,
-                                       unsigned &NonCuda) {
+std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
   llvm::SmallString<256> Dir(BuildPath);
   if (path::filename(Dir) == "compile_commands.json")
     Dir = path::parent_path(BuildPath);
@@ -219,9 +218,9 @@ std::string failureReason(const Job &J, StringRef Root) {
     if (D.DiagnosticName == "clang-diagnostic-error" ||
         D.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0) {
       FindingSet Tmp;
-      auto [L, C] = Tmp.position(
-          D.Message.FilePath.empty() ? J.File : D.Message.FilePath,
-          D.Message.FileOffset);
+      auto [L, C] =
+          Tmp.position(D.Message.FilePath.empty() ? J.File : D.Message.FilePath,
+                       D.Message.FileOffset);
       return "compile error: " + relative(D.Message.FilePath, Root) + ":" +
              std::to_string(L) + ":" + std::to_string(C) + ": " +
              D.Message.Message;
@@ -302,8 +301,7 @@ void printSummary(const std::vector<Job> &Jobs,
   if (NonCuda)
     OS << "; " << NonCuda << " non-CUDA compile commands skipped";
   OS << "\nfindings: " << Total << "\n";
-  OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel
-     << "\n";
+  OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel << "\n";
   if (!PerCheck.empty()) {
     OS << "\nfindings per check:\n";
     std::vector<std::pair<std::string, unsigned>> V(PerCheck.begin(),
@@ -475,8 +473,8 @@ int runBulk(const BulkOptions &Opts) {
     if (!Top)
       fatal("--changed-lines: not inside a git work tree");
     std::string GitRoot = StringRef(*Top).trim().str();
-    std::vector<std::string> Cmd{"git", "-C", GitRoot, "diff", "-U0",
-                                 "--no-color", "--no-ext-diff"};
+    std::vector<std::string> Cmd{"git", "-C",         GitRoot,        "diff",
+                                 "-U0", "--no-color", "--no-ext-diff"};
     if (Opts.ChangedLines->empty())
       Cmd.push_back("--cached");
     else
@@ -504,7 +502,8 @@ int runBulk(const BulkOptions &Opts) {
   if (fs::createUniqueDirectory("cuda-lint-bulk", TempDir))
     fatal("cannot create a temporary directory");
 
-  unsigned Parallel = Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency();
+  unsigned Parallel =
+      Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency();
   if (Parallel == 0)
     Parallel = 1;
   std::vector<Job> Jobs(Files.size());

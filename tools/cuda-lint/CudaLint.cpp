@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkRunner.h"
+#include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
-#include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -280,8 +280,9 @@ int main(int argc, const char **argv) {
       break;
     }
     std::string Value;
-    if (A == "-j" || A == "--jobs" || (A.starts_with("-j") && !A.starts_with("-j=") &&
-                                       A.size() > 2 && llvm::isDigit(A[2])) ||
+    if (A == "-j" || A == "--jobs" ||
+        (A.starts_with("-j") && !A.starts_with("-j=") && A.size() > 2 &&
+         llvm::isDigit(A[2])) ||
         A.starts_with("-j=") || A.starts_with("--jobs=")) {
       StringRef V = A;
       if (A == "-j" || A == "--jobs")
@@ -383,12 +384,12 @@ int main(int argc, const char **argv) {
       Tidy.push_back(In[++I]);
     // What the children of a bulk run get: everything but the fixing and
     // the fixes file, which the parent does once for all of them.
-    if (isFlag(A, "fix") || isFlag(A, "fix-errors") ||
-        isFlag(A, "fix-notes") || isFlag(A, "quiet"))
+    if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes") ||
+        isFlag(A, "quiet"))
       continue;
     if (isFlag(A, "export-fixes")) {
-      Bulk.ExportFixes = A.contains('=') ? A.split('=').second.str()
-                                         : Tidy.back();
+      Bulk.ExportFixes =
+          A.contains('=') ? A.split('=').second.str() : Tidy.back();
       continue;
     }
     BulkChildArgs.insert(BulkChildArgs.end(), Tidy.begin() + Before,
