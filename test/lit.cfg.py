@@ -60,3 +60,5 @@ cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")
 if os.path.exists(cuda_clangd):
     config.available_features.add("cuda-clangd")
     config.substitutions.append(("%cuda_clangd", cuda_clangd))
+if shutil.which("script"):
+    config.available_features.add("script")

@@ -135,6 +135,9 @@ public:
       Mode = llvm::sys::Process::StandardErrIsDisplayed() ? "bar" : "lines";
     Bar = Mode == "bar";
     Lines = Mode == "lines";
+    if (Bar && Total)
+      llvm::errs() << "[" << std::string(30, '.') << "] 0/" << Total
+                   << " files";
   }
   void done(const Job &J, StringRef Root) {
     ++Done;
