@@ -22,4 +22,7 @@ for r in run["results"]:
     print("RESULT %s %s:%d:%d fixes=%d" % (
         r["ruleId"], loc["artifactLocation"]["uri"], loc["region"]["startLine"],
         loc["region"]["startColumn"], len(r.get("fixes", []))))
+for inv in run.get("invocations", []):
+    for n in inv.get("toolExecutionNotifications", []):
+        print("NOTIFICATION %s %s" % (n["level"], n["message"]["text"]))
 print("VALID SARIF 2.1.0: %d rules, %d results" % (len(rules), len(run["results"])))
