@@ -257,6 +257,28 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   return true;
 }
 
+const char *const kBulkHelp = R"(cuda-lint: clang-tidy with the cuda-* checks and CUDA set up. Besides
+clang-tidy's options (below), it takes:
+
+  --cuda-path=<dir>       CUDA toolkit (default: CUDA_PATH, CUDA_HOME, nvcc
+                          on PATH, /usr/local/cuda)
+  --cuda-gpu-arch=<sm_XX> GPU architecture to analyse for (default sm_90)
+  --cuda-fallback         use the bundled CUDA declarations, not a toolkit
+
+Bulk runs (a directory, -p without files, or any option below): one process
+per translation unit, progress on stderr, a summary at the end.
+  -j <N>, --jobs=<N>      files analysed at once (default: all cores)
+  --progress=<mode>       auto, bar, lines or none
+  --diff                  print the merged fixes as a unified diff
+  --format=<fmt>          text (default), json or sarif (SARIF 2.1.0)
+  -o <file>               write the json or sarif report there
+  --shard=<K>/<N>         analyse the K-th of N deterministic shares
+  --merge                 combine fixes (.yaml) or SARIF files of earlier runs
+  --changed-lines[=<rev>] only lines changed in the index (or since <rev>)
+See docs/usage.md.
+
+)";
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -272,6 +294,8 @@ int main(int argc, const char **argv) {
   bool BulkMode = false;
   std::vector<std::string> BulkChildArgs;
 
+  if (llvm::is_contained(In, "--help") || llvm::is_contained(In, "-help"))
+    llvm::outs() << kBulkHelp;
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
     if (A == "--") {
