@@ -26,6 +26,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <csignal>
 #include <fcntl.h>
 #include <map>
 #include <spawn.h>
@@ -101,6 +102,8 @@ struct Job {
   Clock::time_point Start;
   double Seconds = 0;
   int Status = 0;
+  bool TimedOut = false;
+  double Timeout = 0;
   // Results.
   std::vector<clang::tooling::Diagnostic> Diags;
   bool Failed = false;
@@ -214,6 +217,12 @@ std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
 
 /// Why a translation unit could not be analysed, or "" when it was.
 std::string failureReason(const Job &J, StringRef Root) {
+  if (J.TimedOut) {
+    std::string Msg;
+    llvm::raw_string_ostream OS(Msg);
+    OS << llvm::format("timed out after %gs (--timeout)", J.Timeout);
+    return Msg;
+  }
   if (WIFSIGNALED(J.Status))
     return "cuda-lint crashed (signal " + std::to_string(WTERMSIG(J.Status)) +
            ")";
@@ -586,7 +595,25 @@ int runBulk(const BulkOptions &Opts) {
     if (Running.empty())
       continue;
     int Status = 0;
-    pid_t Pid = ::waitpid(-1, &Status, 0);
+    pid_t Pid;
+    if (Opts.TimeoutSeconds <= 0) {
+      Pid = ::waitpid(-1, &Status, 0);
+    } else {
+      // Poll, and kill the files that run past --timeout.
+      while ((Pid = ::waitpid(-1, &Status, WNOHANG)) == 0) {
+        for (auto &[P, I] : Running) {
+          Job &J = Jobs[I];
+          double S =
+              std::chrono::duration<double>(Clock::now() - J.Start).count();
+          if (!J.TimedOut && S > Opts.TimeoutSeconds) {
+            J.TimedOut = true;
+            J.Timeout = Opts.TimeoutSeconds;
+            ::kill(P, SIGKILL);
+          }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
     if (Pid < 0)
       break;
     auto It = Running.find(Pid);

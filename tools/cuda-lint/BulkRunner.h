@@ -38,6 +38,9 @@ struct BulkOptions {
   /// --merge: the inputs are fixes YAML or SARIF files of earlier runs.
   bool Merge = false;
   std::string Progress = "auto"; // auto | bar | lines | none
+  /// A file still being analysed after this many seconds is killed and
+  /// reported as not analysed; 0 waits for ever.
+  double TimeoutSeconds = 0;
 };
 
 /// Runs a bulk lint; returns the exit code.

@@ -269,6 +269,7 @@ Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
   -j <N>, --jobs=<N>      files analysed at once (default: all cores)
   --progress=<mode>       auto, bar, lines or none
+  --timeout=<seconds>     kill and report a file that takes longer
   --diff                  print the merged fixes as a unified diff
   --format=<fmt>          text (default), json or sarif (SARIF 2.1.0)
   -o <file>               write the json or sarif report there
@@ -357,6 +358,13 @@ int main(int argc, const char **argv) {
     if (A.consume_front("--changed-lines=") ||
         A.consume_front("-changed-lines=")) {
       Bulk.ChangedLines = A.str();
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "timeout", Value)) {
+      if (StringRef(Value).getAsDouble(Bulk.TimeoutSeconds) ||
+          Bulk.TimeoutSeconds <= 0)
+        fail("--timeout=" + Value, "expected a number of seconds");
       BulkMode = true;
       continue;
     }
