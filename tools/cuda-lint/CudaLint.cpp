@@ -257,7 +257,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   return true;
 }
 
-const char *const kBulkHelp = R"(cuda-lint: clang-tidy with the cuda-* checks and CUDA set up. Besides
+const char *const kBulkHelp =
+    R"(cuda-lint: clang-tidy with the cuda-* checks and CUDA set up. Besides
 clang-tidy's options (below), it takes:
 
   --cuda-path=<dir>       CUDA toolkit (default: CUDA_PATH, CUDA_HOME, nvcc
