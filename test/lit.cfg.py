@@ -43,6 +43,7 @@ if os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
+    config.substitutions.append(("%{nvcc_dir}", os.path.dirname(config.nvcc)))
 if config.clang_tidy and os.path.exists(config.clang_tidy):
     config.available_features.add("clang-tidy")
 fuzzer = os.path.join(config.cuda_lint_tools_dir, "cuda-lint-fuzzer")
@@ -58,3 +59,17 @@ if shutil.which("git"):
     config.available_features.add("git")
 if os.getuid() == 0:
     config.available_features.add("root")
+import subprocess
+if subprocess.call([config.python_executable, "-c", "import jsonschema"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("jsonschema")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if shutil.which("cmake"):
+    config.available_features.add("cmake")
+cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")
+if os.path.exists(cuda_clangd):
+    config.available_features.add("cuda-clangd")
+    config.substitutions.append(("%cuda_clangd", cuda_clangd))
+if shutil.which("script"):
+    config.available_features.add("script")

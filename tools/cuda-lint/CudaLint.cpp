@@ -9,11 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BulkRunner.h"
+#include "clang-tidy/tool/ClangTidyMain.h"
+#include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
 #include "cudalint/PrecompiledPrelude.h"
-#include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -112,6 +115,30 @@ void checkSource(StringRef Path, bool Fix) {
                "changed");
 }
 
+bool isHeaderName(StringRef Path) {
+  StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cuh" || Ext == ".h" || Ext == ".hpp" || Ext == ".hh";
+}
+
+std::string absoluteIn(StringRef Path, StringRef Dir) {
+  if (llvm::sys::path::is_absolute(Path))
+    return absolute(Path);
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Path);
+  return absolute(P);
+}
+
+/// Length of the common leading directories of two absolute paths.
+size_t commonDirLength(StringRef A, StringRef B) {
+  size_t N = 0, Common = 0;
+  while (N < A.size() && N < B.size() && A[N] == B[N]) {
+    if (A[N] == '/')
+      Common = N;
+    ++N;
+  }
+  return Common;
+}
+
 struct TempDatabase {
   llvm::SmallString<128> Dir, File;
   ~TempDatabase() {
@@ -138,15 +165,45 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   } else {
     fail(DbFile, "cannot be read: " + Buf.getError().message());
   }
+  std::vector<clang::tooling::CompileCommand> Inferred;
   std::unique_ptr<clang::tooling::JSONCompilationDatabase> Db =
       clang::tooling::JSONCompilationDatabase::loadFromFile(
           DbFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!Db)
     fail(DbFile, "invalid compile database: " +
                      StringRef(Error).split('\n').first.trim());
+  std::vector<clang::tooling::CompileCommand> All = Db->getAllCompileCommands();
   for (const std::string &Source : Sources) {
     std::vector<clang::tooling::CompileCommand> Cmds =
         Db->getCompileCommands(absolute(Source));
+    // A header has no command of its own: it is analysed with the command
+    // of the CUDA source nearest to it (the longest common directory), as
+    // clangd does, with -x cuda.
+    if (Cmds.empty() && isHeaderName(Source)) {
+      std::string Abs = absolute(Source);
+      const clang::tooling::CompileCommand *Best = nullptr;
+      size_t BestLen = 0;
+      for (const clang::tooling::CompileCommand &C : All) {
+        std::string F = absoluteIn(C.Filename, C.Directory);
+        if (!isCudaCommand(C.CommandLine, F))
+          continue;
+        size_t Len = commonDirLength(Abs, F);
+        if (!Best || Len > BestLen) {
+          Best = &C;
+          BestLen = Len;
+        }
+      }
+      if (Best) {
+        clang::tooling::CompileCommand C = *Best;
+        std::string F = absoluteIn(C.Filename, C.Directory);
+        for (std::string &A : C.CommandLine)
+          if (A == C.Filename || A == F)
+            A = Abs;
+        C.Filename = Abs;
+        Cmds.push_back(C);
+        Inferred.push_back(std::move(C));
+      }
+    }
     if (Cmds.empty() && !Explicit)
       return false;
     if (Cmds.empty())
@@ -158,7 +215,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
 
   llvm::json::Array Out;
   llvm::StringSet<> Dropped;
-  for (const clang::tooling::CompileCommand &Cmd : Db->getAllCompileCommands()) {
+  All.insert(All.end(), Inferred.begin(), Inferred.end());
+  for (const clang::tooling::CompileCommand &Cmd : All) {
     std::vector<std::string> Args = Cmd.CommandLine;
     if (!Args.empty() && isNvccCompiler(Args.front()))
       Args = translateNvccCommand(Args, Cmd.Directory, nullptr);
@@ -269,6 +327,32 @@ bool mentionsRemovedApi(StringRef Path) {
       return true;
   return false;
 }
+const char *const kBulkHelp =
+    R"(cuda-lint: clang-tidy with the cuda-* checks and CUDA set up. Besides
+clang-tidy's options (below), it takes:
+
+  --cuda-path=<dir>       CUDA toolkit (default: CUDA_PATH, CUDA_HOME, nvcc
+                          on PATH, /usr/local/cuda)
+  --cuda-gpu-arch=<sm_XX> GPU architecture to analyse for (default sm_90)
+  --cuda-fallback         use the bundled CUDA declarations, not a toolkit
+  --no-pch                do not use the cached precompiled CUDA prelude
+  --legacy-compat         declare APIs that CUDA 12 and 13 removed (default:
+                          when the source names one; --no-legacy-compat)
+
+Bulk runs (a directory, -p without files, or any option below): one process
+per translation unit, progress on stderr, a summary at the end.
+  -j <N>, --jobs=<N>      files analysed at once (default: all cores)
+  --progress=<mode>       auto, bar, lines or none
+  --timeout=<seconds>     kill and report a file that takes longer
+  --diff                  print the merged fixes as a unified diff
+  --format=<fmt>          text (default), json or sarif (SARIF 2.1.0)
+  -o <file>               write the json or sarif report there
+  --shard=<K>/<N>         analyse the K-th of N deterministic shares
+  --merge                 combine fixes (.yaml) or SARIF files of earlier runs
+  --changed-lines[=<rev>] only lines changed in the index (or since <rev>)
+See docs/usage.md.
+
+)";
 
 } // namespace
 
@@ -284,7 +368,13 @@ int main(int argc, const char **argv) {
   // header is added when a source names a removed API (--no-legacy-compat
   // turns that off).
   bool LegacyCompat = false, NoLegacyCompat = false;
+  // Bulk runs (one child per translation unit): see BulkRunner.h.
+  BulkOptions Bulk;
+  bool BulkMode = false;
+  std::vector<std::string> BulkChildArgs;
 
+  if (llvm::is_contained(In, "--help") || llvm::is_contained(In, "-help"))
+    llvm::outs() << kBulkHelp;
   for (size_t I = 0; I < In.size(); ++I) {
     StringRef A = In[I];
     if (A == "--") {
@@ -293,28 +383,101 @@ int main(int argc, const char **argv) {
       break;
     }
     std::string Value;
+    if (A == "-j" || A == "--jobs" ||
+        (A.starts_with("-j") && !A.starts_with("-j=") && A.size() > 2 &&
+         llvm::isDigit(A[2])) ||
+        A.starts_with("-j=") || A.starts_with("--jobs=")) {
+      StringRef V = A;
+      if (A == "-j" || A == "--jobs")
+        V = I + 1 < In.size() ? StringRef(In[++I]) : StringRef();
+      else
+        V = A.starts_with("--jobs=") ? A.drop_front(7)
+                                     : A.drop_front(2).ltrim('=');
+      if (V.getAsInteger(10, Bulk.Jobs))
+        fail(A, "-j takes a number of parallel jobs");
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "format", Value)) {
+      if (Value != "text" && Value != "json" && Value != "sarif")
+        fail("--format=" + Value, "expected text, json or sarif");
+      Bulk.Format = Value;
+      BulkMode |= Value != "text";
+      continue;
+    }
+    if (A == "-o" || matchOption(In, I, "output", Value)) {
+      if (A == "-o") {
+        if (I + 1 >= In.size())
+          fail("-o", "needs a file name");
+        Value = In[++I];
+      }
+      Bulk.Output = Value;
+      continue;
+    }
+    if (matchOption(In, I, "shard", Value)) {
+      if (!parseShard(Value, Bulk.ShardK, Bulk.ShardN))
+        fail("--shard=" + Value, "expected K/N with 1 <= K <= N");
+      BulkMode = true;
+      continue;
+    }
+    if (A == "--diff" || A == "-diff") {
+      Bulk.Diff = BulkMode = true;
+      continue;
+    }
+    if (A == "--merge" || A == "-merge") {
+      Bulk.Merge = BulkMode = true;
+      continue;
+    }
+    if (A == "--changed-lines" || A == "-changed-lines") {
+      Bulk.ChangedLines = "";
+      BulkMode = true;
+      continue;
+    }
+    if (A.consume_front("--changed-lines=") ||
+        A.consume_front("-changed-lines=")) {
+      Bulk.ChangedLines = A.str();
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "timeout", Value)) {
+      if (StringRef(Value).getAsDouble(Bulk.TimeoutSeconds) ||
+          Bulk.TimeoutSeconds <= 0)
+        fail("--timeout=" + Value, "expected a number of seconds");
+      BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "progress", Value)) {
+      Bulk.Progress = Value;
+      continue;
+    }
     if (matchOption(In, I, "cuda-path", Value)) {
       ExplicitCudaPath = Value;
+      BulkChildArgs.push_back("--cuda-path=" + Value);
       continue;
     }
     if (matchOption(In, I, "cuda-gpu-arch", Value)) {
       GpuArch = Value;
+      BulkChildArgs.push_back("--cuda-gpu-arch=" + Value);
       continue;
     }
     if (A == "--no-pch" || A == "-no-pch") {
       UsePch = false;
+      BulkChildArgs.push_back(A.str());
       continue;
     }
     if (A == "--cuda-fallback" || A == "-cuda-fallback") {
       NoToolkit = true;
+      BulkChildArgs.push_back(A.str());
       continue;
     }
     if (A == "--legacy-compat" || A == "-legacy-compat") {
       LegacyCompat = true;
+      BulkChildArgs.push_back(A.str());
       continue;
     }
     if (A == "--no-legacy-compat" || A == "-no-legacy-compat") {
       NoLegacyCompat = true;
+      BulkChildArgs.push_back(A.str());
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
@@ -327,17 +490,63 @@ int main(int argc, const char **argv) {
     }
     if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes"))
       Fix = true;
+    if (isFlag(A, "fix-errors"))
+      Bulk.FixErrors = true;
+    if (isFlag(A, "quiet"))
+      Bulk.Quiet = true;
     if (isFlag(A, "checks"))
       HasChecks = true;
     if (isFlag(A, "config") || isFlag(A, "config-file"))
       HasConfig = true;
     if (!A.starts_with("-")) {
       Sources.push_back(A.str());
+      BulkMode |= llvm::sys::fs::is_directory(A);
       continue;
     }
+    size_t Before = Tidy.size();
     Tidy.push_back(A.str());
     if (takesSeparateValue(A) && !A.contains('=') && I + 1 < In.size())
       Tidy.push_back(In[++I]);
+    // What the children of a bulk run get: everything but the fixing and
+    // the fixes file, which the parent does once for all of them.
+    if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes") ||
+        isFlag(A, "quiet"))
+      continue;
+    if (isFlag(A, "export-fixes")) {
+      Bulk.ExportFixes =
+          A.contains('=') ? A.split('=').second.str() : Tidy.back();
+      continue;
+    }
+    BulkChildArgs.insert(BulkChildArgs.end(), Tidy.begin() + Before,
+                         Tidy.end());
+  }
+  // A whole compile database: -p with no files.
+  BulkMode |= BuildPathGiven && Sources.empty() &&
+              !llvm::is_contained(Tidy, "--dump-config") &&
+              !llvm::is_contained(Tidy, "-dump-config") &&
+              !llvm::is_contained(Tidy, "--list-checks") &&
+              !llvm::is_contained(Tidy, "-list-checks");
+
+  if (BulkMode) {
+    llvm::SmallVector<StringRef> Bad;
+    if (Bulk.Merge) {
+      for (const std::string &S : Sources)
+        if (!llvm::sys::fs::exists(S))
+          fail(S, "no such file");
+    } else {
+      for (const std::string &S : Sources)
+        if (!llvm::sys::fs::is_directory(S))
+          checkSource(S, false);
+    }
+    Bulk.Self = llvm::sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&takesSeparateValue));
+    Bulk.ChildArgs = BulkChildArgs;
+    Bulk.Inputs = Sources;
+    Bulk.BuildPath = BuildPathGiven ? BuildPath : "";
+    Bulk.HasDoubleDash = HasDoubleDash;
+    Bulk.CompileArgs = CompileArgs;
+    Bulk.Fix = Fix;
+    return runBulk(Bulk);
   }
 
   for (std::string &S : Sources) {

@@ -1,0 +1,138 @@
+//===--- BulkTest.cpp - cuda-lint bulk-run helpers ------------------------===//
+
+#include "cudalint/Bulk.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace cudalint;
+
+namespace {
+
+TEST(ShardTest, ParsesKOfN) {
+  unsigned K, N;
+  EXPECT_TRUE(parseShard("1/4", K, N));
+  EXPECT_EQ(K, 1u);
+  EXPECT_EQ(N, 4u);
+  EXPECT_TRUE(parseShard("4/4", K, N));
+  EXPECT_FALSE(parseShard("0/4", K, N));
+  EXPECT_FALSE(parseShard("5/4", K, N));
+  EXPECT_FALSE(parseShard("1/0", K, N));
+  EXPECT_FALSE(parseShard("a/b", K, N));
+  EXPECT_FALSE(parseShard("3", K, N));
+}
+
+TEST(ShardTest, EveryFileInExactlyOneShard) {
+  std::vector<std::string> Files;
+  for (int I = 0; I < 23; ++I)
+    Files.push_back("/src/f" + std::to_string(I) + ".cu");
+  std::vector<std::string> Reversed(Files.rbegin(), Files.rend());
+  std::map<std::string, int> Count;
+  for (unsigned K = 1; K <= 4; ++K) {
+    std::vector<std::string> Share = selectShard(Files, K, 4);
+    // Deterministic whatever the input order.
+    EXPECT_EQ(Share, selectShard(Reversed, K, 4));
+    EXPECT_GE(Share.size(), 5u);
+    EXPECT_LE(Share.size(), 6u);
+    for (const std::string &F : Share)
+      ++Count[F];
+  }
+  EXPECT_EQ(Count.size(), Files.size());
+  for (const auto &[F, C] : Count)
+    EXPECT_EQ(C, 1) << F;
+}
+
+TEST(DiffTest, ReadsChangedLines) {
+  const char *Diff = "diff --git a/src/k.cu b/src/k.cu\n"
+                     "index 1..2 100644\n"
+                     "--- a/src/k.cu\n"
+                     "+++ b/src/k.cu\n"
+                     "@@ -3,0 +4,2 @@ void f()\n"
+                     "+a\n+b\n"
+                     "@@ -10 +12 @@\n"
+                     "-x\n+y\n"
+                     "@@ -20,3 +21,0 @@\n"
+                     "-gone\n"
+                     "diff --git a/old.cu b/old.cu\n"
+                     "--- a/old.cu\n"
+                     "+++ /dev/null\n"
+                     "@@ -1,2 +0,0 @@\n";
+  LineRanges R = parseUnifiedDiff(Diff, "/repo");
+  ASSERT_EQ(R.size(), 1u);
+  const auto &Ranges = R["/repo/src/k.cu"];
+  ASSERT_EQ(Ranges.size(), 2u);
+  EXPECT_EQ(Ranges[0], std::make_pair(4u, 5u));
+  EXPECT_EQ(Ranges[1], std::make_pair(12u, 12u));
+  EXPECT_EQ(lineFilterJson(R),
+            R"([{"lines":[[4,5],[12,12]],"name":"/repo/src/k.cu"}])");
+}
+
+class FixTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("bulk-test", Dir));
+    File = (Dir + "/k.cu").str();
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    OS << "float x = 0.5;\nfloat y = 1.5;\n";
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  Finding finding(std::string Check, unsigned Offset, unsigned Length,
+                  std::string Text) {
+    Finding F;
+    F.Diag.DiagnosticName = Check;
+    F.Diag.Message.FilePath = File;
+    F.Diag.Message.FileOffset = Offset;
+    llvm::consumeError(F.Diag.Message.Fix[File].add(
+        clang::tooling::Replacement(File, Offset, Length, Text)));
+    F.File = File;
+    return F;
+  }
+
+  llvm::SmallString<128> Dir;
+  std::string File;
+};
+
+TEST_F(FixTest, IdenticalEditsFromTwoUnitsApplyOnce) {
+  std::vector<Finding> Fs{finding("cuda-a", 13, 0, "f"),
+                          finding("cuda-a", 13, 0, "f"),
+                          finding("cuda-a", 28, 0, "f")};
+  FixPlan Plan = planFixes(Fs);
+  EXPECT_TRUE(Plan.Conflicts.empty());
+  EXPECT_EQ(Plan.NewContents[File], "float x = 0.5f;\nfloat y = 1.5f;\n");
+  EXPECT_EQ(Plan.EditCount[File], 2u);
+}
+
+TEST_F(FixTest, OverlappingDifferentEditsAreRefused) {
+  std::vector<Finding> Fs{finding("cuda-a", 10, 3, "0.5f"),
+                          finding("cuda-b", 11, 2, "25"),
+                          finding("cuda-a", 28, 0, "f")};
+  FixPlan Plan = planFixes(Fs);
+  ASSERT_EQ(Plan.Conflicts.size(), 1u);
+  EXPECT_NE(Plan.Conflicts[0].find("k.cu:1:12: conflicting fixes: cuda-a"),
+            std::string::npos)
+      << Plan.Conflicts[0];
+  // Nothing at all is applied to a file with a conflict.
+  EXPECT_EQ(Plan.NewContents.count(File), 0u);
+}
+
+TEST_F(FixTest, TwoInsertionsAtOnePlaceConflict) {
+  std::vector<Finding> Fs{finding("cuda-a", 13, 0, "f"),
+                          finding("cuda-b", 13, 0, "F")};
+  EXPECT_EQ(planFixes(Fs).Conflicts.size(), 1u);
+}
+
+TEST_F(FixTest, FindingSetMergesDuplicates) {
+  FindingSet Set;
+  Finding F = finding("cuda-a", 13, 0, "f");
+  EXPECT_TRUE(Set.add(F.Diag));
+  EXPECT_FALSE(Set.add(F.Diag));
+  std::vector<Finding> All = Set.findings();
+  ASSERT_EQ(All.size(), 1u);
+  EXPECT_EQ(All[0].Line, 1u);
+  EXPECT_EQ(All[0].Column, 14u);
+}
+
+} // namespace

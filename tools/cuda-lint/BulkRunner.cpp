@@ -1,0 +1,644 @@
+//===--- BulkRunner.cpp - cuda-lint bulk runs -----------------------------===//
+//
+// One child cuda-lint per translation unit (a crash takes one file, not the
+// run), at most -j at a time. Each child writes its findings with
+// --export-fixes; they are merged here, de-duplicated (a header's finding
+// reached from many translation units is one finding, its fix one edit), and
+// then printed, applied (--fix), shown as a diff (--diff) or written as JSON
+// or SARIF.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BulkRunner.h"
+#include "cudalint/Bulk.h"
+#include "cudalint/CompileFlags.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <map>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+using llvm::StringRef;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace cudalint {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string absolutePath(StringRef P) {
+  llvm::SmallString<256> Abs(P);
+  fs::make_absolute(Abs);
+  path::remove_dots(Abs, true);
+  return std::string(Abs);
+}
+
+std::string readAll(StringRef File) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true,
+                                         /*RequiresNullTerminator=*/false);
+  return Buf ? (*Buf)->getBuffer().str() : std::string();
+}
+
+std::string relative(StringRef File, StringRef Root) {
+  llvm::SmallString<256> Prefix(Root);
+  if (!Prefix.ends_with("/"))
+    Prefix += "/";
+  return File.starts_with(Prefix) ? File.drop_front(Prefix.size()).str()
+                                  : File.str();
+}
+
+std::string formatSeconds(double S) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  if (S < 60)
+    OS << llvm::format("%.1fs", S);
+  else
+    OS << llvm::format("%u:%02u", unsigned(S) / 60, unsigned(S) % 60);
+  return Out;
+}
+
+/// Runs \p Args (argv[0] first), returning its standard output, or nullopt
+/// when it fails.
+std::optional<std::string> capture(llvm::ArrayRef<std::string> Args) {
+  auto Prog = llvm::sys::findProgramByName(Args.front());
+  if (!Prog)
+    return std::nullopt;
+  llvm::SmallString<128> Out;
+  if (fs::createTemporaryFile("cuda-lint-out", "", Out))
+    return std::nullopt;
+  llvm::SmallVector<StringRef> A(Args.begin(), Args.end());
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out),
+                                          std::nullopt};
+  int RC = llvm::sys::ExecuteAndWait(*Prog, A, std::nullopt, Redirects);
+  std::string Text = readAll(Out);
+  fs::remove(Out);
+  if (RC != 0)
+    return std::nullopt;
+  return Text;
+}
+
+struct Job {
+  std::string File;
+  std::string OutFile, ErrFile, YamlFile;
+  Clock::time_point Start;
+  double Seconds = 0;
+  int Status = 0;
+  bool TimedOut = false;
+  double Timeout = 0;
+  // Results.
+  std::vector<clang::tooling::Diagnostic> Diags;
+  bool Failed = false;
+  std::string Reason;
+  unsigned Findings = 0;
+};
+
+pid_t spawn(const std::vector<std::string> &Args, const Job &J) {
+  posix_spawn_file_actions_t FA;
+  posix_spawn_file_actions_init(&FA);
+  posix_spawn_file_actions_addopen(&FA, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&FA, 1, J.OutFile.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&FA, 2, J.ErrFile.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  pid_t Pid = -1;
+  if (posix_spawn(&Pid, Args.front().c_str(), &FA, nullptr, Argv.data(),
+                  environ) != 0)
+    Pid = -1;
+  posix_spawn_file_actions_destroy(&FA);
+  return Pid;
+}
+
+class Progress {
+public:
+  Progress(std::string Mode, size_t Total) : Total(Total), Begin(Clock::now()) {
+    if (Mode == "auto")
+      Mode = llvm::sys::Process::StandardErrIsDisplayed() ? "bar" : "lines";
+    Bar = Mode == "bar";
+    Lines = Mode == "lines";
+    if (Bar && Total)
+      llvm::errs() << "[" << std::string(30, '.') << "] 0/" << Total
+                   << " files";
+  }
+  void done(const Job &J, StringRef Root) {
+    ++Done;
+    double Elapsed =
+        std::chrono::duration<double>(Clock::now() - Begin).count();
+    if (Lines) {
+      llvm::errs() << "[" << Done << "/" << Total << "] "
+                   << relative(J.File, Root) << ": ";
+      if (J.Failed)
+        llvm::errs() << "FAILED (" << J.Reason << ")";
+      else
+        llvm::errs() << J.Findings
+                     << (J.Findings == 1 ? " finding" : " findings");
+      llvm::errs() << " (" << formatSeconds(J.Seconds) << ")\n";
+    } else if (Bar) {
+      double Eta = Done ? Elapsed / Done * (Total - Done) : 0;
+      unsigned Width = 30, Filled = Total ? Width * Done / Total : Width;
+      llvm::errs() << "\r\033[K[" << std::string(Filled, '#')
+                   << std::string(Width - Filled, '.') << "] " << Done << "/"
+                   << Total << " files, " << formatSeconds(Elapsed)
+                   << " elapsed, ETA " << formatSeconds(Eta) << "  "
+                   << path::filename(J.File);
+      if (Done == Total)
+        llvm::errs() << "\r\033[K";
+    }
+  }
+  /// Clears the bar before other output is printed.
+  void clear() {
+    if (Bar && Done && Done < Total)
+      llvm::errs() << "\r\033[K";
+  }
+
+private:
+  size_t Total, Done = 0;
+  Clock::time_point Begin;
+  bool Bar = false, Lines = false;
+};
+
+[[noreturn]] void fatal(const llvm::Twine &Msg) {
+  llvm::errs() << "cuda-lint: error: " << Msg << "\n";
+  std::exit(1);
+}
+
+std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
+  llvm::SmallString<256> Dir(BuildPath);
+  if (path::filename(Dir) == "compile_commands.json")
+    Dir = path::parent_path(BuildPath);
+  std::string Error;
+  auto Db = clang::tooling::JSONCompilationDatabase::autoDetectFromDirectory(
+      Dir, Error);
+  if (!Db)
+    fatal(Dir + ": no usable compile database: " +
+          StringRef(Error).split('\n').first);
+  std::vector<std::string> Files;
+  llvm::StringSet<> Seen;
+  for (const clang::tooling::CompileCommand &C : Db->getAllCompileCommands()) {
+    llvm::SmallString<256> F(C.Filename);
+    if (!path::is_absolute(F)) {
+      F = C.Directory;
+      path::append(F, C.Filename);
+    }
+    path::remove_dots(F, true);
+    if (!Seen.insert(F).second)
+      continue;
+    if (!isCudaCommand(C.CommandLine, F)) {
+      ++NonCuda;
+      continue;
+    }
+    Files.push_back(std::string(F));
+  }
+  llvm::sort(Files);
+  return Files;
+}
+
+/// Why a translation unit could not be analysed, or "" when it was.
+std::string failureReason(const Job &J, StringRef Root) {
+  if (J.TimedOut) {
+    std::string Msg;
+    llvm::raw_string_ostream OS(Msg);
+    OS << llvm::format("timed out after %gs (--timeout)", J.Timeout);
+    return Msg;
+  }
+  if (WIFSIGNALED(J.Status))
+    return "cuda-lint crashed (signal " + std::to_string(WTERMSIG(J.Status)) +
+           ")";
+  for (const clang::tooling::Diagnostic &D : J.Diags)
+    if (D.DiagnosticName == "clang-diagnostic-error" ||
+        D.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0) {
+      FindingSet Tmp;
+      auto [L, C] =
+          Tmp.position(D.Message.FilePath.empty() ? J.File : D.Message.FilePath,
+                       D.Message.FileOffset);
+      return "compile error: " + relative(D.Message.FilePath, Root) + ":" +
+             std::to_string(L) + ":" + std::to_string(C) + ": " +
+             D.Message.Message;
+    }
+  int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
+  if (Code == 0)
+    return "";
+  // A non-zero exit with findings is --warnings-as-errors at work.
+  if (!J.Diags.empty())
+    return "";
+  llvm::SmallVector<StringRef> Lines;
+  std::string Err = readAll(J.ErrFile);
+  StringRef(Err).split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.contains("error:"))
+      return L.trim().str();
+  for (StringRef L : Lines)
+    if (!L.trim().empty())
+      return L.trim().str();
+  return "exit code " + std::to_string(Code);
+}
+
+/// clang-tidy's text output with the diagnostics already printed (a shared
+/// header's finding, seen from another translation unit) left out. A
+/// diagnostic is its `file:line:col: warning|error: ...` line and what
+/// follows it up to the next such line (source excerpt, notes).
+std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed) {
+  static const llvm::Regex Head(
+      "^(.+):([0-9]+):([0-9]+): (warning|error): (.*)$");
+  std::string Out;
+  bool Keep = true;
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  if (!Lines.empty() && Lines.back().empty())
+    Lines.pop_back();
+  for (StringRef L : Lines) {
+    llvm::SmallVector<StringRef> M;
+    if (Head.match(L, &M)) {
+      std::string Key = absolutePath(M[1]) + ":" + M[2].str() + ":" +
+                        M[3].str() + ":" + M[5].str();
+      Keep = Printed.insert(Key).second;
+    }
+    if (Keep) {
+      Out += L.str();
+      Out += "\n";
+    }
+  }
+  return Out;
+}
+
+bool isSarifFile(StringRef File) {
+  if (File.ends_with(".sarif"))
+    return true;
+  std::string Text = readAll(File);
+  return StringRef(Text).ltrim().starts_with("{");
+}
+
+void printSummary(const std::vector<Job> &Jobs,
+                  const std::vector<Finding> &Findings, StringRef Root,
+                  double Elapsed, unsigned Parallel, unsigned NonCuda) {
+  auto &OS = llvm::errs();
+  std::map<std::string, unsigned> PerCheck, PerFile;
+  for (const Finding &F : Findings) {
+    if (StringRef(F.Diag.DiagnosticName).starts_with("clang-diagnostic-error"))
+      continue;
+    ++PerCheck[F.Diag.DiagnosticName];
+    ++PerFile[F.File];
+  }
+  unsigned Failed = 0, Total = 0;
+  for (const Job &J : Jobs)
+    Failed += J.Failed;
+  for (const auto &[C, N] : PerCheck)
+    Total += N;
+  OS << "\n=== cuda-lint summary ===\n";
+  OS << "files analysed: " << Jobs.size() - Failed << " of " << Jobs.size();
+  if (Failed)
+    OS << " (" << Failed << " could not be analysed)";
+  if (NonCuda)
+    OS << "; " << NonCuda << " non-CUDA compile commands skipped";
+  OS << "\nfindings: " << Total << "\n";
+  OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel << "\n";
+  if (!PerCheck.empty()) {
+    OS << "\nfindings per check:\n";
+    std::vector<std::pair<std::string, unsigned>> V(PerCheck.begin(),
+                                                    PerCheck.end());
+    llvm::stable_sort(V, [](auto &A, auto &B) { return A.second > B.second; });
+    for (auto &[C, N] : V)
+      OS << llvm::format("  %6u  ", N) << C << "\n";
+    OS << "\nfiles with most findings:\n";
+    std::vector<std::pair<std::string, unsigned>> W(PerFile.begin(),
+                                                    PerFile.end());
+    llvm::stable_sort(W, [](auto &A, auto &B) { return A.second > B.second; });
+    for (size_t I = 0; I < W.size() && I < 10; ++I)
+      OS << llvm::format("  %6u  ", W[I].second) << relative(W[I].first, Root)
+         << "\n";
+  }
+  if (Failed) {
+    OS << "\nfiles that could not be analysed:\n";
+    for (const Job &J : Jobs)
+      if (J.Failed)
+        OS << "  " << relative(J.File, Root) << ": " << J.Reason << "\n";
+  }
+}
+
+bool writeOutput(StringRef Output, StringRef Text) {
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << Text;
+    llvm::outs().flush();
+    return true;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Output, EC);
+  if (EC) {
+    llvm::errs() << "cuda-lint: error: " << Output << ": " << EC.message()
+                 << "\n";
+    return false;
+  }
+  OS << Text;
+  return true;
+}
+
+/// Reports, fixes and diffs from merged findings. Returns false on an error
+/// (a conflict, an unwritable file).
+bool emit(const BulkOptions &Opts, const FindingSet &Set,
+          const std::vector<Finding> &Findings,
+          const std::vector<Failure> &Failures, StringRef Root) {
+  bool Ok = true;
+  if (Opts.Format == "sarif")
+    Ok &= writeOutput(Opts.Output,
+                      toSarif(Findings, Failures, Root, CUDA_LINT_DOCS_DIR));
+  else if (Opts.Format == "json")
+    Ok &= writeOutput(Opts.Output, toJson(Findings, Failures));
+
+  if (!Opts.ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Opts.ExportFixes, EC);
+    if (EC) {
+      llvm::errs() << "cuda-lint: error: " << Opts.ExportFixes << ": "
+                   << EC.message() << "\n";
+      Ok = false;
+    } else {
+      Set.writeYaml(OS);
+    }
+  }
+
+  if (!Opts.Fix && !Opts.Diff)
+    return Ok;
+  FixPlan Plan = planFixes(Findings);
+  for (const std::string &C : Plan.Conflicts)
+    llvm::errs() << "cuda-lint: error: " << C << "\n";
+  for (const std::string &E : Plan.Errors)
+    llvm::errs() << "cuda-lint: error: " << E << "\n";
+  Ok &= Plan.Conflicts.empty() && Plan.Errors.empty();
+  if (Opts.Diff) {
+    llvm::outs() << unifiedDiff(Plan, Root);
+    llvm::outs().flush();
+  }
+  if (Opts.Fix) {
+    unsigned Edits = 0, Files = 0;
+    for (const auto &[File, Text] : Plan.NewContents) {
+      fs::file_status St;
+      if (fs::status(File, St) || ::access(File.c_str(), W_OK) != 0 ||
+          (St.permissions() & fs::owner_write) == 0) {
+        llvm::errs() << "cuda-lint: error: " << File
+                     << ": is not writable, so its fixes were not applied\n";
+        Ok = false;
+        continue;
+      }
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(File, EC);
+      if (EC) {
+        llvm::errs() << "cuda-lint: error: " << File << ": " << EC.message()
+                     << "\n";
+        Ok = false;
+        continue;
+      }
+      OS << Text;
+      Edits += Plan.EditCount[File];
+      ++Files;
+    }
+    llvm::errs() << "cuda-lint: applied " << Edits << " fix"
+                 << (Edits == 1 ? "" : "es") << " to " << Files << " file"
+                 << (Files == 1 ? "" : "s") << "\n";
+  }
+  return Ok;
+}
+
+int runMerge(const BulkOptions &Opts, StringRef Root) {
+  if (Opts.Inputs.empty())
+    fatal("--merge needs the fixes (.yaml) or SARIF (.sarif) files to merge");
+  bool AllSarif = llvm::all_of(Opts.Inputs, isSarifFile);
+  bool AnySarif = llvm::any_of(Opts.Inputs, isSarifFile);
+  if (AnySarif && !AllSarif)
+    fatal("--merge takes either fixes files or SARIF logs, not both");
+  if (AllSarif) {
+    if (Opts.Fix || Opts.Diff)
+      fatal("--fix and --diff need fixes files (--export-fixes), not SARIF");
+    std::string Error;
+    std::optional<std::string> Merged = mergeSarif(Opts.Inputs, Error);
+    if (!Merged)
+      fatal(Error);
+    return writeOutput(Opts.Output, *Merged) ? 0 : 1;
+  }
+  FindingSet Set;
+  for (const std::string &In : Opts.Inputs) {
+    std::string Error;
+    if (!Set.addYaml(In, Error))
+      fatal(Error);
+  }
+  std::vector<Finding> Findings = Set.findings();
+  if (Opts.Format == "text")
+    for (const Finding &F : Findings)
+      llvm::outs() << F.File << ":" << F.Line << ":" << F.Column << ": "
+                   << (F.Diag.DiagLevel == clang::tooling::Diagnostic::Error
+                           ? "error"
+                           : "warning")
+                   << ": " << F.Diag.Message.Message << " ["
+                   << F.Diag.DiagnosticName << "]\n";
+  return emit(Opts, Set, Findings, {}, Root) ? 0 : 1;
+}
+
+} // namespace
+
+int runBulk(const BulkOptions &Opts) {
+  Clock::time_point Begin = Clock::now();
+  std::string Root = absolutePath(".");
+  if (Opts.Merge)
+    return runMerge(Opts, Root);
+
+  // 1. The translation units.
+  std::vector<std::string> Files;
+  unsigned NonCuda = 0;
+  for (const std::string &In : Opts.Inputs) {
+    if (fs::is_directory(In)) {
+      std::vector<std::string> Found = findCudaSources(In);
+      if (Found.empty())
+        fatal(In + ": no CUDA sources (.cu, .cuh) in this directory");
+      Files.insert(Files.end(), Found.begin(), Found.end());
+    } else {
+      Files.push_back(absolutePath(In));
+    }
+  }
+  if (Opts.Inputs.empty() && !Opts.BuildPath.empty())
+    Files = databaseFiles(Opts.BuildPath, NonCuda);
+
+  std::string LineFilter;
+  if (Opts.ChangedLines) {
+    std::optional<std::string> Top =
+        capture({"git", "rev-parse", "--show-toplevel"});
+    if (!Top)
+      fatal("--changed-lines: not inside a git work tree");
+    std::string GitRoot = StringRef(*Top).trim().str();
+    std::vector<std::string> Cmd{"git", "-C",         GitRoot,        "diff",
+                                 "-U0", "--no-color", "--no-ext-diff"};
+    if (Opts.ChangedLines->empty())
+      Cmd.push_back("--cached");
+    else
+      Cmd.push_back(*Opts.ChangedLines);
+    std::optional<std::string> Diff = capture(Cmd);
+    if (!Diff)
+      fatal("--changed-lines: 'git diff' failed");
+    LineRanges Ranges = parseUnifiedDiff(*Diff, GitRoot);
+    if (Opts.Inputs.empty() && Opts.BuildPath.empty())
+      for (const auto &[F, R] : Ranges)
+        if (isCudaFileName(F))
+          Files.push_back(F);
+    llvm::erase_if(Files,
+                   [&](const std::string &F) { return !Ranges.count(F); });
+    // Only findings on changed lines: clang-tidy's own line filter, which
+    // also drops findings in unchanged headers.
+    LineFilter = Ranges.empty() ? "" : lineFilterJson(Ranges);
+  }
+  llvm::sort(Files);
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  if (Opts.ShardN)
+    Files = selectShard(Files, Opts.ShardK, Opts.ShardN);
+
+  llvm::SmallString<128> TempDir;
+  if (fs::createUniqueDirectory("cuda-lint-bulk", TempDir))
+    fatal("cannot create a temporary directory");
+
+  unsigned Parallel =
+      Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency();
+  if (Parallel == 0)
+    Parallel = 1;
+  std::vector<Job> Jobs(Files.size());
+  Progress Prog(Opts.Quiet ? "none" : Opts.Progress, Files.size());
+  std::map<pid_t, size_t> Running;
+  size_t Next = 0;
+  FindingSet Set;
+  llvm::StringSet<> StderrSeen, PrintedDiags;
+  bool AnyNonZero = false;
+
+  auto Finish = [&](size_t I) {
+    Job &J = Jobs[I];
+    J.Seconds = std::chrono::duration<double>(Clock::now() - J.Start).count();
+    std::string Error;
+    if (!readFixesYaml(J.YamlFile, J.Diags, Error))
+      J.Diags.clear();
+    J.Reason = failureReason(J, Root);
+    J.Failed = !J.Reason.empty();
+    int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
+    AnyNonZero |= Code != 0 || J.Failed;
+    for (clang::tooling::Diagnostic &D : J.Diags) {
+      if (StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error"))
+        continue;
+      // clang-tidy applies no fix to a file that does not compile.
+      if (J.Failed && !Opts.FixErrors)
+        D.Message.Fix.clear();
+      ++J.Findings;
+      Set.add(D);
+    }
+    Prog.clear();
+    // With --diff, standard output is the patch alone.
+    if (Opts.Format == "text" && !Opts.Diff) {
+      llvm::outs() << dedupeText(readAll(J.OutFile), PrintedDiags);
+      llvm::outs().flush();
+    }
+    std::string Err = readAll(J.ErrFile);
+    llvm::SmallVector<StringRef> Lines;
+    StringRef(Err).split(Lines, '\n');
+    for (StringRef L : Lines)
+      if (L.starts_with("cuda-lint: ") && StderrSeen.insert(L).second)
+        llvm::errs() << L << "\n";
+    Prog.done(J, Root);
+  };
+
+  while (Next < Jobs.size() || !Running.empty()) {
+    while (Next < Jobs.size() && Running.size() < Parallel) {
+      Job &J = Jobs[Next];
+      J.File = Files[Next];
+      std::string Base = (TempDir + "/" + std::to_string(Next)).str();
+      J.OutFile = Base + ".out";
+      J.ErrFile = Base + ".err";
+      J.YamlFile = Base + ".yaml";
+      std::vector<std::string> Args{Opts.Self};
+      Args.insert(Args.end(), Opts.ChildArgs.begin(), Opts.ChildArgs.end());
+      Args.push_back("--quiet");
+      Args.push_back("--export-fixes=" + J.YamlFile);
+      if (!LineFilter.empty())
+        Args.push_back("--line-filter=" + LineFilter);
+      if (!Opts.BuildPath.empty())
+        Args.push_back("-p=" + Opts.BuildPath);
+      Args.push_back(J.File);
+      if (Opts.HasDoubleDash) {
+        Args.push_back("--");
+        Args.insert(Args.end(), Opts.CompileArgs.begin(),
+                    Opts.CompileArgs.end());
+      }
+      J.Start = Clock::now();
+      pid_t Pid = spawn(Args, J);
+      if (Pid < 0) {
+        J.Status = 127 << 8;
+        Finish(Next);
+      } else {
+        Running[Pid] = Next;
+      }
+      ++Next;
+    }
+    if (Running.empty())
+      continue;
+    int Status = 0;
+    pid_t Pid;
+    if (Opts.TimeoutSeconds <= 0) {
+      Pid = ::waitpid(-1, &Status, 0);
+    } else {
+      // Poll, and kill the files that run past --timeout.
+      while ((Pid = ::waitpid(-1, &Status, WNOHANG)) == 0) {
+        for (auto &[P, I] : Running) {
+          Job &J = Jobs[I];
+          double S =
+              std::chrono::duration<double>(Clock::now() - J.Start).count();
+          if (!J.TimedOut && S > Opts.TimeoutSeconds) {
+            J.TimedOut = true;
+            J.Timeout = Opts.TimeoutSeconds;
+            ::kill(P, SIGKILL);
+          }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    if (Pid < 0)
+      break;
+    auto It = Running.find(Pid);
+    if (It == Running.end())
+      continue;
+    Jobs[It->second].Status = Status;
+    size_t I = It->second;
+    Running.erase(It);
+    Finish(I);
+  }
+  fs::remove_directories(TempDir);
+
+  std::vector<Finding> Findings = Set.findings();
+  std::vector<Failure> Failures;
+  for (const Job &J : Jobs)
+    if (J.Failed)
+      Failures.push_back({J.File, J.Reason});
+  bool Ok = emit(Opts, Set, Findings, Failures, Root);
+  if (!Opts.Quiet)
+    printSummary(Jobs, Findings, Root,
+                 std::chrono::duration<double>(Clock::now() - Begin).count(),
+                 Parallel, NonCuda);
+  if (Files.empty() && !Opts.Quiet)
+    llvm::errs() << "cuda-lint: note: no files to analyse\n";
+  return (Ok && !AnyNonZero) ? 0 : 1;
+}
+
+} // namespace cudalint
