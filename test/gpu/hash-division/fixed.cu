@@ -29,7 +29,9 @@ __global__ void buckets(int *out, const int *keys, int n, int bits) {
     int h = keys[i] & 0x7fffffff;
     int probe = 0;
     for (int r = 0; r < 32; ++r) {
-      h = (h * 31 + r + 0x3779b9) & 0x7fffffff;
+      // Unsigned arithmetic: a signed h * 31 overflows, which is undefined
+      // behaviour that nvcc exploits (it may drop the mask below).
+      h = (int)((unsigned)h * 31u + (unsigned)r + 0x3779b9u) & 0x7fffffff;
       probe ^= h & ((1 << bits) - 1);
     }
     out[i] = probe;
