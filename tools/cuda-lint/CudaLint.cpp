@@ -66,7 +66,8 @@ bool matchOption(llvm::ArrayRef<std::string> Args, size_t &I, StringRef Name,
 
 bool isFlag(StringRef Arg, StringRef Name) {
   StringRef Bare = Arg.ltrim('-');
-  return Arg.starts_with("-") && (Bare == Name || Bare.starts_with(Name.str() + "="));
+  return Arg.starts_with("-") &&
+         (Bare == Name || Bare.starts_with(Name.str() + "="));
 }
 
 [[noreturn]] void fail(const llvm::Twine &File, const llvm::Twine &Cause) {
@@ -97,22 +98,42 @@ std::string findUpwards(StringRef Dir, StringRef Name) {
   return "";
 }
 
-void checkSource(StringRef Path, bool Fix) {
+void report(const llvm::Twine &File, const llvm::Twine &Cause) {
+  llvm::errs() << "cuda-lint: error: " << File << ": " << Cause << "\n";
+}
+
+/// Why \p Path cannot be linted (or fixed, with \p Fix), or nothing.
+std::optional<std::string> sourceProblem(StringRef Path, bool Fix) {
   llvm::sys::fs::file_status Status;
   if (llvm::sys::fs::status(Path, Status))
-    fail(Path, "no such file");
+    return "no such file";
   if (llvm::sys::fs::is_directory(Status))
-    fail(Path, "is a directory, not a source file");
+    return "is a directory, not a source file";
   if (!llvm::sys::fs::is_regular_file(Status))
-    fail(Path, "is not a regular file");
+    return "is not a regular file";
   if (::access(Path.str().c_str(), R_OK) != 0)
-    fail(Path, "cannot be read (permission denied)");
+    return "cannot be read (permission denied)";
   // Root may write anything; a file without write permission is still one
   // the user marked read-only.
   if (Fix && (::access(Path.str().c_str(), W_OK) != 0 ||
               (Status.permissions() & llvm::sys::fs::owner_write) == 0))
-    fail(Path, "is not writable, so fixes cannot be applied; nothing was "
-               "changed");
+    return "is not writable, so fixes cannot be applied; it was left "
+           "unchanged";
+  // A NUL byte in the first 64 KiB: an object file, an image, a binary
+  // mistaken for source. Parsing it would print pages of errors.
+  if (auto Head = llvm::MemoryBuffer::getFileSlice(
+          Path, std::min<uint64_t>(Status.getSize(), 65536), 0))
+    if ((*Head)->getBuffer().contains('\0'))
+      return "is a binary file, not a CUDA source";
+  return std::nullopt;
+}
+
+/// Warn about a source that has nothing to check.
+void noteEmpty(StringRef Path) {
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(Path, Size) && Size == 0)
+    llvm::errs() << "cuda-lint: warning: " << Path
+                 << ": empty file, nothing to check\n";
 }
 
 bool isHeaderName(StringRef Path) {
@@ -161,7 +182,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     if (llvm::Expected<llvm::json::Value> V =
             llvm::json::parse((*Buf)->getBuffer());
         !V)
-      fail(DbFile, "invalid compile database: " + llvm::toString(V.takeError()));
+      fail(DbFile,
+           "invalid compile database: " + llvm::toString(V.takeError()));
   } else {
     fail(DbFile, "cannot be read: " + Buf.getError().message());
   }
@@ -358,7 +380,7 @@ See docs/usage.md.
 
 int main(int argc, const char **argv) {
   std::vector<std::string> In(argv + 1, argv + argc);
-  std::vector<std::string> Tidy;  // Arguments for clang-tidy, before `--`.
+  std::vector<std::string> Tidy; // Arguments for clang-tidy, before `--`.
   std::vector<std::string> Sources;
   std::vector<std::string> CompileArgs;
   bool HasDoubleDash = false, Fix = false, HasChecks = false, HasConfig = false;
@@ -372,6 +394,8 @@ int main(int argc, const char **argv) {
   BulkOptions Bulk;
   bool BulkMode = false;
   std::vector<std::string> BulkChildArgs;
+  // A named input could not be linted (reported, left out).
+  bool InputFailed = false;
 
   if (llvm::is_contained(In, "--help") || llvm::is_contained(In, "-help"))
     llvm::outs() << kBulkHelp;
@@ -534,9 +558,20 @@ int main(int argc, const char **argv) {
         if (!llvm::sys::fs::exists(S))
           fail(S, "no such file");
     } else {
-      for (const std::string &S : Sources)
-        if (!llvm::sys::fs::is_directory(S))
-          checkSource(S, false);
+      // A bad file named on the command line is reported; the others go on.
+      bool Named = !Sources.empty();
+      llvm::erase_if(Sources, [&](const std::string &S) {
+        if (llvm::sys::fs::is_directory(S))
+          return false;
+        std::optional<std::string> Problem = sourceProblem(S, false);
+        if (Problem) {
+          report(S, *Problem);
+          InputFailed = true;
+        }
+        return Problem.has_value();
+      });
+      if (Named && Sources.empty())
+        return 1;
     }
     Bulk.Self = llvm::sys::fs::getMainExecutable(
         argv[0], reinterpret_cast<void *>(&takesSeparateValue));
@@ -546,11 +581,25 @@ int main(int argc, const char **argv) {
     Bulk.HasDoubleDash = HasDoubleDash;
     Bulk.CompileArgs = CompileArgs;
     Bulk.Fix = Fix;
-    return runBulk(Bulk);
+    int BulkRC = runBulk(Bulk);
+    return BulkRC ? BulkRC : InputFailed;
   }
 
+  // Each bad input is reported in one line and left out; the rest are
+  // linted, and the exit code says that something failed.
+  bool HadSources = !Sources.empty();
+  llvm::erase_if(Sources, [&](const std::string &S) {
+    std::optional<std::string> Problem = sourceProblem(S, Fix);
+    if (Problem) {
+      report(S, *Problem);
+      InputFailed = true;
+    }
+    return Problem.has_value();
+  });
+  if (HadSources && Sources.empty())
+    return 1;
   for (std::string &S : Sources) {
-    checkSource(S, Fix);
+    noteEmpty(S);
     // Fixing through a symbolic link must change the file it points to,
     // not replace the link with a copy.
     llvm::SmallString<256> Real;
@@ -609,9 +658,9 @@ int main(int argc, const char **argv) {
       fail(F, "no compile database here (given with -p)");
     DbFile = std::string(F);
   } else if (!HasDoubleDash && !Sources.empty()) {
-    DbFile = findUpwards(
-        llvm::sys::path::parent_path(absolute(Sources.front())),
-        "compile_commands.json");
+    DbFile =
+        findUpwards(llvm::sys::path::parent_path(absolute(Sources.front())),
+                    "compile_commands.json");
   }
   if (!DbFile.empty() && !Sources.empty() &&
       !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven, UsePch))
@@ -624,13 +673,18 @@ int main(int argc, const char **argv) {
     // No compile database: every input must be CUDA by name or by `-x cuda`.
     bool ForcedCuda = isCudaCommand(CompileArgs, "");
     bool AnyHeader = false;
-    for (const std::string &S : Sources) {
-      StringRef Ext = llvm::sys::path::extension(S);
-      AnyHeader |= Ext == ".cuh";
-      if (!ForcedCuda && !isCudaFileName(S))
-        fail(S, "not a CUDA source (expected .cu or .cuh; pass '-- -x cuda' "
+    llvm::erase_if(Sources, [&](const std::string &S) {
+      if (ForcedCuda || isCudaFileName(S))
+        return false;
+      report(S, "not a CUDA source (expected .cu or .cuh; pass '-- -x cuda' "
                 "to lint it as CUDA)");
-    }
+      InputFailed = true;
+      return true;
+    });
+    if (Sources.empty())
+      return 1;
+    for (const std::string &S : Sources)
+      AnyHeader |= llvm::sys::path::extension(S) == ".cuh";
     std::vector<std::string> Cmd{"nvcc"};
     Cmd.insert(Cmd.end(), CompileArgs.begin(), CompileArgs.end());
     Cmd = translateNvccCommand(Cmd, "", nullptr);
@@ -669,9 +723,9 @@ int main(int argc, const char **argv) {
   std::vector<const char *> CArgs;
   for (const std::string &A : Final)
     CArgs.push_back(A.c_str());
-  int RC = clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()),
-                                      CArgs.data());
+  int RC =
+      clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()), CArgs.data());
   if (Fix)
     Permissions.restore();
-  return RC;
+  return RC ? RC : InputFailed;
 }
