@@ -82,8 +82,7 @@ std::optional<std::string> findCudaPath(StringRef Explicit,
 
 static bool isResourceDir(StringRef Dir) {
   llvm::SmallString<256> Wrapper(Dir);
-  llvm::sys::path::append(Wrapper, "include",
-                          "__clang_cuda_runtime_wrapper.h");
+  llvm::sys::path::append(Wrapper, "include", "__clang_cuda_runtime_wrapper.h");
   return llvm::sys::fs::exists(Wrapper);
 }
 
@@ -119,8 +118,8 @@ std::string findResourceDir() {
 std::string findShareDir(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&findShareDir));
-  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Dir, "share", "cuda-lint");
   if (llvm::sys::fs::is_directory(Dir))
     return std::string(Dir);
@@ -160,34 +159,87 @@ NvccOpt classify(StringRef Name) {
               "-Xfatbin", "--fatbin-options", "-ccbin", "--compiler-bindir",
               "-maxrregcount", "--maxrregcount", "-t", "--threads"},
              NvccOpt::Drop)
-      .Cases({"-split-compile", "--split-compile", "-cudart", "--cudart",
-              "-cudadevrt", "--cudadevrt", "-diag-suppress",
-              "--diag-suppress", "-diag-warn", "--diag-warn", "-diag-error",
-              "--diag-error", "-odir", "--output-directory", "-ftz", "--ftz",
-              "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad",
-              "--fmad", "-Xlinker", "--linker-options", "-ext-lambda",
-              "--static-global-template-stub", "-static-global-template-stub",
-              "-dopt", "--dopt", "-ptxas-options", "-Werror", "-err-no",
-              "-MT", "-MF", "-MQ"},
+      .Cases({"-split-compile",
+              "--split-compile",
+              "-cudart",
+              "--cudart",
+              "-cudadevrt",
+              "--cudadevrt",
+              "-diag-suppress",
+              "--diag-suppress",
+              "-diag-warn",
+              "--diag-warn",
+              "-diag-error",
+              "--diag-error",
+              "-odir",
+              "--output-directory",
+              "-ftz",
+              "--ftz",
+              "-prec-div",
+              "--prec-div",
+              "-prec-sqrt",
+              "--prec-sqrt",
+              "-fmad",
+              "--fmad",
+              "-Xlinker",
+              "--linker-options",
+              "-ext-lambda",
+              "--static-global-template-stub",
+              "-static-global-template-stub",
+              "-dopt",
+              "--dopt",
+              "-ptxas-options",
+              "-Werror",
+              "-err-no",
+              "-MT",
+              "-MF",
+              "-MQ"},
              NvccOpt::Drop)
-      .Cases({"--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
-              "--expt-extended-lambda", "-expt-extended-lambda",
-              "--extended-lambda", "-extended-lambda",
+      .Cases({"--expt-relaxed-constexpr",
+              "-expt-relaxed-constexpr",
+              "--expt-extended-lambda",
+              "-expt-extended-lambda",
+              "--extended-lambda",
+              "-extended-lambda",
               "-forward-unknown-to-host-compiler",
               "--forward-unknown-to-host-compiler",
               "-forward-unknown-to-host-linker",
-              "--forward-unknown-to-host-linker", "--use-local-env",
-              "-use_fast_math", "--use_fast_math", "-lineinfo",
-              "--generate-line-info", "-G", "--device-debug", "-keep",
-              "--keep", "-res-usage", "--resource-usage", "-src-in-ptx",
-              "--source-in-ptx", "-restrict", "--restrict",
-              "-allow-unsupported-compiler", "--allow-unsupported-compiler",
-              "-Wno-deprecated-gpu-targets", "--Wno-deprecated-gpu-targets",
-              "--display-error-number", "-dlink", "--device-link", "-MD",
-              "-MMD", "-MP", "--generate-dependencies-with-compile",
-              "--generate-nonsystem-dependencies-with-compile", "-dryrun",
-              "--dryrun", "-v", "--verbose", "-Wreorder", "-Wext-lambda-captures-this",
-              "-Wdefault-stream-launch", "-Wmissing-launch-bounds",
+              "--forward-unknown-to-host-linker",
+              "--use-local-env",
+              "-use_fast_math",
+              "--use_fast_math",
+              "-lineinfo",
+              "--generate-line-info",
+              "-G",
+              "--device-debug",
+              "-keep",
+              "--keep",
+              "-res-usage",
+              "--resource-usage",
+              "-src-in-ptx",
+              "--source-in-ptx",
+              "-restrict",
+              "--restrict",
+              "-allow-unsupported-compiler",
+              "--allow-unsupported-compiler",
+              "-Wno-deprecated-gpu-targets",
+              "--Wno-deprecated-gpu-targets",
+              "--display-error-number",
+              "-dlink",
+              "--device-link",
+              "-MD",
+              "-MMD",
+              "-MP",
+              "--generate-dependencies-with-compile",
+              "--generate-nonsystem-dependencies-with-compile",
+              "-dryrun",
+              "--dryrun",
+              "-v",
+              "--verbose",
+              "-Wreorder",
+              "-Wext-lambda-captures-this",
+              "-Wdefault-stream-launch",
+              "-Wmissing-launch-bounds",
               "-Wno-deprecated-declarations"},
              NvccOpt::DropFlag)
       .Cases({"-Xcompiler", "--compiler-options"}, NvccOpt::Xcompiler)
@@ -207,8 +259,7 @@ NvccOpt classify(StringRef Name) {
 }
 
 bool takesValue(NvccOpt K) {
-  return K != NvccOpt::None && K != NvccOpt::DropFlag &&
-         K != NvccOpt::DeviceC;
+  return K != NvccOpt::None && K != NvccOpt::DropFlag && K != NvccOpt::DeviceC;
 }
 
 /// `compute_90` and `sm_90` both name the sm_90 GPU for clang; `native`,
@@ -226,8 +277,7 @@ std::string gpuArch(StringRef Value) {
 std::string genCodeArch(StringRef Value) {
   std::string Arch;
   size_t CodePos = Value.find("code=");
-  while (CodePos != StringRef::npos && CodePos > 0 &&
-         Value[CodePos - 1] != ',')
+  while (CodePos != StringRef::npos && CodePos > 0 && Value[CodePos - 1] != ',')
     CodePos = Value.find("code=", CodePos + 1);
   if (CodePos != StringRef::npos) {
     StringRef Codes = Value.substr(CodePos + 5).trim("[]\"' ");
@@ -263,9 +313,9 @@ void tokenizeFile(StringRef Path, StringRef Directory,
 
 } // namespace
 
-std::vector<std::string> translateNvccCommand(llvm::ArrayRef<std::string> In,
-                                              StringRef Directory,
-                                              std::vector<std::string> *Dropped) {
+std::vector<std::string>
+translateNvccCommand(llvm::ArrayRef<std::string> In, StringRef Directory,
+                     std::vector<std::string> *Dropped) {
   // Expand response files (`@file`, `--options-file file`) first.
   llvm::SmallVector<std::string, 64> Args;
   for (size_t I = 0; I < In.size(); ++I) {
@@ -424,8 +474,8 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
   std::vector<std::string> Extra;
   bool HasLang = false;
   for (size_t I = 0; I < Args.size(); ++I)
-    HasLang |= Args[I] == "-xcuda" ||
-               (Args[I] == "-x" && I + 1 < Args.size() && Args[I + 1] == "cuda");
+    HasLang |= Args[I] == "-xcuda" || (Args[I] == "-x" && I + 1 < Args.size() &&
+                                       Args[I + 1] == "cuda");
   if (IsHeader && !HasLang) {
     Extra.push_back("-x");
     Extra.push_back("cuda");

@@ -8,13 +8,13 @@
 
 #include "DivergentBarrierCheck.h"
 #include "DoublePromotionCheck.h"
+#include "IntegerDivisionCheck.h"
 #include "LaunchShapeCheck.h"
 #include "LegacyRuntimeApiCheck.h"
 #include "LegacyWarpIntrinsicCheck.h"
+#include "MissingRestrictCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "UncoalescedAccessCheck.h"
-#include "IntegerDivisionCheck.h"
-#include "MissingRestrictCheck.h"
 #include "WarpSynchronousCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -23,8 +23,7 @@ namespace clang::tidy::cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
-    CheckFactories.registerCheck<DoublePromotionCheck>(
-        "cuda-double-promotion");
+    CheckFactories.registerCheck<DoublePromotionCheck>("cuda-double-promotion");
     CheckFactories.registerCheck<DivergentBarrierCheck>(
         "cuda-divergent-barrier");
     CheckFactories.registerCheck<LaunchShapeCheck>("cuda-launch-shape");
@@ -36,12 +35,9 @@ public:
         "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedAccessCheck>(
         "cuda-uncoalesced-access");
-    CheckFactories.registerCheck<IntegerDivisionCheck>(
-        "cuda-integer-division");
-    CheckFactories.registerCheck<MissingRestrictCheck>(
-        "cuda-missing-restrict");
-    CheckFactories.registerCheck<WarpSynchronousCheck>(
-        "cuda-warp-synchronous");
+    CheckFactories.registerCheck<IntegerDivisionCheck>("cuda-integer-division");
+    CheckFactories.registerCheck<MissingRestrictCheck>("cuda-missing-restrict");
+    CheckFactories.registerCheck<WarpSynchronousCheck>("cuda-warp-synchronous");
   }
 };
 

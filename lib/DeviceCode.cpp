@@ -42,4 +42,37 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {
   return nullptr;
 }
 
+namespace {
+
+class UserCodeScope : public ast_matchers::MatchFinder::MatchCallback {
+public:
+  void run(const ast_matchers::MatchFinder::MatchResult &Result) override {
+    ASTContext &Ctx = *Result.Context;
+    std::vector<Decl *> Scope = Ctx.getTraversalScope();
+    TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+    // Already limited (by another check, or by a front end such as clangd
+    // that sets its own scope).
+    if (Scope.size() != 1 || Scope.front() != TU)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> User;
+    for (Decl *D : TU->decls()) {
+      SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+      if (Loc.isValid() && !SM.isInSystemHeader(Loc))
+        User.push_back(D);
+    }
+    Ctx.setTraversalScope(User);
+  }
+};
+
+} // namespace
+
+void limitParentMapToUserCode(ast_matchers::MatchFinder *Finder) {
+  // The traversal starts at the translation unit, so this runs before any
+  // check's callback can ask for a parent. The match traversal itself goes on
+  // over the whole translation unit (it iterates a copy of the old scope).
+  static UserCodeScope Callback;
+  Finder->addMatcher(ast_matchers::translationUnitDecl(), &Callback);
+}
+
 } // namespace clang::tidy::cuda

@@ -23,6 +23,7 @@ bool isFullWarpMask(const CallExpr &Call, const ASTContext &Ctx) {
 } // namespace
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName(
                    "__syncthreads", "__syncthreads_count", "__syncthreads_and",

@@ -23,15 +23,16 @@ namespace {
 
 // C math functions whose float form is the name with an `f` suffix.
 const char *const MathFunctions[] = {
-    "acos",  "acosh",     "asin",   "asinh",     "atan",  "atan2", "atanh",
-    "cbrt",  "ceil",      "copysign", "cos",     "cosh",  "cospi", "erf",
-    "erfc",  "erfcinv",   "erfinv", "exp",       "exp10", "exp2",  "expm1",
-    "fabs",  "fdim",      "floor",  "fma",       "fmax",  "fmin",  "fmod",
-    "hypot", "j0",        "j1",     "lgamma",    "log",   "log10", "log1p",
-    "log2",  "logb",      "nearbyint", "nextafter", "normcdf", "normcdfinv",
-    "pow",   "rcbrt",     "remainder", "rint",   "round", "rsqrt", "sin",
-    "sinh",  "sinpi",     "sqrt",   "tan",       "tanh",  "tgamma", "trunc",
-    "y0",    "y1"};
+    "acos",  "acosh",     "asin",      "asinh",    "atan",       "atan2",
+    "atanh", "cbrt",      "ceil",      "copysign", "cos",        "cosh",
+    "cospi", "erf",       "erfc",      "erfcinv",  "erfinv",     "exp",
+    "exp10", "exp2",      "expm1",     "fabs",     "fdim",       "floor",
+    "fma",   "fmax",      "fmin",      "fmod",     "hypot",      "j0",
+    "j1",    "lgamma",    "log",       "log10",    "log1p",      "log2",
+    "logb",  "nearbyint", "nextafter", "normcdf",  "normcdfinv", "pow",
+    "rcbrt", "remainder", "rint",      "round",    "rsqrt",      "sin",
+    "sinh",  "sinpi",     "sqrt",      "tan",      "tanh",       "tgamma",
+    "trunc", "y0",        "y1"};
 
 bool isDouble(QualType T) {
   return T.getCanonicalType()->isSpecificBuiltinType(BuiltinType::Double);
@@ -69,8 +70,8 @@ bool isMathCall(const CallExpr *Call);
 bool isPromotedFloat(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
-    return Cast->getCastKind() == CK_FloatingCast && isDouble(Cast->getType()) &&
-           isFloat(Cast->getSubExpr()->getType());
+    return Cast->getCastKind() == CK_FloatingCast &&
+           isDouble(Cast->getType()) && isFloat(Cast->getSubExpr()->getType());
   if (!isDouble(E->getType()))
     return false;
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -84,7 +85,8 @@ bool isPromotedFloat(const Expr *E) {
            (R && isLiteralOnly(BO->getLHS()));
   }
   if (const auto *Call = dyn_cast<CallExpr>(E))
-    return isMathCall(Call) && llvm::any_of(Call->arguments(), [](const Expr *A) {
+    return isMathCall(Call) &&
+           llvm::any_of(Call->arguments(), [](const Expr *A) {
              return isFloat(A->IgnoreParenImpCasts()->getType()) ||
                     isPromotedFloat(A);
            });
@@ -186,6 +188,7 @@ void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void DoublePromotionCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(
       floatLiteral(unless(isExpansionInSystemHeader())).bind("lit"), this);
   Finder->addMatcher(
@@ -289,9 +292,9 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     Site.Spelling = literalSpelling(Lit, *SM, *LangOpts);
     llvm::APFloat Value = Lit->getValue();
     bool LosesInfo = false;
-    llvm::APFloat::opStatus Status = Value.convert(
-        llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
-        &LosesInfo);
+    llvm::APFloat::opStatus Status =
+        Value.convert(llvm::APFloat::IEEEsingle(),
+                      llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
     Site.Overflows = (Status & llvm::APFloat::opOverflow) != 0;
     Site.Representable = !LosesInfo && Status == llvm::APFloat::opOK;
     double D = Lit->getValueAsApproximateDouble();
@@ -300,8 +303,7 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = Lit->getLocation();
     if (Loc.isMacroID() && !SM->isMacroArgExpansion(Loc)) {
       Site.InMacroBody = true;
-      Site.MacroName =
-          Lexer::getImmediateMacroName(Loc, *SM, *LangOpts).str();
+      Site.MacroName = Lexer::getImmediateMacroName(Loc, *SM, *LangOpts).str();
       Site.MacroInMainFile = SM->isInMainFile(SpellingLoc);
     }
   }
@@ -309,8 +311,8 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
   Site.Occurrences.append(Found.begin(), Found.end());
 }
 
-void DoublePromotionCheck::checkMathCall(const CallExpr *Call,
-                                         const MatchFinder::MatchResult &Result) {
+void DoublePromotionCheck::checkMathCall(
+    const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (!isMathCall(Call) || Call->isTypeDependent())
     return;
@@ -336,11 +338,10 @@ void DoublePromotionCheck::checkMathCall(const CallExpr *Call,
                 CharSourceRange::getTokenRange(Ref->getSourceRange()), *SM,
                 *LangOpts)
           : StringRef();
-  bool InStd = CalleeText.starts_with("std::") ||
-               CalleeText.starts_with("::std::");
+  bool InStd =
+      CalleeText.starts_with("std::") || CalleeText.starts_with("::std::");
 
-  bool Fixable = AllFloatOrLiteral && Ref &&
-                 !Ref->getLocation().isMacroID() &&
+  bool Fixable = AllFloatOrLiteral && Ref && !Ref->getLocation().isMacroID() &&
                  !Call->getBeginLoc().isMacroID();
   std::vector<FixItHint> Fixes;
   if (!InStd)
@@ -359,8 +360,8 @@ void DoublePromotionCheck::checkMathCall(const CallExpr *Call,
     bool LosesInfo = false;
     auto Status = V.convert(llvm::APFloat::IEEEsingle(),
                             llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    if ((Status & llvm::APFloat::opOverflow) ||
-        (StrictNumerics && LosesInfo) || Lit->getLocation().isMacroID()) {
+    if ((Status & llvm::APFloat::opOverflow) || (StrictNumerics && LosesInfo) ||
+        Lit->getLocation().isMacroID()) {
       Fixable = false;
       continue;
     }

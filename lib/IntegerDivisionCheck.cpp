@@ -163,6 +163,7 @@ void IntegerDivisionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void IntegerDivisionCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(binaryOperator(hasAnyOperatorName("/", "%", "/=", "%="),
                                     hasLHS(expr(hasType(isInteger()))),
                                     hasRHS(expr(hasType(isInteger()))),

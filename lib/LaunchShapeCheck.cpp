@@ -105,6 +105,7 @@ std::optional<uint64_t> blockThreads(const Expr *E, const FunctionDecl &FD,
 } // namespace
 
 void LaunchShapeCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(
       cudaKernelCallExpr(unless(isExpansionInSystemHeader())).bind("launch"),
       this);

@@ -1,6 +1,7 @@
 //===--- LegacyRuntimeApiCheck.cpp - cuda-lint ----------------------------===//
 
 #include "LegacyRuntimeApiCheck.h"
+#include "cudalint/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/StringMap.h"
@@ -38,6 +39,7 @@ AST_MATCHER(RecordDecl, isTextureReference) {
 } // namespace
 
 void LegacyRuntimeApiCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   std::vector<StringRef> Names;
   for (const auto &E : replacements())
     Names.push_back(E.getKey());

@@ -10,6 +10,7 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 void LegacyWarpIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
                                   "__shfl", "__shfl_up", "__shfl_down",
                                   "__shfl_xor", "__any", "__all", "__ballot"))),

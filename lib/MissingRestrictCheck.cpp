@@ -89,6 +89,7 @@ void MissingRestrictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(functionDecl(isDefinition(), matchers::isCudaKernel(),
                                   unless(isExpansionInSystemHeader()))
                          .bind("kernel"),

@@ -123,9 +123,16 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   std::vector<StringRef> Argv{*Clang};
   for (const std::string &F : Flags)
     Argv.push_back(F);
-  std::vector<std::string> Tail{"-x", "cuda", "-fsyntax-only", "-Xclang",
-                                "-emit-pch", "-Xclang", "-o", "-Xclang",
-                                std::string(Tmp), std::string(Prelude)};
+  std::vector<std::string> Tail{"-x",
+                                "cuda",
+                                "-fsyntax-only",
+                                "-Xclang",
+                                "-emit-pch",
+                                "-Xclang",
+                                "-o",
+                                "-Xclang",
+                                std::string(Tmp),
+                                std::string(Prelude)};
   for (const std::string &T : Tail)
     Argv.push_back(T);
   llvm::SmallString<256> Cwd;

@@ -301,6 +301,7 @@ void SharedBankConflictCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void SharedBankConflictCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(
       varDecl(hasAttr(attr::CUDAShared),
               hasAncestor(functionDecl(matchers::isCudaDeviceFunction(),

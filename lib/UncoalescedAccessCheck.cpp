@@ -177,6 +177,7 @@ void UncoalescedAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(
       arraySubscriptExpr(
           hasAncestor(functionDecl(matchers::isCudaKernel(), hasBody(stmt()))

@@ -98,6 +98,7 @@ void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void WarpSynchronousCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
   Finder->addMatcher(functionDecl(isDefinition(),
                                   matchers::isCudaDeviceFunction(),
                                   unless(isExpansionInSystemHeader()))

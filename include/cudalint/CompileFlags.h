@@ -61,9 +61,10 @@ std::string findShareDir(const char *Argv0);
 /// -Xcompiler, -rdc, --expt-*, -ccbin, response and options files, ... Flags
 /// clang has no use for are dropped and, when not known to be harmless,
 /// described in \p Dropped. \p Directory resolves relative response files.
-std::vector<std::string> translateNvccCommand(llvm::ArrayRef<std::string> Args,
-                                              llvm::StringRef Directory,
-                                              std::vector<std::string> *Dropped);
+std::vector<std::string>
+translateNvccCommand(llvm::ArrayRef<std::string> Args,
+                     llvm::StringRef Directory,
+                     std::vector<std::string> *Dropped);
 
 /// Remove flags the clang driver does not know (reported in \p Dropped), so
 /// that a stray flag is not fatal.

@@ -10,6 +10,7 @@
 #define CUDA_LINT_DEVICECODE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
 namespace clang::tidy::cuda {
@@ -25,6 +26,18 @@ bool isDeviceFunction(const FunctionDecl *FD);
 
 /// The function, lambda call operator or block whose body holds \p S, or null.
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S);
+
+/// Makes the checks' parent lookups (`getParents`, `hasAncestor`) cost what
+/// the user's code costs, not what the CUDA headers cost: at the start of the
+/// match traversal, limits the AST context's traversal scope to the
+/// top-level declarations outside system headers, so that the parent map is
+/// built over those alone. Every CUDA file includes the CUDA runtime headers
+/// (tens of thousands of declarations, mostly from the precompiled prelude);
+/// a parent map over all of them cost more than parsing the file. Checks
+/// that look up parents call this from registerMatchers; it is idempotent.
+/// Findings in system headers never need parents from it: clang-tidy drops
+/// them unless --system-headers is given.
+void limitParentMapToUserCode(ast_matchers::MatchFinder *Finder);
 
 namespace matchers {
 AST_MATCHER(FunctionDecl, isCudaKernel) { return isKernel(&Node); }
