@@ -8,7 +8,7 @@ set -euo pipefail
 pkgs=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
       clang-format-22 clang-tools-22 libclang-rt-22-dev cmake ninja-build libgtest-dev
       python3 git python3-jsonschema pre-commit pkg-config libgrpc++-dev
-      libprotobuf-dev bsdutils patch)
+      libprotobuf-dev bsdutils patch strace)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

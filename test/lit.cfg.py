@@ -67,6 +67,8 @@ if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+if shutil.which("strace"):
+    config.available_features.add("strace")
 cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")
 if os.path.exists(cuda_clangd):
     config.available_features.add("cuda-clangd")
