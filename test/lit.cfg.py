@@ -44,6 +44,11 @@ if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
     config.substitutions.append(("%{nvcc_dir}", os.path.dirname(config.nvcc)))
+# cuobjdump (and the nvdisasm it runs) for the validator's SASS evidence.
+cuobjdump = shutil.which("cuobjdump", path=path) or os.path.join(cuda_path, "bin", "cuobjdump")
+if os.path.exists(cuobjdump) and shutil.which(
+        "nvdisasm", path=os.path.pathsep.join([os.path.dirname(cuobjdump), path])):
+    config.available_features.add("cuobjdump")
 if config.clang_tidy and os.path.exists(config.clang_tidy):
     config.available_features.add("clang-tidy")
 fuzzer = os.path.join(config.cuda_lint_tools_dir, "cuda-lint-fuzzer")

@@ -1,14 +1,43 @@
 #!/usr/bin/env python3
 """Keep the validation suite honest: each case's fixed.cu must be exactly
-what the current cuda-lint makes of original.cu with the case's check.
+what the current cuda-lint makes of original.cu with the case's check, and
+its findings.json the findings cuda-lint reports on original.cu (check,
+file relative to the case, line, column, message, whether a fix was
+applied), which cuda-lint-validate prints one row each for.
 
   regen.py --cuda-lint PATH [--write] [CASE ...]
 
-Without --write it reports every case whose fixed.cu is stale and exits 1.
+Without --write it reports every case whose fixed.cu or findings.json is
+stale and exits 1.
 """
-import argparse, difflib, json, os, shutil, subprocess, sys, tempfile
+import argparse, difflib, json, os, re, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# file:line:col: warning: message [check] (clang-tidy's text output)
+DIAG = re.compile(r"^(.+?):(\d+):(\d+): (warning|error|note): (.*?)(?: \[([^\]\s]+)\])?$")
+
+
+def findings(output, path, name):
+    """The findings in cuda-lint's output, for `path` reported as `name`."""
+    out = []
+    for line in output.splitlines():
+        m = DIAG.match(line)
+        if not m:
+            continue
+        if m.group(4) == "note":
+            if out and m.group(5) == "FIX-IT applied suggested code changes":
+                out[-1]["fixed"] = True
+            continue
+        check = (m.group(6) or "").split(",")[0]
+        if not check or check.startswith("clang-diagnostic-"):
+            continue
+        f = m.group(1)
+        f = name if os.path.realpath(f) == os.path.realpath(path) else os.path.basename(f)
+        out.append({"check": check, "file": f, "line": int(m.group(2)),
+                    "column": int(m.group(3)), "message": m.group(5), "fixed": False})
+    return out
+
 
 def main():
     p = argparse.ArgumentParser()
@@ -36,10 +65,12 @@ def main():
         fixed_path = os.path.join(d, "fixed.cu")
         old = open(fixed_path).read() if os.path.exists(fixed_path) else ""
         orig = open(os.path.join(d, "original.cu")).read()
+        ok = True
         if new == orig:
             print("%s: cuda-lint made no fix" % name)
             stale += 1
         if new != old:
+            ok = False
             if a.write:
                 open(fixed_path, "w").write(new)
                 print("%s: fixed.cu rewritten" % name)
@@ -47,7 +78,19 @@ def main():
                 stale += 1
                 print("%s: fixed.cu is stale:" % name)
                 sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True), "fixed.cu", "cuda-lint --fix"))
-        else:
+        found = json.dumps(findings(r.stdout, work, "original.cu"), indent=2) + "\n"
+        findings_path = os.path.join(d, "findings.json")
+        old_found = open(findings_path).read() if os.path.exists(findings_path) else ""
+        if found != old_found:
+            ok = False
+            if a.write:
+                open(findings_path, "w").write(found)
+                print("%s: findings.json rewritten" % name)
+            else:
+                stale += 1
+                print("%s: findings.json is stale:" % name)
+                sys.stdout.writelines(difflib.unified_diff(old_found.splitlines(True), found.splitlines(True), "findings.json", "cuda-lint"))
+        if ok:
             print("%s: ok" % name)
     shutil.rmtree(tmp)
     return 1 if stale else 0
