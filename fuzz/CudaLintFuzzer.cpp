@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cudalint/CompileFlags.h"
-#include "cudalint/PrecompiledPrelude.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "cudalint/CompileFlags.h"
+#include "cudalint/PrecompiledPrelude.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -27,7 +27,8 @@ TEST(CompileFlagsTest, FileNames) {
 
 TEST(CompileFlagsTest, ArchSpellings) {
   EXPECT_TRUE(contains(nvcc({"-arch=sm_80", "a.cu"}), "--cuda-gpu-arch=sm_80"));
-  EXPECT_TRUE(contains(nvcc({"-arch", "sm_75", "a.cu"}), "--cuda-gpu-arch=sm_75"));
+  EXPECT_TRUE(
+      contains(nvcc({"-arch", "sm_75", "a.cu"}), "--cuda-gpu-arch=sm_75"));
   EXPECT_TRUE(contains(nvcc({"--gpu-architecture=compute_70", "a.cu"}),
                        "--cuda-gpu-arch=sm_70"));
   auto Native = nvcc({"-arch=native", "a.cu"});
@@ -37,21 +38,23 @@ TEST(CompileFlagsTest, ArchSpellings) {
 }
 
 TEST(CompileFlagsTest, GenCode) {
-  auto Out = nvcc({"-gencode", "arch=compute_90,code=sm_90", "-gencode=arch=compute_80,code=[sm_80,compute_80]", "a.cu"});
+  auto Out = nvcc({"-gencode", "arch=compute_90,code=sm_90",
+                   "-gencode=arch=compute_80,code=[sm_80,compute_80]", "a.cu"});
   EXPECT_TRUE(contains(Out, "--cuda-gpu-arch=sm_90"));
   EXPECT_FALSE(contains(Out, "--cuda-gpu-arch=sm_80"));
-  auto CMake = nvcc({"--generate-code=arch=compute_52,code=[compute_52,sm_52]", "a.cu"});
+  auto CMake =
+      nvcc({"--generate-code=arch=compute_52,code=[compute_52,sm_52]", "a.cu"});
   EXPECT_TRUE(contains(CMake, "--cuda-gpu-arch=sm_52"));
   auto PtxOnly = nvcc({"-gencode", "arch=compute_86,code=compute_86", "a.cu"});
   EXPECT_TRUE(contains(PtxOnly, "--cuda-gpu-arch=sm_86"));
 }
 
 TEST(CompileFlagsTest, HostCompilerAndDroppedFlags) {
-  auto Out = nvcc({"-Xcompiler", "-fPIC,-Wall", "-Xcompiler=-O2", "-ccbin",
-                   "/usr/bin/g++-12", "--expt-relaxed-constexpr",
-                   "--extended-lambda", "-forward-unknown-to-host-compiler",
-                   "-Xptxas", "-v", "-maxrregcount=64", "-lineinfo",
-                   "--use_fast_math", "a.cu"});
+  auto Out =
+      nvcc({"-Xcompiler", "-fPIC,-Wall", "-Xcompiler=-O2", "-ccbin",
+            "/usr/bin/g++-12", "--expt-relaxed-constexpr", "--extended-lambda",
+            "-forward-unknown-to-host-compiler", "-Xptxas", "-v",
+            "-maxrregcount=64", "-lineinfo", "--use_fast_math", "a.cu"});
   std::vector<std::string> Want = {"clang++", "-fPIC", "-Wall", "-O2", "a.cu"};
   EXPECT_EQ(Out, Want);
 }
@@ -61,9 +64,12 @@ TEST(CompileFlagsTest, RdcLanguageIncludes) {
                    "--include-path", "/y", "-DA=1", "--std", "c++17",
                    "--default-stream", "per-thread", "a.cu"});
   std::vector<std::string> Want = {
-      "clang++", "-x",   "cuda", "-isystem", "/opt/inc",
-      "-I/x",    "-I/y", "-DA=1", "-std=c++17",
-      "-fgpu-default-stream=per-thread", "a.cu", "-fgpu-rdc"};
+      "clang++",    "-x",
+      "cuda",       "-isystem",
+      "/opt/inc",   "-I/x",
+      "-I/y",       "-DA=1",
+      "-std=c++17", "-fgpu-default-stream=per-thread",
+      "a.cu",       "-fgpu-rdc"};
   EXPECT_EQ(Out, Want);
   EXPECT_TRUE(contains(nvcc({"-dc", "a.cu"}), "-fgpu-rdc"));
 }
@@ -97,9 +103,9 @@ TEST(CompileFlagsTest, DefaultsAdded) {
 TEST(CompileFlagsTest, DefaultsRespectCommand) {
   CudaEnvironment Env;
   Env.CudaPath = "/opt/cuda-13";
-  auto Out = addCudaDefaults({"clang++", "--cuda-path=/mine",
-                              "--cuda-gpu-arch=sm_80", "a.cu"},
-                             Env, false);
+  auto Out = addCudaDefaults(
+      {"clang++", "--cuda-path=/mine", "--cuda-gpu-arch=sm_80", "a.cu"}, Env,
+      false);
   EXPECT_FALSE(contains(Out, "--cuda-path=/opt/cuda-13"));
   EXPECT_FALSE(contains(Out, "--cuda-gpu-arch=sm_90"));
   EXPECT_FALSE(contains(Out, "-x"));
@@ -115,7 +121,8 @@ TEST(CompileFlagsTest, FallbackWithoutToolkit) {
 }
 
 TEST(CompileFlagsTest, CudaCommands) {
-  EXPECT_TRUE(isCudaCommand({"/usr/local/cuda/bin/nvcc", "-c", "a.cu"}, "a.cu"));
+  EXPECT_TRUE(
+      isCudaCommand({"/usr/local/cuda/bin/nvcc", "-c", "a.cu"}, "a.cu"));
   EXPECT_TRUE(isCudaCommand({"clang++", "-x", "cuda", "a.cpp"}, "a.cpp"));
   EXPECT_FALSE(isCudaCommand({"g++", "-c", "a.cpp"}, "a.cpp"));
 }
