@@ -515,8 +515,8 @@ void DoublePromotionCheck::checkMathCall(
   if (!Exact && !StrictNumerics)
     diag(Loc,
          "'%0' is a different implementation from '%1': its result can "
-         "differ from '%1' rounded to float in the last bits (see the CUDA "
-         "math functions' error bounds)",
+         "differ from '%1' rounded to float in the last bits (the CUDA "
+         "programming guide lists each function's accuracy in ulp)",
          DiagnosticIDs::Note)
         << FloatName << Name;
   if (!WhyNot.empty())

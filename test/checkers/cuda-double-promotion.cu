@@ -132,7 +132,7 @@ __device__ float conditional(float v, bool c) {
 __device__ float math(float v) {
   float p = pow(v, 2.0);
   // CHECK-NOTES: :[[@LINE-1]]:13: warning: call to 'pow' computes float data in double precision; use the float function 'powf' [cuda-double-promotion]
-  // CHECK-NOTES: :[[@LINE-2]]:13: note: 'powf' is a different implementation from 'pow': its result can differ from 'pow' rounded to float in the last bits (see the CUDA math functions' error bounds)
+  // CHECK-NOTES: :[[@LINE-2]]:13: note: 'powf' is a different implementation from 'pow': its result can differ from 'pow' rounded to float in the last bits (the CUDA programming guide lists each function's accuracy in ulp)
   // CHECK-FIXES: {{^}}  float p = powf(v, 2.0f);{{$}}
   p += pow(v, 0.1);
   // CHECK-NOTES: :[[@LINE-1]]:8: warning: call to 'pow' computes float data in double precision; use the float function 'powf' [cuda-double-promotion]
