@@ -19,14 +19,23 @@ bool isDeviceFunction(const FunctionDecl *FD) {
   const auto *Device = FD->getAttr<CUDADeviceAttr>();
   if (!Device)
     return false;
-  // Clang marks constexpr functions (and functions in system headers)
-  // implicitly __host__ __device__; those are host code as written. Lambdas
-  // inside device code are implicitly device code and stay so.
-  if (Device->isImplicit() && FD->isConstexpr()) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-    return MD && MD->getParent()->isLambda();
+  if (!Device->isImplicit())
+    return true;
+  // Clang marks every lambda without an execution-space attribute implicitly
+  // __host__ __device__. nvcc compiles such a lambda for the device only when
+  // it is defined inside device code (an extended lambda is written
+  // `[] __device__ (...)` and has the attribute explicitly): it is device code
+  // exactly when the function that defines it is.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda()) {
+    const DeclContext *DC = MD->getParent()->getDeclContext();
+    while (DC && !isa<FunctionDecl>(DC) && !DC->isFileContext())
+      DC = DC->getParent();
+    return isDeviceFunction(dyn_cast_or_null<FunctionDecl>(DC));
   }
-  return true;
+  // Clang marks constexpr functions (and functions in system headers)
+  // implicitly __host__ __device__; those are host code as written.
+  return !FD->isConstexpr();
 }
 
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {

@@ -84,6 +84,14 @@ bool isPromotedFloat(const Expr *E) {
     return (L && (R || isLiteralOnly(BO->getRHS()))) ||
            (R && isLiteralOnly(BO->getLHS()));
   }
+  // `c ? x : 0.5`: double when one branch is promoted float data and the other
+  // is too or is a literal.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    bool L = isPromotedFloat(CO->getTrueExpr()),
+         R = isPromotedFloat(CO->getFalseExpr());
+    return (L && (R || isLiteralOnly(CO->getFalseExpr()))) ||
+           (R && isLiteralOnly(CO->getTrueExpr()));
+  }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return isMathCall(Call) &&
            llvm::any_of(Call->arguments(), [](const Expr *A) {
@@ -118,6 +126,20 @@ bool isSignOp(const Stmt *S) {
   return UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus);
 }
 
+// A float value converted to double, and nothing else: `x` in `x * 0.5`.
+bool isFloatCast(const Expr *E) {
+  const auto *Cast = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
+  return Cast && Cast->getCastKind() == CK_FloatingCast &&
+         isFloat(Cast->getSubExpr()->getType());
+}
+
+bool isSignedLiteral(const Expr *E) {
+  E = E->IgnoreParens();
+  while (isSignOp(E))
+    E = cast<UnaryOperator>(E)->getSubExpr()->IgnoreParens();
+  return asDoubleLiteral(E) != nullptr;
+}
+
 bool isImplicitConversionToFloat(const Stmt *S) {
   const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(S);
   return Cast && Cast->getCastKind() == CK_FloatingCast &&
@@ -134,7 +156,9 @@ bool isFloatContext(ASTContext &Ctx, const Expr *E) {
   while (P) {
     const auto *BO = dyn_cast<BinaryOperator>(P);
     const auto *Call = dyn_cast<CallExpr>(P);
+    const auto *CO = dyn_cast<ConditionalOperator>(P);
     if (isSignOp(P) ||
+        (CO && CO->getCond()->IgnoreParens() != Cur && isPromotedFloat(CO)) ||
         (BO && !isa<CompoundAssignOperator>(BO) &&
          (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
          isPromotedFloat(BO)) ||
@@ -253,6 +277,8 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
 
     Occurrence Occ;
     Occ.ExpansionLoc = SM->getFileLoc(Lit->getLocation());
+    // The literal alone, or with signs: what nvcc folds into one constant.
+    bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
       if (BO->isTypeDependent() || BO->isValueDependent())
         continue; // Judged per instantiation.
@@ -261,6 +287,13 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
         Occ.Promotes = BO->getRHS()->IgnoreParens() == Node &&
                        isFloat(CAO->getLHS()->getType()) &&
                        isDouble(CAO->getComputationLHSType());
+        // `acc += 0.5` is one operation on float data whose result is
+        // stored as float: nvcc narrows it like `acc = acc + 0.5`.
+        BinaryOperatorKind Op =
+            BinaryOperator::getOpForCompoundAssignment(CAO->getOpcode());
+        if (Occ.Promotes && SingleLiteral &&
+            (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div))
+          Occ.Narrowing = Occurrence::SingleOperation;
       } else if (BO->isAdditiveOp() || BO->isMultiplicativeOp() ||
                  BO->isComparisonOp()) {
         const Expr *Other =
@@ -268,13 +301,29 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
         Occ.Promotes = isPromotedFloat(Other) &&
                        (BO->isComparisonOp() || isFloatContext(Ctx, BO));
         // nvcc narrows one +, -, * or / of a float and an exactly
-        // representable literal whose result goes straight back to float.
-        const auto *Cast = dyn_cast<ImplicitCastExpr>(Other->IgnoreParens());
-        Occ.NarrowedByNvcc =
-            Occ.Promotes && cast<Expr>(Node)->IgnoreParens() == Lit &&
-            !BO->isComparisonOp() && Cast &&
-            Cast->getCastKind() == CK_FloatingCast &&
-            isImplicitConversionToFloat(parentSkippingParens(Ctx, BO));
+        // representable literal whose result goes straight back to float,
+        // and a comparison of a float with such a literal: by the
+        // double-rounding argument for IEEE operations, the float operation
+        // computes the same value.
+        if (Occ.Promotes && SingleLiteral && isFloatCast(Other) &&
+            (BO->isComparisonOp() ||
+             isImplicitConversionToFloat(parentSkippingParens(Ctx, BO))))
+          Occ.Narrowing = Occurrence::SingleOperation;
+      }
+    } else if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(Parent)) {
+      // `c ? x : 0.1` with float `x`: the conditional is double.
+      if (CO->isTypeDependent() || CO->isValueDependent())
+        continue; // Judged per instantiation.
+      if (CO->getCond()->IgnoreParens() != Node && isDouble(CO->getType())) {
+        const Expr *Other = CO->getTrueExpr()->IgnoreParens() == Node
+                                ? CO->getFalseExpr()
+                                : CO->getTrueExpr();
+        Occ.Promotes = isPromotedFloat(Other) && isFloatContext(Ctx, CO);
+        // Converted straight back to float, each branch is converted on its
+        // own: the literal becomes its float value, whatever it is.
+        if (Occ.Promotes && SingleLiteral && isFloatCast(Other) &&
+            isImplicitConversionToFloat(parentSkippingParens(Ctx, CO)))
+          Occ.Narrowing = Occurrence::ConditionalBranch;
       }
     }
     if (Occ.Promotes && !isDeviceFunction(FD))
@@ -290,16 +339,7 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
   if (Inserted) {
     Site.SpellingLoc = SpellingLoc;
     Site.Spelling = literalSpelling(Lit, *SM, *LangOpts);
-    llvm::APFloat Value = Lit->getValue();
-    bool LosesInfo = false;
-    llvm::APFloat::opStatus Status =
-        Value.convert(llvm::APFloat::IEEEsingle(),
-                      llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    Site.Overflows = (Status & llvm::APFloat::opOverflow) != 0;
-    Site.Representable = !LosesInfo && Status == llvm::APFloat::opOK;
-    double D = Lit->getValueAsApproximateDouble();
-    double F = static_cast<float>(D);
-    Site.RelativeError = D != 0 ? std::fabs((F - D) / D) : 0;
+    Site.Value = toFloat(Lit);
     SourceLocation Loc = Lit->getLocation();
     if (Loc.isMacroID() && !SM->isMacroArgExpansion(Loc)) {
       Site.InMacroBody = true;
@@ -311,17 +351,89 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
   Site.Occurrences.append(Found.begin(), Found.end());
 }
 
+DoublePromotionCheck::FloatValue
+DoublePromotionCheck::toFloat(const FloatingLiteral *Lit) {
+  FloatValue V;
+  llvm::APFloat F = Lit->getValue();
+  bool LosesInfo = false;
+  llvm::APFloat::opStatus Status =
+      F.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+                &LosesInfo);
+  V.Overflows = (Status & llvm::APFloat::opOverflow) != 0;
+  V.Underflows = F.isZero() && !Lit->getValue().isZero();
+  V.Subnormal = F.isDenormal();
+  V.Representable = !LosesInfo && Status == llvm::APFloat::opOK;
+  double D = Lit->getValueAsApproximateDouble();
+  double FD = static_cast<float>(D);
+  V.RelativeError = D != 0 ? std::fabs((FD - D) / D) : 0;
+  return V;
+}
+
+StringRef DoublePromotionCheck::whyNotFixable(const FloatValue &V) {
+  if (V.Overflows)
+    return "is outside float's range";
+  if (V.Underflows)
+    return "underflows to zero in float";
+  if (V.Subnormal)
+    return "is subnormal in float";
+  return "";
+}
+
+void DoublePromotionCheck::noteNumerics(SourceLocation Loc, StringRef Spelling,
+                                        const FloatValue &V) {
+  std::string Rel = llvm::formatv("{0:e1}", V.RelativeError).str();
+  if (V.Overflows)
+    return; // Said by the no-fix note.
+  if (V.Underflows)
+    diag(Loc, "'%0' underflows in float: '%0f' is zero", DiagnosticIDs::Note)
+        << Spelling;
+  else if (V.Subnormal && V.Representable)
+    diag(Loc,
+         "'%0' is subnormal in float: '%0f' is zero where subnormals are "
+         "flushed (-ftz=true, --use_fast_math)",
+         DiagnosticIDs::Note)
+        << Spelling;
+  else if (V.Subnormal)
+    diag(Loc,
+         "'%0' is subnormal in float: '%0f' differs by a relative %1, and is "
+         "zero where subnormals are flushed (-ftz=true, --use_fast_math)",
+         DiagnosticIDs::Note)
+        << Spelling << Rel;
+  else if (!V.Representable)
+    // In float's normal range the float literal is within half a unit in the
+    // last place (a relative 6e-08).
+    diag(Loc,
+         "'%0' is not exactly representable in float; '%0f' differs by a "
+         "relative %1, which can change the last bits of results",
+         DiagnosticIDs::Note)
+        << Spelling << Rel;
+}
+
+namespace {
+// Math functions whose float form returns exactly the double function's
+// result rounded to float, for float arguments: exact operations (the result
+// is representable) and single correctly rounded operations (by the
+// double-rounding argument). sqrt is left out: sqrtf is correctly rounded
+// only with -prec-sqrt=true.
+const char *const ExactMathFunctions[] = {
+    "ceil", "copysign",  "fabs",      "fdim", "floor", "fmax", "fmin",
+    "fmod", "nearbyint", "remainder", "rint", "round", "trunc"};
+} // namespace
+
 void DoublePromotionCheck::checkMathCall(
     const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (!isMathCall(Call) || Call->isTypeDependent())
     return;
+  // The float function takes float arguments: only float data and literals
+  // (which get the suffix) pass to it unchanged. An argument computed in
+  // double (`floor(v * 0.5)`) would be narrowed on the way in.
   bool AnyFloat = false, AllFloatOrLiteral = true;
   for (const Expr *Arg : Call->arguments()) {
-    bool FromFloat =
+    AnyFloat |=
         isFloat(Arg->IgnoreParenImpCasts()->getType()) || isPromotedFloat(Arg);
-    AnyFloat |= FromFloat;
-    AllFloatOrLiteral &= FromFloat || isLiteralOnly(Arg);
+    AllFloatOrLiteral &=
+        isFloat(Arg->IgnoreParenImpCasts()->getType()) || isSignedLiteral(Arg);
   }
   if (!AnyFloat || !isDeviceFunction(enclosingFunction(Ctx, *Call)) ||
       !isFloatContext(Ctx, Call))
@@ -340,15 +452,28 @@ void DoublePromotionCheck::checkMathCall(
           : StringRef();
   bool InStd =
       CalleeText.starts_with("std::") || CalleeText.starts_with("::std::");
+  std::string FloatName = InStd ? "std::" + Name : Name + "f";
+  bool Exact = llvm::is_contained(ExactMathFunctions, Name);
 
-  bool Fixable = AllFloatOrLiteral && Ref && !Ref->getLocation().isMacroID() &&
-                 !Call->getBeginLoc().isMacroID();
+  std::string WhyNot;
+  if (!AllFloatOrLiteral)
+    WhyNot = "an argument is neither float data nor a literal, and the "
+             "float function would narrow it";
+  else if (!Ref || Ref->getLocation().isMacroID() ||
+           Call->getBeginLoc().isMacroID())
+    WhyNot = "the call is spelled in a macro";
+  else if (StrictNumerics && !Exact)
+    WhyNot = "StrictNumerics is on, and '" + FloatName +
+             "' need not return the value of '" + Name + "' rounded to float";
+
   std::vector<FixItHint> Fixes;
   if (!InStd)
     Fixes.push_back(FixItHint::CreateInsertion(
         Lexer::getLocForEndOfToken(Ref ? Ref->getLocation() : Loc, 0, *SM,
                                    *LangOpts),
         "f"));
+  // Literal arguments whose value the suffix changes, for the notes.
+  SmallVector<std::pair<const FloatingLiteral *, FloatValue>, 2> Changed;
   for (const Expr *Arg : Call->arguments()) {
     const Expr *E = Arg->IgnoreParens();
     while (isSignOp(E))
@@ -356,14 +481,17 @@ void DoublePromotionCheck::checkMathCall(
     const FloatingLiteral *Lit = asDoubleLiteral(E);
     if (!Lit)
       continue;
-    llvm::APFloat V = Lit->getValue();
-    bool LosesInfo = false;
-    auto Status = V.convert(llvm::APFloat::IEEEsingle(),
-                            llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
-    if ((Status & llvm::APFloat::opOverflow) || (StrictNumerics && LosesInfo) ||
-        Lit->getLocation().isMacroID()) {
-      Fixable = false;
-      continue;
+    FloatValue V = toFloat(Lit);
+    if (!V.Representable || V.Subnormal)
+      Changed.emplace_back(Lit, V);
+    if (WhyNot.empty()) {
+      if (Lit->getLocation().isMacroID())
+        WhyNot = "a literal argument is spelled in a macro";
+      else if (StringRef Why = whyNotFixable(V); !Why.empty())
+        WhyNot = "the value of a literal argument " + Why.str();
+      else if (StrictNumerics && !V.Representable)
+        WhyNot = "a literal argument is not exactly representable in float "
+                 "and StrictNumerics is on";
     }
     Fixes.push_back(FixItHint::CreateInsertion(
         Lexer::getLocForEndOfToken(Lit->getLocation(), 0, *SM, *LangOpts),
@@ -372,17 +500,34 @@ void DoublePromotionCheck::checkMathCall(
   {
     auto Diag = diag(Loc, "call to '%0' computes float data in double "
                           "precision; use the float function '%1'")
-                << Name << (InStd ? "std::" + Name : Name + "f");
-    if (Fixable)
+                << Name << FloatName;
+    if (WhyNot.empty())
       for (const FixItHint &Fix : Fixes)
         Diag << Fix;
   }
+  for (const auto &[Lit, V] : Changed)
+    noteNumerics(
+        SM->getFileLoc(Lit->getLocation()),
+        Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                 SM->getSpellingLoc(Lit->getLocation())),
+                             *SM, *LangOpts),
+        V);
+  if (!Exact && !StrictNumerics)
+    diag(Loc,
+         "'%0' is a different implementation from '%1': its result can "
+         "differ from '%1' rounded to float in the last bits (the CUDA "
+         "programming guide lists each function's accuracy in ulp)",
+         DiagnosticIDs::Note)
+        << FloatName << Name;
+  if (!WhyNot.empty())
+    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
 }
 
 void DoublePromotionCheck::onEndOfTranslationUnit() {
   for (auto &[Key, Site] : Sites) {
     const Occurrence *First = nullptr;
-    bool AllPromote = true, AllNarrowed = true;
+    bool AllPromote = true, AllNarrowed = true, AllConditional = true;
+    const FloatValue &V = Site.Value;
     for (const Occurrence &Occ : Site.Occurrences) {
       if (!Occ.Promotes) {
         AllPromote = false;
@@ -390,17 +535,23 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       }
       if (!First)
         First = &Occ;
-      AllNarrowed &= Occ.NarrowedByNvcc;
+      AllNarrowed &= Occ.Narrowing == Occurrence::ConditionalBranch ||
+                     (Occ.Narrowing == Occurrence::SingleOperation &&
+                      V.Representable && !V.Subnormal);
+      AllConditional &= Occ.Narrowing == Occurrence::ConditionalBranch;
     }
     if (!First)
       continue;
 
-    StringRef WhyNot;
-    if (Site.Overflows)
-      WhyNot = "the value is outside float's range";
-    else if (!Site.Representable && StrictNumerics)
-      WhyNot = "the value is not exactly representable in float and "
-               "StrictNumerics is on";
+    std::string WhyNot;
+    if (StringRef Why = whyNotFixable(V); !Why.empty())
+      WhyNot = "the value " + Why.str();
+    else if (StrictNumerics && !AllNarrowed)
+      WhyNot = V.Representable
+                   ? "StrictNumerics is on, and float arithmetic can round "
+                     "differently here from double arithmetic"
+                   : "the value is not exactly representable in float and "
+                     "StrictNumerics is on";
     else if (Site.InMacroBody && !Site.MacroInMainFile)
       WhyNot = "the literal is spelled in a macro defined in another file";
     else if (!AllPromote)
@@ -420,20 +571,20 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
             Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
             "f");
     }
-    if (!Site.Representable && !Site.Overflows)
-      diag(First->ExpansionLoc,
-           "'%0' is not exactly representable in float; '%0f' differs by a "
-           "relative %1, which can change the last bits of results",
-           DiagnosticIDs::Note)
-          << Site.Spelling << llvm::formatv("{0:e1}", Site.RelativeError).str();
+    // Where nvcc narrows anyway, the float literal computes the same values.
+    if (!AllNarrowed || V.Underflows || V.Subnormal)
+      noteNumerics(First->ExpansionLoc, Site.Spelling, V);
     if (Site.InMacroBody)
       diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
            DiagnosticIDs::Note)
           << Site.MacroName;
-    if (AllNarrowed && Site.Representable)
+    if (AllNarrowed)
       diag(First->ExpansionLoc,
-           "nvcc already narrows this single operation back to float; the "
-           "suffix makes that explicit",
+           AllConditional
+               ? "nvcc already converts this branch to float; the suffix "
+                 "makes that explicit"
+               : "nvcc already narrows this single operation back to float; "
+                 "the suffix makes that explicit",
            DiagnosticIDs::Note);
     if (!WhyNot.empty())
       diag(First->ExpansionLoc, "no automatic fix: %0", DiagnosticIDs::Note)

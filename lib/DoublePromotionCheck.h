@@ -29,11 +29,39 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
+  /// What becomes of a double literal's value as a float literal.
+  struct FloatValue {
+    bool Representable = true; ///< Exactly representable in float.
+    bool Overflows = false;    ///< Outside float's range.
+    bool Underflows = false;   ///< Non-zero, but zero as a float.
+    bool Subnormal = false;    ///< Subnormal as a float.
+    double RelativeError = 0;  ///< |float - double| / |double|.
+  };
+  static FloatValue toFloat(const FloatingLiteral *Lit);
+  /// Why \p V's float literal would not be a safe rewrite ("is outside
+  /// float's range", ...), or empty when it would be.
+  static StringRef whyNotFixable(const FloatValue &V);
+  /// The note on what the `f` suffix does to the value, where it changes it.
+  void noteNumerics(SourceLocation Loc, StringRef Spelling,
+                    const FloatValue &V);
+
   /// How one occurrence of a literal (one instantiation, one macro
   /// expansion) is used.
   struct Occurrence {
-    bool Promotes = false;       ///< Float arithmetic made double by it.
-    bool NarrowedByNvcc = false; ///< A single op nvcc narrows back to float.
+    /// Where nvcc computes the same thing in float anyway (`nvcc -ptx` shows
+    /// no f64 instruction), so that the fix changes no value.
+    enum NarrowKind {
+      NotNarrowed,
+      /// One `+ - * /` (compound assignment included) or comparison of a
+      /// float and the literal, its result straight back to float: narrowed
+      /// when the literal is exactly representable in float.
+      SingleOperation,
+      /// A branch of `c ? x : lit` converted straight back to float: the
+      /// literal becomes its float value, whatever it is.
+      ConditionalBranch,
+    };
+    bool Promotes = false; ///< Float arithmetic made double by it.
+    NarrowKind Narrowing = NotNarrowed;
     SourceLocation ExpansionLoc; ///< Where to report it.
   };
   /// Every occurrence of one spelled literal. A fix is only offered when
@@ -42,18 +70,14 @@ private:
   struct LiteralSite {
     std::string Spelling;
     SourceLocation SpellingLoc;
-    bool Representable = true; ///< Exactly representable in float.
-    bool Overflows = false;    ///< Outside float's range.
+    FloatValue Value;
     bool InTemplate = false;
     bool InMacroBody = false;
     bool MacroInMainFile = true;
     std::string MacroName;
-    double RelativeError = 0;
     SmallVector<Occurrence, 2> Occurrences;
   };
 
-  void recordLiteral(const FloatingLiteral *Lit, const Occurrence &Occ,
-                     const ast_matchers::MatchFinder::MatchResult &Result);
   void checkMathCall(const CallExpr *Call,
                      const ast_matchers::MatchFinder::MatchResult &Result);
 

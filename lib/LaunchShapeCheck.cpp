@@ -116,23 +116,43 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   const CallExpr *Config = Launch->getConfig();
   const FunctionDecl *FD = enclosingFunction(Ctx, *Launch);
-  if (!Config || Config->getNumArgs() < 2 || !FD || !FD->hasBody() ||
-      FD->isTemplateInstantiation())
+  if (!Config || Config->getNumArgs() < 2 || !FD || !FD->hasBody())
     return;
   const Expr *Block = Config->getArg(1);
+  // In a template, the pattern's block size may depend on a template
+  // argument (then it is not a constant here); each instantiation has it.
   std::optional<uint64_t> Threads = blockThreads(Block, *FD, Ctx);
   if (!Threads || *Threads == 0)
     return;
-
+  bool Bad = *Threads % WarpSize != 0 || *Threads < MinBlock;
   SourceLocation Loc =
       Result.SourceManager->getExpansionLoc(Block->getBeginLoc());
-  if (*Threads % WarpSize != 0) {
-    uint64_t Warps = (*Threads + WarpSize - 1) / WarpSize;
+  // One report per launch in the source: the first instantiation (or the
+  // pattern, when the size does not depend on the template) that is bad.
+  if (!Bad || !Reported.insert(Loc).second)
+    return;
+  std::string Instantiation;
+  if (FD->isTemplateInstantiation()) {
+    llvm::raw_string_ostream OS(Instantiation);
+    FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  }
+  reportBlock(Loc, *Threads);
+  if (!Instantiation.empty())
+    diag(Loc,
+         "in the instantiation '%0' (other instantiations of this launch "
+         "are not reported again)",
+         DiagnosticIDs::Note)
+        << Instantiation;
+}
+
+void LaunchShapeCheck::reportBlock(SourceLocation Loc, uint64_t Threads) {
+  if (Threads % WarpSize != 0) {
+    uint64_t Warps = (Threads + WarpSize - 1) / WarpSize;
     uint64_t Lanes = Warps * WarpSize;
-    uint64_t Idle = Lanes - *Threads;
+    uint64_t Idle = Lanes - Threads;
     diag(Loc, "block of %0 threads is not a multiple of the warp size (32); "
               "the last warp of every block runs with idle lanes")
-        << static_cast<unsigned>(*Threads);
+        << static_cast<unsigned>(Threads);
     std::string Percent;
     llvm::raw_string_ostream(Percent)
         << llvm::format("%.1f", 100.0 * Idle / Lanes);
@@ -141,15 +161,15 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
          "idle in every "
          "block",
          DiagnosticIDs::Note)
-        << static_cast<unsigned>(*Threads) << static_cast<unsigned>(Warps)
+        << static_cast<unsigned>(Threads) << static_cast<unsigned>(Warps)
         << static_cast<unsigned>(Lanes) << static_cast<unsigned>(Idle)
         << Percent;
     return;
   }
-  if (*Threads < MinBlock)
+  if (Threads < MinBlock)
     diag(Loc, "block of %0 threads is below the recommended minimum of 64; "
               "too few warps per block to hide latency")
-        << static_cast<unsigned>(*Threads);
+        << static_cast<unsigned>(Threads);
 }
 
 } // namespace clang::tidy::cuda

@@ -4,6 +4,7 @@
 #define CUDA_LINT_LAUNCHSHAPECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
 
@@ -21,6 +22,11 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override { Reported.clear(); }
+
+private:
+  void reportBlock(SourceLocation Loc, uint64_t Threads);
+  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace clang::tidy::cuda

@@ -25,15 +25,74 @@ const llvm::StringMap<StringRef> &replacements() {
   return Map;
 }
 
+/// Removed runtime functions that have no same-meaning replacement, and
+/// what to use instead.
+const llvm::StringMap<StringRef> &removedWithoutReplacement() {
+  static const llvm::StringMap<StringRef> Map = {
+      {"cudaConfigureCall",
+       "launch the kernel with '<<<...>>>' or 'cudaLaunchKernel' instead"},
+      {"cudaSetupArgument",
+       "launch the kernel with '<<<...>>>' or 'cudaLaunchKernel' instead"},
+      {"cudaLaunch",
+       "launch the kernel with '<<<...>>>' or 'cudaLaunchKernel' instead"},
+      {"cudaSetDoubleForDevice",
+       "it converted double arguments for GPUs without double precision, "
+       "which CUDA 13 does not support; remove the call"},
+      {"cudaSetDoubleForHost",
+       "it converted double arguments for GPUs without double precision, "
+       "which CUDA 13 does not support; remove the call"},
+      {"cudaGetTextureReference", "use a texture object instead"},
+      {"cudaGetTextureAlignmentOffset", "use a texture object instead"},
+      {"cudaBindTextureToMipmappedArray",
+       "create a texture object over the mipmapped array instead"},
+      {"cudaBindSurfaceToArray", "use a surface object instead"},
+      {"cudaGetSurfaceReference", "use a surface object instead"},
+      {"surf1Dread", "use a surface object instead"},
+      {"surf1Dwrite", "use a surface object instead"},
+      {"surf2Dread", "use a surface object instead"},
+      {"surf2Dwrite", "use a surface object instead"},
+  };
+  return Map;
+}
+
+/// Declared by cuda-lint's legacy compatibility header (or, for a class
+/// template specialization or a function template specialization, its
+/// pattern is).
+bool isLegacyAnnotated(const Decl *D) {
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D))
+    D = Spec->getSpecializedTemplate()->getTemplatedDecl();
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      D = Pattern;
+  for (const Decl *R : D->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "cuda-lint-legacy")
+        return true;
+  return false;
+}
+
+AST_MATCHER(Decl, isCudaLintLegacy) { return isLegacyAnnotated(&Node); }
+
 AST_MATCHER(RecordDecl, isTextureReference) {
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Node);
   // The CUDA (or cuda-lint's legacy) texture reference template, not a
   // program's own class called `texture`.
   return Spec && Spec->getName() == "texture" &&
          Spec->getDeclContext()->isTranslationUnit() &&
-         Spec->getSpecializedTemplate()
-             ->getTemplatedDecl()
-             ->hasAttr<CUDADeviceBuiltinTextureTypeAttr>();
+         (Spec->getSpecializedTemplate()
+              ->getTemplatedDecl()
+              ->hasAttr<CUDADeviceBuiltinTextureTypeAttr>() ||
+          isLegacyAnnotated(Spec));
+}
+
+AST_MATCHER(RecordDecl, isSurfaceReference) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Node);
+  return Spec && Spec->getName() == "surface" &&
+         Spec->getDeclContext()->isTranslationUnit() &&
+         (Spec->getSpecializedTemplate()
+              ->getTemplatedDecl()
+              ->hasAttr<CUDADeviceBuiltinSurfaceTypeAttr>() ||
+          isLegacyAnnotated(Spec));
 }
 
 } // namespace
@@ -46,6 +105,33 @@ void LegacyRuntimeApiCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(Names))),
                               unless(isExpansionInSystemHeader()))
                          .bind("call"),
+                     this);
+  // Removed functions without a same-meaning replacement, and anything else
+  // the legacy header declares: recognised by its annotation, or by name
+  // where an old toolkit's own header declares it (at global scope).
+  std::vector<StringRef> Removed;
+  for (const auto &E : removedWithoutReplacement())
+    // surf1Dread & co. still exist for surface objects: only the legacy
+    // header's surface-reference forms (annotated) are findings.
+    if (!E.getKey().starts_with("surf"))
+      Removed.push_back(E.getKey());
+  auto SurfType = hasUnqualifiedDesugaredType(
+      recordType(hasDeclaration(cxxRecordDecl(isSurfaceReference()))));
+  auto TexRefType = hasUnqualifiedDesugaredType(
+      recordType(hasDeclaration(cxxRecordDecl(isTextureReference()))));
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(
+                   anyOf(isCudaLintLegacy(),
+                         allOf(hasAnyName(Removed),
+                               hasDeclContext(translationUnitDecl()))),
+                   unless(hasAnyName(Names)))),
+               unless(hasAnyArgument(hasType(TexRefType))),
+               unless(isExpansionInSystemHeader()))
+          .bind("removed"),
+      this);
+  Finder->addMatcher(varDecl(hasType(SurfType), unless(parmVarDecl()),
+                             unless(isExpansionInSystemHeader()))
+                         .bind("surfvar"),
                      this);
   auto TexType = hasUnqualifiedDesugaredType(
       recordType(hasDeclaration(cxxRecordDecl(isTextureReference()))));
@@ -80,6 +166,28 @@ void LegacyRuntimeApiCheck::check(const MatchFinder::MatchResult &Result) {
     if (NameLoc.isFileID())
       Diag << FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(NameLoc, NameLoc), Replacement);
+    return;
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("removed")) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    StringRef Instead = removedWithoutReplacement().lookup(FD->getName());
+    SourceLocation Loc = SM.getExpansionLoc(Call->getBeginLoc());
+    diag(Loc, "'%0' is not declared by CUDA 13 (it was removed from the "
+              "runtime API) and has no same-meaning replacement")
+        << FD->getName();
+    if (!Instead.empty())
+      diag(Loc, "%0", DiagnosticIDs::Note) << Instead;
+    return;
+  }
+  if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("surfvar")) {
+    diag(Var->getLocation(), "surface reference %0 is not supported by CUDA "
+                             "13; use a surface object")
+        << Var;
+    diag(Var->getLocation(),
+         "create a 'cudaSurfaceObject_t' with 'cudaCreateSurfaceObject', "
+         "pass it to the kernel and access it with 'surf2Dread(&v, obj, x, "
+         "y)' and 'surf2Dwrite(v, obj, x, y)'",
+         DiagnosticIDs::Note);
     return;
   }
   if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("texvar")) {

@@ -9,8 +9,9 @@ namespace clang::tidy::cuda {
 
 /// Finds calls to CUDA runtime functions that CUDA 13 no longer declares and
 /// renames them to their same-meaning replacements (`cudaThreadSynchronize` ->
-/// `cudaDeviceSynchronize`, ...); reports texture references, which have no
-/// automatic rewrite.
+/// `cudaDeviceSynchronize`, ...); reports texture and surface references and
+/// the removed functions without such a replacement (recognised by the legacy
+/// header's "cuda-lint-legacy" annotation, or by name at global scope).
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-legacy-runtime-api.md

@@ -6,7 +6,10 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "cudalint/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -26,11 +29,39 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Analyses.clear(); }
+  void onEndOfTranslationUnit() override;
 
 private:
+  /// A use of a device function that is not a kernel: a call (in a device
+  /// function), or anything else (its address taken).
+  struct Use {
+    const Expr *E;
+    const FunctionDecl *User; ///< The function the use is in; may be null.
+    bool IsCall;
+  };
+  /// Why a function is not known to be entered by the whole warp.
+  struct EntryReason {
+    const Expr *Site = nullptr; ///< The use that is not; null: no use.
+    const FunctionDecl *Callee = nullptr; ///< Whose use it is.
+    bool AddressTaken = false;
+    ThreadDependence::Divergence Div; ///< Set when Site is a divergent call.
+  };
+
+  ThreadDependence *analysis(const FunctionDecl *FD);
+  /// Whether every call of \p FD in the translation unit is reached by the
+  /// whole warp: from a kernel or such a function, not under a
+  /// thread-dependent condition. Null when it is, else the reason why not.
+  std::optional<EntryReason> notWholeWarp(const FunctionDecl *FD);
+  void report(const CallExpr *Call, const FunctionDecl *FD);
+
+  ASTContext *Ctx = nullptr;
+  const SourceManager *SM = nullptr;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
       Analyses;
+  llvm::DenseMap<const FunctionDecl *, SmallVector<Use, 2>> Uses;
+  llvm::DenseMap<const FunctionDecl *, std::optional<EntryReason>> Entry;
+  llvm::DenseSet<const FunctionDecl *> InProgress;
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Calls;
 };
 
 } // namespace clang::tidy::cuda

@@ -21,7 +21,9 @@ bool isKernel(const FunctionDecl *FD);
 /// True for a function that is compiled for the device: a kernel, a
 /// `__device__` or `__host__ __device__` function, a device lambda's call
 /// operator. Functions that clang makes implicitly host-device only because
-/// they are `constexpr` are host code unless written as device code.
+/// they are `constexpr` are host code unless written as device code. A lambda
+/// without an execution-space attribute (implicitly host-device in clang) is
+/// device code only where the function that defines it is, as in nvcc.
 bool isDeviceFunction(const FunctionDecl *FD);
 
 /// The function, lambda call operator or block whose body holds \p S, or null.

@@ -1,6 +1,7 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -- -isystem %S/Inputs
 
 #include <cmath>
+#include <promotion-system.h>
 
 // A float loop of the kind the guide describes (5.1.3).
 __global__ void saxpyLike(float *y, const float *x, float a, int n) {
@@ -30,17 +31,39 @@ __device__ float notes(float v) {
   return r;
 }
 
-// Chains, compound assignments and comparisons stay in double in nvcc.
+// Chains stay in double in nvcc (`nvcc -ptx` shows f64 instructions; see
+// cuda-double-promotion-ptx.cu); compound assignments and comparisons with a
+// literal exactly representable in float are single operations that nvcc
+// narrows, as are inexact literals in a branch of a conditional converted
+// back to float.
 __device__ float physics(float x, float y, float dt) {
   float e = 0.5 * x * y;
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  float e = 0.5f * x * y;{{$}}
   float acc = 0.0f;
   acc += 0.25;
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: double-precision literal '0.25'
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: double-precision literal '0.25'
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: nvcc already narrows this single operation back to float; the suffix makes that explicit
   // CHECK-FIXES: {{^}}  acc += 0.25f;{{$}}
+  acc /= 3.0;
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: double-precision literal '3.0'
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: nvcc already narrows this single operation back to float; the suffix makes that explicit
+  // CHECK-FIXES: {{^}}  acc /= 3.0f;{{$}}
+  acc -= 0.1;
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: double-precision literal '0.1'
+  // CHECK-NOTES: :[[@LINE-2]]:10: note: '0.1' is not exactly representable in float; '0.1f' differs by a relative 1.5e-08, which can change the last bits of results
+  // CHECK-FIXES: {{^}}  acc -= 0.1f;{{$}}
+  if (x == 0.3)
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: double-precision literal '0.3'
+    // CHECK-NOTES: :[[@LINE-2]]:12: note: '0.3' is not exactly representable in float; '0.3f' differs by a relative 4.0e-08, which can change the last bits of results
+    // CHECK-FIXES: {{^}}  if (x == 0.3f){{$}}
+    acc = 0;
+  acc = acc * 0.5 + dt;
+  // CHECK-NOTES: :[[@LINE-1]]:15: warning: double-precision literal '0.5'
+  // CHECK-FIXES: {{^}}  acc = acc * 0.5f + dt;{{$}}
   if (x < 1.)
-    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: double-precision literal '1.'
+    // CHECK-NOTES: :[[@LINE-1]]:11: warning: double-precision literal '1.'
+    // CHECK-NOTES: :[[@LINE-2]]:11: note: nvcc already narrows this single operation back to float; the suffix makes that explicit
     // CHECK-FIXES: {{^}}  if (x < 1.f){{$}}
     acc = 2.0 * (dt + 1.5);
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: double-precision literal '2.0'
@@ -65,15 +88,63 @@ __device__ float spellings(float v) {
 // A literal too large for float is reported but never rewritten.
 __device__ float overflow(float v) {
   return v * 1e40;
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: double-precision literal '1e40'
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: double-precision literal '1e40'
+  // CHECK-NOTES: :[[@LINE-2]]:14: note: no automatic fix: the value is outside float's range
   // CHECK-FIXES: {{^}}  return v * 1e40;{{$}}
+}
+
+// Nor one that is zero or subnormal in float.
+__device__ float underflow(float v) {
+  float a = v * 1e-50;
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: double-precision literal '1e-50'
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: '1e-50' underflows in float: '1e-50f' is zero
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the value underflows to zero in float
+  // CHECK-FIXES: {{^}}  float a = v * 1e-50;{{$}}
+  float b = v * 1e-40;
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: double-precision literal '1e-40'
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: '1e-40' is subnormal in float: '1e-40f' differs by a relative 5.4e-06, and is zero where subnormals are flushed (-ftz=true, --use_fast_math)
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the value is subnormal in float
+  // CHECK-FIXES: {{^}}  float b = v * 1e-40;{{$}}
+  float c = v * 0x1p-140;
+  // CHECK-NOTES: :[[@LINE-1]]:17: warning: double-precision literal '0x1p-140'
+  // CHECK-NOTES: :[[@LINE-2]]:17: note: '0x1p-140' is subnormal in float: '0x1p-140f' is zero where subnormals are flushed (-ftz=true, --use_fast_math)
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the value is subnormal in float
+  // CHECK-FIXES: {{^}}  float c = v * 0x1p-140;{{$}}
+  return a + b + c;
+}
+
+// The conditional operator: `c ? v : 0.1` is double.
+__device__ float conditional(float v, bool c) {
+  float a = c ? v : 0.1;
+  // CHECK-NOTES: :[[@LINE-1]]:21: warning: double-precision literal '0.1'
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: nvcc already converts this branch to float; the suffix makes that explicit
+  // CHECK-FIXES: {{^}}  float a = c ? v : 0.1f;{{$}}
+  float b = (c ? 2.5 : v) * v;
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: double-precision literal '2.5'
+  // CHECK-FIXES: {{^}}  float b = (c ? 2.5f : v) * v;{{$}}
+  // Double on purpose, or no float data.
+  double d = c ? v : 0.1;
+  float e = c ? 0.25 : 0.5;
+  return a + b + e + (float)d;
 }
 
 // Double math functions called on float data.
 __device__ float math(float v) {
   float p = pow(v, 2.0);
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: call to 'pow' computes float data in double precision; use the float function 'powf' [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: call to 'pow' computes float data in double precision; use the float function 'powf' [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-2]]:13: note: 'powf' is a different implementation from 'pow': its result can differ from 'pow' rounded to float in the last bits (the CUDA programming guide lists each function's accuracy in ulp)
   // CHECK-FIXES: {{^}}  float p = powf(v, 2.0f);{{$}}
+  p += pow(v, 0.1);
+  // CHECK-NOTES: :[[@LINE-1]]:8: warning: call to 'pow' computes float data in double precision; use the float function 'powf' [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: '0.1' is not exactly representable in float; '0.1f' differs by a relative 1.5e-08, which can change the last bits of results
+  // CHECK-NOTES: :[[@LINE-3]]:8: note: 'powf' is a different implementation from 'pow'
+  // CHECK-FIXES: {{^}}  p += powf(v, 0.1f);{{$}}
+  // Exact functions: copysignf is copysign rounded to float. `::exp(v)`
+  // resolves to the float overload.
+  p += copysign(v, -2.0) + ::exp(v);
+  // CHECK-NOTES: :[[@LINE-1]]:8: warning: call to 'copysign' computes float data in double precision; use the float function 'copysignf' [cuda-double-promotion]
+  // CHECK-NOTES-NOT: :[[@LINE-2]]:8: note: 'copysignf' is a different
+  // CHECK-FIXES: {{^}}  p += copysignf(v, -2.0f) + ::exp(v);{{$}}
   float q = std::pow(v, 3.0);
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: call to 'pow' computes float data in double precision; use the float function 'std::pow'
   // CHECK-FIXES: {{^}}  float q = std::pow(v, 3.0f);{{$}}
@@ -147,11 +218,43 @@ __device__ double doubles(double d, float f, int n) {
 
 __host__ float hostOnly(float v) { return v * 0.5; }
 float plainHost(float v) { return v * 0.1 + std::pow(v, 2.0); }
+// A lambda without an execution space is host code in host code (clang marks
+// it implicitly __host__ __device__; nvcc does not compile it for the device).
+void hostLambda(float *f) {
+  auto hl = [](float v) { return v * 0.5; };
+  auto nested = [](float v) { return [](float w) { return w * 0.1; }(v); };
+  f[0] = hl(f[0]) + nested(f[1]);
+}
+// constexpr functions are host code as written (see Limitations).
+constexpr float cxScale(float v) { return v * 0.5; }
+// ... and device code in device code, nested lambdas too.
+__device__ float deviceNested(float v) {
+  return [](float w) { return [](float u) { return u * 0.1; }(w); }(v);
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: double-precision literal '0.1'
+  // CHECK-FIXES: {{^}}  return [](float w) { return [](float u) { return u * 0.1f; }(w); }(v);{{$}}
+}
 
 __host__ __device__ float both(float v) { return v * 1.5; }
 // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: double-precision literal '1.5'
 // CHECK-FIXES: {{^}}__host__ __device__ float both(float v) { return v * 1.5f; }{{$}}
 
-// NOLINT works as in clang-tidy.
+// Suppression comments work as in clang-tidy: same line, next line, block.
 __device__ float suppressed(float v) { return v * 0.5; } // NOLINT(cuda-double-promotion)
+// NOLINTNEXTLINE(cuda-double-promotion)
+__device__ float suppressedNext(float v) { return v * 0.5; }
+// NOLINTBEGIN(cuda-double-promotion)
+__device__ float suppressedBlock(float v) { return v * 0.5 + pow(v, 2.0); }
+// NOLINTEND(cuda-double-promotion)
+__device__ float notSuppressed(float v) { return v * 0.25; } // NOLINT(cuda-other-check)
+// CHECK-MESSAGES: :[[@LINE-1]]:54: warning: double-precision literal '0.25'
+// CHECK-FIXES: {{^}}__device__ float notSuppressed(float v) { return v * 0.25f; } // NOLINT(cuda-other-check){{$}}
+
+// System headers: no finding in one; a macro defined in one is reported at
+// its use and not rewritten.
+__device__ float fromSystemHeader(float v) {
+  return sysScale(v) + v * SYS_HALF;
+  // CHECK-NOTES: :[[@LINE-1]]:28: warning: double-precision literal '0.5'
+  // CHECK-NOTES: :[[@LINE-2]]:28: note: no automatic fix: the literal is spelled in a macro defined in another file
+  // CHECK-FIXES: {{^}}  return sysScale(v) + v * SYS_HALF;{{$}}
+}
 

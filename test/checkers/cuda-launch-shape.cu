@@ -5,7 +5,15 @@
 __global__ void kernel(float *p) { p[threadIdx.x] = 0.0f; }
 
 #define BLOCK 200
+// Templates: judged per instantiation, reported once per launch with the
+// instantiation named.
 template <int BS> void launchTemplate(float *p) { kernel<<<1, BS>>>(p); }
+// CHECK-MESSAGES: :[[@LINE-1]]:63: warning: block of 100 threads is not a multiple of the warp size (32)
+// CHECK-NOTES: :[[@LINE-2]]:63: note: 100 threads = 4 warps = 128 lanes: 28 lanes (21.9%) idle in every block
+// CHECK-NOTES: :[[@LINE-3]]:63: note: in the instantiation 'launchTemplate<100>' (other instantiations of this launch are not reported again)
+template <int BS> void launchGood(float *p) { kernel<<<1, BS>>>(p); }
+template <typename T> void launchFixed(T *p) { kernel<<<1, 48>>>(p); }
+// CHECK-MESSAGES: :[[@LINE-1]]:60: warning: block of 48 threads is not a multiple of the warp size (32)
 
 void launches(float *p, int n) {
   kernel<<<64, 100>>>(p);
@@ -31,8 +39,13 @@ void launches(float *p, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 16 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:15: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
 
+  launchTemplate<100>(p);
+  launchTemplate<48>(p);
+  launchTemplate<128>(p);
+  launchFixed(p);
+
   // Not findings: multiples of 32 from 64 up, runtime sizes, a dim3 that
-  // is changed before the launch, template parameters.
+  // is changed before the launch, good template arguments.
   kernel<<<n, 256>>>(p);
   kernel<<<n, 96>>>(p);
   kernel<<<n, dim3(16, 16)>>>(p);
@@ -45,5 +58,6 @@ void launches(float *p, int n) {
   kernel<<<n, changed>>>(p);
   int runtime = 100;
   kernel<<<n, runtime>>>(p);
-  launchTemplate<100>(p);
+  launchGood<128>(p);
+  launchGood<256>(p);
 }

@@ -8,6 +8,51 @@ __device__ float warpSum(float v) {
   // CHECK-FIXES: {{^}}    v += __shfl_down_sync(0xffffffff, v, offset);{{$}}
   return v;
 }
+// Its only call is reached by the whole warp.
+__global__ void sumAll(float *f) { f[threadIdx.x] = warpSum(f[threadIdx.x]); }
+
+// A helper's mask depends on its callers: every call of it in the file must
+// be reached by the whole warp for the full mask.
+__device__ float helperDivergent(float v) { return __shfl_down(v, 1); }
+// CHECK-MESSAGES: :[[@LINE-1]]:52: warning: __shfl_down has no mask
+// CHECK-FIXES: {{^}}__device__ float helperDivergent(float v) { return __shfl_down_sync(__activemask(), v, 1); }{{$}}
+__device__ float helperChain(float v) { return helperDivergent(v) + 1.0f; }
+__global__ void callsHelpers(float *f) {
+  float v = f[threadIdx.x];
+  v = helperChain(v);
+  if (threadIdx.x < 16)
+    v = helperChain(v);
+  // CHECK-NOTES: :[[@LINE-1]]:9: note: 'helperChain' is called here under a thread-dependent condition, so the mask is '__activemask()'; review the code's assumption about which lanes take part
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: thread-dependent condition
+  f[threadIdx.x] = v;
+}
+// Not called in this file (it may be called from anywhere).
+__device__ float helperUncalled(float v) { return __ballot(v > 0.0f); }
+// CHECK-NOTES: :[[@LINE-1]]:51: warning: __ballot has no mask
+// CHECK-NOTES: :[[@LINE-2]]:18: note: 'helperUncalled' is not a kernel and is not called from one in this file, so the mask is '__activemask()'; review the code's assumption about which lanes take part
+// CHECK-FIXES: {{^}}__device__ float helperUncalled(float v) { return __ballot_sync(__activemask(), v > 0.0f); }{{$}}
+// Called by a device function that is itself called from the whole warp.
+__device__ float helperNested(float v) { return __shfl_xor(v, 1); }
+// CHECK-MESSAGES: :[[@LINE-1]]:49: warning: __shfl_xor has no mask
+// CHECK-FIXES: {{^}}__device__ float helperNested(float v) { return __shfl_xor_sync(0xffffffff, v, 1); }{{$}}
+__device__ float helperOuter(float v) { return helperNested(v) * 2.0f; }
+__global__ void callsNested(float *f, int n) {
+  // A block-uniform condition keeps the whole warp.
+  if (n > 0)
+    f[threadIdx.x] = helperOuter(f[threadIdx.x]);
+}
+// A call from host code does not count.
+__host__ __device__ float helperHostToo(float v) {
+#ifdef __CUDA_ARCH__
+  return __shfl(v, 0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: __shfl has no mask
+  // CHECK-FIXES: {{^}}  return __shfl_sync(0xffffffff, v, 0);{{$}}
+#else
+  return v;
+#endif
+}
+__global__ void callsHostToo(float *f) { f[0] = helperHostToo(f[0]); }
+float onHost(float v) { return helperHostToo(v); }
 
 // Width arguments are kept; every intrinsic has its _sync form.
 __global__ void votes(const float *in, unsigned *out, int *flags) {

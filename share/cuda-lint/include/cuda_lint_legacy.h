@@ -3,8 +3,9 @@
 // for old toolkits (cudaThreadSynchronize, texture references) still parses
 // and can be linted and modernised. cuda-lint force-includes this header
 // with --legacy-compat, or by itself when the source text names one of the
-// removed APIs. Every declaration is annotated "cuda-lint-legacy" so that
-// cuda-legacy-runtime-api finds each use. Nothing here is meant to be
+// removed APIs. Every declaration is annotated "cuda-lint-legacy":
+// cuda-legacy-runtime-api reports each use of a declaration so annotated
+// (and of the same names declared by an old toolkit's own headers). Nothing here is meant to be
 // compiled into a program: the functions have no definitions.
 //
 // The non-_sync warp intrinsics (__shfl_down, __ballot, __any, ...) are not
@@ -94,6 +95,80 @@ __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaUnbindTexture(const struct texture<T, D, M> &tex);
 
 #endif // CUDART_VERSION >= 12000
+
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 13000
+// Further runtime APIs that CUDA 13.0's headers do not declare: listed in its
+// generated_cudart_removed_meta.h. Surface references were deprecated with
+// texture references; the launch API (cudaConfigureCall, cudaSetupArgument,
+// cudaLaunch) is older than <<<...>>>'s cudaLaunchKernel.
+extern "C" {
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                  cudaStream_t stream = 0);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaSetupArgument(const void *arg, size_t size, size_t offset);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaLaunch(const void *func);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaSetDoubleForDevice(double *d);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaSetDoubleForHost(double *d);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaGetTextureReference(const struct textureReference **texref,
+                        const void *symbol);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaGetTextureAlignmentOffset(size_t *offset,
+                              const struct textureReference *texref);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTextureToMipmappedArray(
+    const struct textureReference *texref,
+    cudaMipmappedArray_const_t mipmappedArray,
+    const struct cudaChannelFormatDesc *desc);
+
+struct surfaceReference {
+  struct cudaChannelFormatDesc channelDesc;
+};
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindSurfaceToArray(const struct surfaceReference *surfref,
+                       cudaArray_const_t array,
+                       const struct cudaChannelFormatDesc *desc);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaGetSurfaceReference(const struct surfaceReference **surfref,
+                        const void *symbol);
+} // extern "C"
+
+// Surface references: `surface<void, 2> surf;` at namespace scope, bound with
+// cudaBindSurfaceToArray and accessed with surf1D/2Dread/write.
+template <class T, int dim = 1>
+struct __attribute__((device_builtin_surface_type)) __CUDA_LINT_LEGACY surface
+    : public surfaceReference {
+  __host__ surface();
+};
+
+template <class T, int dim>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindSurfaceToArray(const struct surface<T, dim> &surf,
+                       cudaArray_const_t array);
+template <class T, int dim>
+__host__ __CUDA_LINT_LEGACY cudaError_t
+cudaBindSurfaceToArray(const struct surface<T, dim> &surf,
+                       cudaArray_const_t array,
+                       const struct cudaChannelFormatDesc &desc);
+
+template <class T>
+__device__ __CUDA_LINT_LEGACY void
+surf1Dwrite(T val, surface<void, 1> surf, int x,
+            enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T>
+__device__ __CUDA_LINT_LEGACY void
+surf1Dread(T *val, surface<void, 1> surf, int x,
+           enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T>
+__device__ __CUDA_LINT_LEGACY void
+surf2Dwrite(T val, surface<void, 2> surf, int x, int y,
+            enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+template <class T>
+__device__ __CUDA_LINT_LEGACY void
+surf2Dread(T *val, surface<void, 2> surf, int x, int y,
+           enum cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap);
+
+#endif // CUDART_VERSION >= 13000
 
 #undef __CUDA_LINT_LEGACY
 #endif // CUDA_LINT_LEGACY_H

@@ -1,0 +1,115 @@
+// The note "nvcc already narrows ..." says what nvcc 13 does: it is given
+// exactly where `nvcc -ptx` shows no f64 instruction, and every kernel the
+// note is not given for keeps f64 arithmetic.
+// REQUIRES: nvcc
+// RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' -- 2>&1 | FileCheck --check-prefix=NOTES %s
+// RUN: %nvcc -ptx -arch=sm_90 %s -o %t.ptx
+// RUN: FileCheck --check-prefix=PTX --input-file=%t.ptx %s
+
+#define K extern "C" __global__ void
+
+// Narrowed: one + - * / of float data and a literal exactly representable in
+// float, its result straight back to float; compound assignments; comparisons;
+// division.
+K mul(float *p, float a) { p[0] = a * 0.5; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry mul(
+// PTX-NOT: f64
+// PTX: ret;
+K rsub(float *p, float a) { p[0] = -0.5 - a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry rsub(
+// PTX-NOT: f64
+// PTX: ret;
+K div3(float *p, float a) { p[0] = a / 3.0; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '3.0'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry div3(
+// PTX-NOT: f64
+// PTX: div.rn.f32
+// PTX-NOT: f64
+// PTX: ret;
+K addAssign(float *p, float a) { a += 0.5; p[0] = a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry addAssign(
+// PTX-NOT: f64
+// PTX: ret;
+K subAssign(float *p, float a) { a -= 0.5; p[0] = a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry subAssign(
+// PTX-NOT: f64
+// PTX: ret;
+K mulAssign(float *p, float a) { a *= 0.5; p[0] = a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry mulAssign(
+// PTX-NOT: f64
+// PTX: ret;
+K divAssign(float *p, float a) { a /= 3.0; p[0] = a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '3.0'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry divAssign(
+// PTX-NOT: f64
+// PTX: ret;
+K less(int *q, float a) { q[0] = a < 0.5; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry less(
+// PTX-NOT: f64
+// PTX: ret;
+K equal(int *q, float a) { q[0] = a == 0.5; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already narrows this single operation back to float
+// PTX-LABEL: .entry equal(
+// PTX-NOT: f64
+// PTX: ret;
+// A branch of a conditional converted back to float: any literal.
+K cond(float *p, float a, int c) { p[0] = c ? a : 0.1; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.1'
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: note: nvcc already converts this branch to float
+// PTX-LABEL: .entry cond(
+// PTX-NOT: f64
+// PTX: ret;
+
+// Not narrowed: inexact literals, chains, results that stay double.
+K mulInexact(float *p, float a) { p[0] = a * 0.1; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.1'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry mulInexact(
+// PTX: mul.f64
+// PTX: ret;
+K addAssignInexact(float *p, float a) { a += 0.1; p[0] = a; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.1'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry addAssignInexact(
+// PTX: add.f64
+// PTX: ret;
+K lessInexact(int *q, float a) { q[0] = a < 0.1; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.1'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry lessInexact(
+// PTX: setp.lt.f64
+// PTX: ret;
+K chain(float *p, float a, float b) { p[0] = 0.5 * a * b; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry chain(
+// PTX: mul.f64
+// PTX: ret;
+K mulAdd(float *p, float a, float b) { p[0] = a * 0.5 + b; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry mulAdd(
+// PTX: f64
+// PTX: ret;
+K tiny(float *p, float a) { p[0] = a * 1e-50; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '1e-50'
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry tiny(
+// PTX: mul.f64
+// PTX: ret;
+// NOTES-NOT: warning:
