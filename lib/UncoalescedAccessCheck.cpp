@@ -14,6 +14,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang::ast_matchers;
 
@@ -50,13 +52,25 @@ std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         Op->getArg(0)->IgnoreParens() == Cur)
       return AccessKind::Store;
+  // The right side of a copy assignment `o[i] = a[j]` reads the element.
+  auto IsCopiedFrom = [](const CXXOperatorCallExpr *Op, const Expr *E) {
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+           Op->getArg(1)->IgnoreParens() == E;
+  };
+  if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>())
+    if (IsCopiedFrom(Op, Cur))
+      return AccessKind::Load;
   if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
     if (Cast->getCastKind() == CK_NoOp) {
       DynTypedNodeList Up = Ctx.getParents(*Cast);
-      if (!Up.empty())
+      if (!Up.empty()) {
         if (const auto *Construct = Up[0].get<CXXConstructExpr>())
           if (Construct->getConstructor()->isCopyOrMoveConstructor())
             return AccessKind::Load;
+        if (const auto *Op = Up[0].get<CXXOperatorCallExpr>())
+          if (IsCopiedFrom(Op, Cast))
+            return AccessKind::Load;
+      }
     }
   if (const auto *Construct = Parents[0].get<CXXConstructExpr>())
     if (Construct->getConstructor()->isCopyOrMoveConstructor())
@@ -165,6 +179,19 @@ bool isRunTimeWidth(const IndexPoly &P) {
   return !P.isZero();
 }
 
+// The 32-byte sectors that one warp request touches when lane i (0 to 31)
+// accesses the ElemSize bytes at byte i * StrideBytes, lane 0 at the start of
+// a sector.
+int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize) {
+  llvm::DenseSet<int64_t> Sectors;
+  for (int64_t Lane = 0; Lane < 32; ++Lane) {
+    int64_t Start = Lane * StrideBytes;
+    for (int64_t S = Start / 32; S <= (Start + ElemSize - 1) / 32; ++S)
+      Sectors.insert(S);
+  }
+  return Sectors.size();
+}
+
 } // namespace
 
 UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
@@ -223,20 +250,26 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   }
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
-  int64_t Sectors = 32;
+  int64_t Sectors;
   if (Stride.isConstant()) {
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
     if (S < MinStride || S < 2)
       return;
     StrideText = std::to_string(S);
-    // Sectors per warp request: min(32, ceil(32 * stride * size / 32)).
-    Sectors = std::min<int64_t>(32, S * ElemSize);
+    Sectors = sectorsTouched(S * ElemSize, ElemSize);
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
     StrideText = "'" + Stride.Symbols.str() + "'";
+    // At worst every lane has sectors of its own: one for an element whose
+    // power-of-two size keeps it inside a sector, two for one that may
+    // straddle a sector boundary.
+    Sectors = 32 * (llvm::isPowerOf2_64(ElemSize) ? 1 : 2);
   } else {
     return;
   }
-  int64_t Coalesced = ElemSize; // ceil(32 * size / 32)
+  int64_t Coalesced = sectorsTouched(ElemSize, ElemSize);
+  // Elements of 32 bytes fill whole sectors whatever the stride.
+  if (Sectors <= Coalesced)
+    return;
 
   SourceLocation Loc = Access->getBeginLoc();
   if (!Reported.insert(Loc).second)

@@ -97,6 +97,32 @@ __global__ void vectors(float4 *out, const float4 *in, float2 *pairs) {
   pairs[threadIdx.x] = make_float2(v.x, v.y);
 }
 
+// The right side of a copy assignment of class-type elements is a load.
+__global__ void copyAssign(float4 *out, const float4 *in, int2 *pairs) {
+  out[threadIdx.x] = in[threadIdx.x * 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 32 32-byte sectors instead of 16
+  pairs[threadIdx.x] = pairs[threadIdx.x * 4 + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 8
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:24: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+}
+
+// Sectors by element size, lane 0 at a sector boundary: lanes 8 bytes
+// apart cover 256 bytes; 12-byte elements 24 bytes apart cover 24 sectors
+// (12 when consecutive); 32-byte elements fill whole sectors at any stride,
+// 32 of them, as many as when consecutive: no finding.
+struct alignas(32) Quad { double a, b, c, d; };
+__global__ void elementSizes(char *c, short *h, Particle *p, Quad *q) {
+  c[threadIdx.x * 8] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 8 32-byte sectors instead of 1
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart
+  h[threadIdx.x * 2] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 4 32-byte sectors instead of 2
+  p[threadIdx.x * 2] = p[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 24 32-byte sectors instead of 12
+  q[threadIdx.x] = q[threadIdx.x * 2];
+  q[threadIdx.x * 4] = q[0];
+}
+
 // A 2-D block with blockDim.x as the row width of the index.
 __global__ void blockWidth(float *a) {
   a[threadIdx.x * blockDim.x + threadIdx.y] = 0.0f;
