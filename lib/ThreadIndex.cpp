@@ -516,6 +516,36 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
   return Result;
 }
 
+bool ThreadIndexAnalysis::fitsIn(const IndexPoly &P, QualType T) const {
+  // Bounds of the built-in variables: threadIdx below the largest block,
+  // blockDim up to it. Other symbols are unbounded.
+  static const int64_t MaxDim[] = {1024, 1024, 64};
+  int64_t Lo = 0, Hi = 0;
+  for (const auto &[M, C] : P.terms()) {
+    int64_t MLo = 1, MHi = 1;
+    for (const IndexSymbol &S : M) {
+      if (S.Kind == IndexSymbol::ThreadIdx)
+        MLo = 0, MHi *= MaxDim[S.Dim] - 1;
+      else if (S.Kind == IndexSymbol::BlockDim)
+        MHi *= MaxDim[S.Dim];
+      else
+        return false;
+      if (MHi > (int64_t(1) << 40))
+        return false;
+    }
+    if (C > (int64_t(1) << 20) || C < -(int64_t(1) << 20))
+      return false;
+    Lo += C < 0 ? C * MHi : C * MLo;
+    Hi += C < 0 ? C * MLo : C * MHi;
+  }
+  unsigned Width = Ctx.getIntWidth(T);
+  if (Width >= 63)
+    return true;
+  if (T->isUnsignedIntegerOrEnumerationType())
+    return Lo >= 0 && Hi < (int64_t(1) << Width);
+  return Lo >= -(int64_t(1) << (Width - 1)) && Hi < (int64_t(1) << (Width - 1));
+}
+
 IndexForm ThreadIndexAnalysis::uniformOpaque(const Expr *E) {
   if (!isIntegerLike(E->getType()))
     return unknown(false);
@@ -548,15 +578,21 @@ IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
     }
   }
 
-  if (auto Sym = builtinSymbol(E))
-    return known(IndexPoly::symbol(*Sym));
-
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     IndexForm Sub = analyze(Cast->getSubExpr());
     switch (Cast->getCastKind()) {
+    case CK_IntegralCast:
+      // A narrowing conversion keeps the polynomial only where it provably
+      // keeps the value: `(unsigned char)(threadIdx.x * 64)` wraps around.
+      if (isIntegerLike(E->getType()) &&
+          isIntegerLike(Cast->getSubExpr()->getType()) &&
+          Ctx.getIntWidth(E->getType()) <
+              Ctx.getIntWidth(Cast->getSubExpr()->getType()) &&
+          !(Sub.Poly && fitsIn(*Sub.Poly, E->getType())))
+        return unknown(Sub.MayDependOnThread);
+      [[fallthrough]];
     case CK_LValueToRValue:
     case CK_NoOp:
-    case CK_IntegralCast:
     case CK_UserDefinedConversion:
     case CK_ConstructorConversion:
       if (isIntegerLike(E->getType()))
@@ -566,6 +602,10 @@ IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
       return unknown(Sub.MayDependOnThread);
     }
   }
+
+  // After the casts: builtinSymbol() looks through implicit ones.
+  if (auto Sym = builtinSymbol(E))
+    return known(IndexPoly::symbol(*Sym));
 
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))

@@ -188,6 +188,9 @@ private:
   IndexForm analyzeImpl(const Expr *E);
   IndexForm analyzeVariable(const VarDecl *V, const Expr *Ref);
   IndexForm uniformOpaque(const Expr *E);
+  /// True when every value \p P can take (its built-in variables within the
+  /// hardware limits) fits in \p T.
+  bool fitsIn(const IndexPoly &P, QualType T) const;
   void scanBody();
   bool isNonNegativePoly(const IndexPoly &P);
 

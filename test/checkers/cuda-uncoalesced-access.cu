@@ -186,6 +186,10 @@ __global__ void histogram(unsigned *bins, const unsigned char *data, int n) {
 __global__ void unknowns(float *a, int n) {
   a[threadIdx.x * threadIdx.x] = 0.0f;
   a[threadIdx.x / 2] = 0.0f;
+  // A narrowing conversion wraps around: threadIdx.x * 64 does not fit.
+  a[(unsigned char)(threadIdx.x * 64)] = 0.0f;
+  char c = threadIdx.x;
+  a[c * 4] = 0.0f;
   for (int j = 0; j < n; ++j)
     a[threadIdx.x * j] = 0.0f;
   int x = threadIdx.x * 4;

@@ -124,6 +124,39 @@ TEST_F(ThreadIndexTest, MacrosCastsAndConstants) {
   EXPECT_EQ(stride().Value, 1024);
 }
 
+TEST_F(ThreadIndexTest, TruncatingCastIsUnknown) {
+  parse("__global__ void k(float *a) {\n"
+        "  int probe = (unsigned char)(threadIdx.x * 64);\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  EXPECT_TRUE(stride().isUnknown());
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, TruncatingInitializerIsUnknown) {
+  parse("__global__ void k(float *a) {\n"
+        "  char c = threadIdx.x;\n"
+        "  int probe = c * 4;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+}
+
+TEST_F(ThreadIndexTest, ValuePreservingNarrowingKeepsTheForm) {
+  // threadIdx.x < 1024 fits a short; a same-width sign change is kept.
+  parse("__global__ void k(float *a) {\n"
+        "  short s = threadIdx.x * 2 + threadIdx.y;\n"
+        "  int probe = s + (int)(threadIdx.x * 32u);\n"
+        "}\n");
+  EXPECT_EQ(str(), "34 * threadIdx.x + threadIdx.y");
+}
+
+TEST_F(ThreadIndexTest, NarrowingOfUnboundedValueIsUnknown) {
+  parse("__global__ void k(float *a, long n) {\n"
+        "  int probe = (int)(n * threadIdx.x);\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+}
+
 TEST_F(ThreadIndexTest, TemplateArgument) {
   parse("template <int TILE> __global__ void k(float *a) {\n"
         "  int probe = threadIdx.x * (TILE + 1) + threadIdx.y;\n"
