@@ -371,7 +371,7 @@ private:
         return std::nullopt;
       if (TIA.isInductionVariable(V))
         return loopRange(V, DRE, Depth);
-      if (const Expr *Def = TIA.singleDefinition(V))
+      if (const Expr *Def = TIA.definitionAt(V, DRE))
         return range(Def, Depth + 1);
     }
     return std::nullopt;

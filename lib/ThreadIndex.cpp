@@ -7,6 +7,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 
 namespace clang::tidy::cuda {
 
@@ -197,9 +198,24 @@ IndexForm known(IndexPoly P) {
 }
 
 void mergeDefinitions(IndexForm &To, const IndexForm &From) {
-  for (const VarDecl *V : From.Definitions)
-    if (!llvm::is_contained(To.Definitions, V))
-      To.Definitions.push_back(V);
+  for (const IndexDefinition &D : From.Definitions)
+    if (!llvm::is_contained(To.Definitions, D))
+      To.Definitions.push_back(D);
+}
+
+void addDefinition(IndexForm &To, IndexDefinition D) {
+  if (!llvm::is_contained(To.Definitions, D))
+    To.Definitions.push_back(D);
+}
+
+const VarDecl *assignedVar(const Stmt *S) {
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
 bool isIntegerLike(QualType T) {
@@ -296,9 +312,9 @@ namespace {
 // whether it escapes.
 class DefinitionScanner {
 public:
-  using Handler =
-      llvm::function_ref<void(const VarDecl *, const Expr *Def, bool IsUpdate,
-                              const Stmt *InForInc, bool Escapes)>;
+  using Handler = llvm::function_ref<void(const VarDecl *, const Expr *Def,
+                                          bool IsUpdate, const Stmt *InForInc,
+                                          bool Escapes, SourceLocation Where)>;
   explicit DefinitionScanner(Handler H) : H(H) {}
 
   void visit(const Stmt *S, const Stmt *Parent, const Stmt *ForInc) {
@@ -315,7 +331,7 @@ public:
       if (BO->isAssignmentOp())
         if (const VarDecl *V = refVar(BO->getLHS())) {
           H(V, BO->getOpcode() == BO_Assign ? BO->getRHS() : BO,
-            BO->getOpcode() != BO_Assign, ForInc, false);
+            BO->getOpcode() != BO_Assign, ForInc, false, BO->getBeginLoc());
           visit(BO->getRHS(), BO, ForInc);
           return;
         }
@@ -323,12 +339,12 @@ public:
     if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
       if (UO->isIncrementDecrementOp())
         if (const VarDecl *V = refVar(UO->getSubExpr())) {
-          H(V, UO, true, ForInc, false);
+          H(V, UO, true, ForInc, false, UO->getBeginLoc());
           return;
         }
       if (UO->getOpcode() == UO_AddrOf)
         if (const VarDecl *V = refVar(UO->getSubExpr())) {
-          H(V, nullptr, false, ForInc, true);
+          H(V, nullptr, false, ForInc, true, UO->getBeginLoc());
           return;
         }
     }
@@ -343,7 +359,7 @@ public:
                             Cast->getType().isConstQualified()));
       if (V && !Read && !isa_and_nonnull<UnaryExprOrTypeTraitExpr>(Parent) &&
           !isa_and_nonnull<MemberExpr>(Parent))
-        H(V, nullptr, false, ForInc, true);
+        H(V, nullptr, false, ForInc, true, DRE->getBeginLoc());
       return;
     }
     const Stmt *Me = isa<ParenExpr>(S) ? Parent : S;
@@ -369,7 +385,7 @@ void ThreadIndexAnalysis::scanBody() {
   if (!FD || !FD->getBody())
     return;
   auto Record = [&](const VarDecl *V, const Expr *Def, bool IsUpdate,
-                    const Stmt *InForInc, bool Escapes) {
+                    const Stmt *InForInc, bool Escapes, SourceLocation Where) {
     VarInfo &Info = Vars[V];
     if (Escapes) {
       Info.Escapes = true;
@@ -387,9 +403,94 @@ void ThreadIndexAnalysis::scanBody() {
       return;
     }
     Info.Assigned.push_back(Def);
+    Info.AssignedAt.push_back(Where);
   };
   DefinitionScanner Scanner(Record);
   Scanner.visit(FD->getBody(), nullptr, nullptr);
+  // Parents, for dominating definitions; a goto makes them unusable.
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (isa<GotoStmt, IndirectGotoStmt>(S))
+      HasGoto = true;
+    for (const Stmt *Child : S->children())
+      if (Child) {
+        Parents[Child] = S;
+        Walk(Child);
+      }
+  };
+  Walk(FD->getBody());
+}
+
+bool ThreadIndexAnalysis::definesVar(const Stmt *S, const VarDecl *V) {
+  bool Found = false;
+  auto Record = [&](const VarDecl *W, const Expr *, bool, const Stmt *, bool,
+                    SourceLocation) { Found |= W == V; };
+  DefinitionScanner Scanner(Record);
+  Scanner.visit(S, nullptr, nullptr);
+  return Found;
+}
+
+const Expr *ThreadIndexAnalysis::dominatingDefinition(const VarDecl *V,
+                                                      const Expr *Use,
+                                                      SourceLocation &Where) {
+  scanBody();
+  if (HasGoto)
+    return nullptr;
+  const Stmt *Cur = Use;
+  for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    // A jump target: the use may be reached without the statements before.
+    if (isa<SwitchCase, LabelStmt>(Cur))
+      return nullptr;
+    auto Body = CS->body();
+    const auto *Pos = llvm::find(Body, Cur);
+    while (Pos != Body.begin()) {
+      const Stmt *Sib = *--Pos;
+      if (isa<SwitchCase, LabelStmt>(Sib))
+        return nullptr;
+      if (const auto *DS = dyn_cast<DeclStmt>(Sib);
+          DS && llvm::is_contained(DS->decls(), V)) {
+        if (!V->getInit() || definesVar(Cur, V))
+          return nullptr;
+        Where = V->getLocation();
+        return V->getInit();
+      }
+      if (!definesVar(Sib, V))
+        continue;
+      // The nearest definition must be the whole statement `V = E;`.
+      if (assignedVar(Sib) != V || definesVar(Cur, V))
+        return nullptr;
+      const Stmt *Plain = Sib;
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(Plain))
+        Plain = EWC->getSubExpr();
+      const auto *BO = cast<BinaryOperator>(Plain);
+      if (definesVar(BO->getRHS(), V))
+        return nullptr;
+      Where = BO->getBeginLoc();
+      return BO->getRHS();
+    }
+  }
+  return nullptr;
+}
+
+const Expr *ThreadIndexAnalysis::definitionAt(const VarDecl *V, const Expr *Use,
+                                              SourceLocation *Where) {
+  SourceLocation Loc;
+  const Expr *Def = singleDefinition(V);
+  if (Def) {
+    Loc = V->getLocation();
+    const VarInfo &Info = Vars[V];
+    if (!V->getInit() && Info.Assigned.size() == 1)
+      Loc = Info.AssignedAt.front();
+  } else if (Use && V->getDeclContext() == FD && !isa<ParmVarDecl>(V)) {
+    auto It = Vars.find(V);
+    if (It != Vars.end() && !It->second.Escapes && It->second.Updates.empty())
+      Def = dominatingDefinition(V, Use, Loc);
+  }
+  if (Def && Where)
+    *Where = Loc;
+  return Def;
 }
 
 bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
@@ -444,6 +545,19 @@ bool ThreadIndexAnalysis::isUnmodified(const VarDecl *V) {
 
 IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
                                                const Expr *Ref) {
+  // A use that one of several definitions dominates: per use, not cached
+  // by variable.
+  if (Ref && V->getDeclContext() == FD && !isa<ParmVarDecl>(V) &&
+      isIntegerLike(V->getType()) && !singleDefinition(V) &&
+      !isInductionVariable(V)) {
+    SourceLocation Where;
+    if (const Expr *Def = definitionAt(V, Ref, &Where)) {
+      IndexForm F = analyze(Def);
+      if (F.MayDependOnThread)
+        addDefinition(F, {V, Def, Where});
+      return F;
+    }
+  }
   auto Cached = VarCache.find(V);
   if (Cached != VarCache.end())
     return Cached->second;
@@ -476,8 +590,7 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
         return Init;
       IndexForm F = known(Init.Poly->threadPart() + Sym);
       mergeDefinitions(F, Init);
-      if (!llvm::is_contained(F.Definitions, V))
-        F.Definitions.push_back(V);
+      addDefinition(F, {V, V->getInit(), V->getLocation()});
       return F;
     }
     if (!Info.Updates.empty())
@@ -507,8 +620,10 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
         return unknown();
     }
     IndexForm F = First;
-    if (F.MayDependOnThread && !llvm::is_contained(F.Definitions, V))
-      F.Definitions.push_back(V);
+    if (F.MayDependOnThread)
+      addDefinition(
+          F, {V, Defs.front(),
+              V->getInit() ? V->getLocation() : Info.AssignedAt.front()});
     return F;
   }();
   InProgress[V] = false;

@@ -282,18 +282,15 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       << KindNames[static_cast<int>(*Kind)] << StrideText
       << !Stride.isConstant() << Sectors << Coalesced
       << Access->getSourceRange();
-  for (const VarDecl *V : Index.Definitions) {
-    if (isa<ParmVarDecl>(V))
+  for (const IndexDefinition &D : Index.Definitions) {
+    if (isa<ParmVarDecl>(D.Var))
       continue;
     // Only the definitions that carry threadIdx.x.
-    const Expr *Def = TIA.singleDefinition(V);
-    if (!Def)
-      Def = V->getInit();
-    LaneStride Own = TIA.laneStride(Def);
+    LaneStride Own = TIA.laneStride(D.Value);
     if (Own.isConstant() && Own.Value == 0)
       continue;
-    diag(V->getLocation(), "index '%0' is computed here", DiagnosticIDs::Note)
-        << V->getName();
+    diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
+        << D.Var->getName();
   }
   if (*Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,

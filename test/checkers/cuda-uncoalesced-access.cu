@@ -59,6 +59,32 @@ __global__ void columnSum(float *sums, float *m, int n) {
   sums[col] = s;
 }
 
+// The definition that dominates the use: the assignment after the early
+// return, not the initializer; the note points at the assignment.
+__global__ void dominating(float *out, const float *in, int stride, int n) {
+  int i = 0;
+  if (n > 10)
+    return;
+  i = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  out[threadIdx.x] = in[i];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: uncoalesced load from global memory: consecutive threads access elements 'stride' apart, so a warp request touches up to 32 32-byte sectors instead of 4
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: index 'i' is computed here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: 'in' is only read
+  // CHECK-MESSAGES-MIN4: :[[@LINE-4]]:22: warning: uncoalesced load
+  int j;
+  j = threadIdx.x * 4;
+  out[j] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: index 'j' is computed here
+  // CHECK-MESSAGES-MIN4: :[[@LINE-3]]:3: warning: uncoalesced store
+  j = threadIdx.x;
+  out[j] = 1.0f;
+  // A branch may redefine: unknown.
+  if (n > 3)
+    j = threadIdx.x * 2;
+  out[j] = 2.0f;
+}
+
 // Doubles, a stride of 2: 16 sectors instead of 8. Not reported with
 // MinStride 4.
 __global__ void interleavedDouble(double *re, int n) {
