@@ -149,6 +149,24 @@ __global__ void elementSizes(char *c, short *h, Particle *p, Quad *q) {
   q[threadIdx.x * 4] = q[0];
 }
 
+// `*(p + i)` is analysed like `p[i]`; a member of an array-of-structs
+// element is strided by the element's size: consecutive threads read 'y'
+// 12 bytes apart, 12 sectors instead of the 4 of an array of 'y' alone.
+// float4 members are left alone: reading several of them is one vector load.
+__global__ void derefAndMembers(float *out, const float *in, Particle *p,
+                                const float4 *v, int n) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = *(in + tid * 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4
+  p[tid].y = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access member 'y' 12 bytes apart, so a warp request touches 12 32-byte sectors instead of 4
+  out[tid] = (p + tid)->z + p[tid * n].x;
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access member 'z' 12 bytes apart, so a warp request touches 12 32-byte sectors instead of 4
+  // CHECK-MESSAGES: :[[@LINE-2]]:29: warning: uncoalesced load from global memory: consecutive threads access member 'x' 'n' elements of 12 bytes apart, so a warp request touches up to 32 32-byte sectors instead of 4
+  // CHECK-MESSAGES-MIN4: :[[@LINE-3]]:29: warning: uncoalesced load from global memory: consecutive threads access member 'x'
+  out[tid] = v[tid].x + v[tid].y + *(in + tid);
+}
+
 // A 2-D block with blockDim.x as the row width of the index.
 __global__ void blockWidth(float *a) {
   a[threadIdx.x * blockDim.x + threadIdx.y] = 0.0f;
