@@ -17,6 +17,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include <array>
 #include <numeric>
 
 using namespace clang::ast_matchers;
@@ -125,6 +126,401 @@ std::optional<BlockShape> launchShape(ASTContext &Ctx,
   }
   return Shape;
 }
+
+//===--- What the code says about the block shape -------------------------===//
+
+/// Upper bounds on the block shape of a function, and the exact shape where
+/// every launch of a kernel in this translation unit uses one constant shape.
+struct BlockBounds {
+  std::optional<BlockShape> Exact;
+  int64_t MaxThreads = 1024;                     ///< __launch_bounds__.
+  std::array<int64_t, 3> Max = {1024, 1024, 64}; ///< Bounds on blockDim.
+
+  /// The shape assumed where the exact one is not known: the widest block
+  /// the code allows, up to a warp, filled with rows of threadIdx.y, then
+  /// planes of threadIdx.z, up to the bounds.
+  BlockShape assumed() const {
+    if (Exact)
+      return *Exact;
+    BlockShape S;
+    S.X = std::max<int64_t>(1, std::min<int64_t>({32, Max[0], MaxThreads}));
+    S.Y = std::max<int64_t>(
+        1, std::min<int64_t>({Max[1], (32 + S.X - 1) / S.X, MaxThreads / S.X}));
+    S.Z = std::max<int64_t>(
+        1, std::min<int64_t>({Max[2], (32 + S.X * S.Y - 1) / (S.X * S.Y),
+                              MaxThreads / (S.X * S.Y)}));
+    return S;
+  }
+};
+
+std::optional<int64_t> evalInt(ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType() ||
+      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  if (V.getSignificantBits() > 62)
+    return std::nullopt;
+  return V.getExtValue();
+}
+
+/// Finds, in a function body, the accesses every thread of the block
+/// executes: not under a condition, not in a loop that may run zero times,
+/// not after a statement that may leave the function or the loop early.
+/// An unconditional `a[threadIdx.x]...` into a constant-size array `a[N]...`
+/// bounds blockDim.x by N (a correct program stays in bounds).
+class FirstSubscriptBounds {
+public:
+  FirstSubscriptBounds(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
+                       std::array<int64_t, 3> &Max)
+      : Ctx(Ctx), TIA(TIA), Max(Max) {}
+
+  void visit(const Stmt *S, bool Cond) {
+    if (!S)
+      return;
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
+            CXXThrowExpr, LambdaExpr>(S)) {
+      SeenExit = true;
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      visit(If->getInit(), Cond);
+      visit(If->getConditionVariableDeclStmt(), Cond);
+      visit(If->getCond(), Cond);
+      visit(If->getThen(), true);
+      visit(If->getElse(), true);
+      return;
+    }
+    if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      visit(Sw->getInit(), Cond);
+      visit(Sw->getCond(), Cond);
+      visit(Sw->getBody(), true);
+      return;
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      visit(W->getCond(), Cond);
+      visit(W->getBody(), true);
+      return;
+    }
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      visit(For->getInit(), Cond);
+      visit(For->getCond(), Cond);
+      visit(For->getBody(), Cond || !runsOnce(For));
+      visit(For->getInc(), true);
+      return;
+    }
+    if (isa<CXXForRangeStmt, CoroutineBodyStmt>(S)) {
+      for (const Stmt *Child : S->children())
+        visit(Child, true);
+      return;
+    }
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
+      visit(CO->getCond(), Cond);
+      visit(CO->getTrueExpr(), true);
+      visit(CO->getFalseExpr(), true);
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->isLogicalOp()) {
+        visit(BO->getLHS(), Cond);
+        visit(BO->getRHS(), true);
+        return;
+      }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+      if (!Cond && !SeenExit)
+        record(ASE);
+    for (const Stmt *Child : S->children())
+      visit(Child, Cond);
+  }
+
+private:
+  // `for (int i = A; i < B; ...)` with constants A < B.
+  bool runsOnce(const ForStmt *For) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!DS || !DS->isSingleDecl() || !BO)
+      return false;
+    const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (!V || !Ref || Ref->getDecl() != V)
+      return false;
+    auto A = evalInt(Ctx, V->getInit());
+    auto B = evalInt(Ctx, BO->getRHS());
+    if (!A || !B)
+      return false;
+    return (BO->getOpcode() == BO_LT && *A < *B) ||
+           (BO->getOpcode() == BO_LE && *A <= *B) ||
+           (BO->getOpcode() == BO_NE && *A != *B);
+  }
+
+  void record(const ArraySubscriptExpr *ASE) {
+    const auto *DRE =
+        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V)
+      return;
+    const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(V->getType());
+    if (!CAT || V->hasExternalStorage())
+      return;
+    IndexForm F = TIA.analyze(ASE->getIdx());
+    if (!F.Poly)
+      return;
+    for (unsigned D = 0; D < 3; ++D)
+      if (*F.Poly == IndexPoly::symbol(IndexSymbol::threadIdx(D)))
+        Max[D] = std::min<int64_t>(Max[D], CAT->getSize().getZExtValue());
+  }
+
+  ASTContext &Ctx;
+  ThreadIndexAnalysis &TIA;
+  std::array<int64_t, 3> &Max;
+  bool SeenExit = false;
+};
+
+BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,
+                        ThreadIndexAnalysis &TIA) {
+  BlockBounds B;
+  if (isKernel(Fn)) {
+    B.Exact = launchShape(Ctx, Fn);
+    if (const auto *LB = Fn->getAttr<CUDALaunchBoundsAttr>())
+      if (auto N = evalInt(Ctx, LB->getMaxThreads()); N && *N > 0)
+        B.MaxThreads = std::min<int64_t>(B.MaxThreads, *N);
+  }
+  for (int64_t &M : B.Max)
+    M = std::min(M, B.MaxThreads);
+  FirstSubscriptBounds Finder(Ctx, TIA, B.Max);
+  Finder.visit(Fn->getBody(), false);
+  if (B.Exact) {
+    B.Max = {B.Exact->X, B.Exact->Y, B.Exact->Z};
+    B.MaxThreads = B.Exact->X * B.Exact->Y * B.Exact->Z;
+  }
+  return B;
+}
+
+//===--- Value ranges of subscripts ---------------------------------------===//
+
+struct Range {
+  int64_t Lo, Hi;
+};
+
+/// Proves bounds on integer expressions: threadIdx below the block bounds,
+/// constants, `x % M`, `x & M`, loop counters bounded by their condition,
+/// sums and products of those, local variables with one definition.
+class RangeAnalysis {
+public:
+  RangeAnalysis(ASTContext &Ctx, const FunctionDecl *Fn,
+                ThreadIndexAnalysis &TIA, const BlockBounds &B)
+      : Ctx(Ctx), Fn(Fn), TIA(TIA), B(B) {}
+
+  std::optional<Range> range(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 16 || E->isValueDependent())
+      return std::nullopt;
+    std::optional<Range> R = rangeImpl(E->IgnoreParens(), Depth);
+    // A value the type cannot hold wraps around: unknown.
+    if (R && E->getType()->isIntegralOrEnumerationType() &&
+        !fits(*R, E->getType()))
+      return std::nullopt;
+    return R;
+  }
+
+private:
+  bool fits(const Range &R, QualType T) const {
+    unsigned Width = Ctx.getIntWidth(T);
+    if (Width >= 63)
+      return !T->isUnsignedIntegerOrEnumerationType() || R.Lo >= 0;
+    if (T->isUnsignedIntegerOrEnumerationType())
+      return R.Lo >= 0 && R.Hi < (int64_t(1) << Width);
+    return R.Lo >= -(int64_t(1) << (Width - 1)) &&
+           R.Hi < (int64_t(1) << (Width - 1));
+  }
+
+  std::optional<Range> rangeImpl(const Expr *E, unsigned Depth) {
+    if (auto C = evalInt(Ctx, E))
+      return Range{*C, *C};
+    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
+      if (Sym->Kind == IndexSymbol::ThreadIdx)
+        return Range{0, B.Max[Sym->Dim] - 1};
+      if (Sym->Kind == IndexSymbol::BlockDim)
+        return Range{1, B.Max[Sym->Dim]};
+      return std::nullopt;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_IntegralCast:
+        return range(Cast->getSubExpr(), Depth + 1);
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return binary(BO, Depth);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      auto T = range(CO->getTrueExpr(), Depth + 1);
+      auto F = range(CO->getFalseExpr(), Depth + 1);
+      if (!T || !F)
+        return std::nullopt;
+      return Range{std::min(T->Lo, F->Lo), std::max(T->Hi, F->Hi)};
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V || V->getDeclContext() != Fn || isa<ParmVarDecl>(V))
+        return std::nullopt;
+      if (TIA.isInductionVariable(V))
+        return loopRange(V, DRE, Depth);
+      if (const Expr *Def = TIA.definitionAt(V, DRE))
+        return range(Def, Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Range> binary(const BinaryOperator *BO, unsigned Depth) {
+    auto L = range(BO->getLHS(), Depth + 1);
+    auto R = range(BO->getRHS(), Depth + 1);
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      if (L && R)
+        return clamp(L->Lo + R->Lo, L->Hi + R->Hi);
+      break;
+    case BO_Sub:
+      if (L && R)
+        return clamp(L->Lo - R->Hi, L->Hi - R->Lo);
+      break;
+    case BO_Mul:
+      if (L && R) {
+        int64_t P[] = {L->Lo * R->Lo, L->Lo * R->Hi, L->Hi * R->Lo,
+                       L->Hi * R->Hi};
+        return clamp(*std::min_element(std::begin(P), std::end(P)),
+                     *std::max_element(std::begin(P), std::end(P)));
+      }
+      break;
+    case BO_Rem:
+      // The sign of `x % M` is the sign of x.
+      if (R && R->Lo == R->Hi && R->Lo > 0) {
+        int64_t M = R->Lo - 1;
+        if (L && L->Lo >= 0)
+          return Range{0, std::min(L->Hi, M)};
+        if (BO->getType()->isUnsignedIntegerOrEnumerationType())
+          return Range{0, M};
+        return Range{-M, M};
+      }
+      break;
+    case BO_And:
+      // A non-negative mask bounds the result, whatever the other operand.
+      if (R && R->Lo == R->Hi && R->Lo >= 0)
+        return Range{0, L && L->Lo >= 0 ? std::min(L->Hi, R->Lo) : R->Lo};
+      if (L && L->Lo == L->Hi && L->Lo >= 0)
+        return Range{0, R && R->Lo >= 0 ? std::min(R->Hi, L->Lo) : L->Lo};
+      break;
+    case BO_Div:
+    case BO_Shr:
+      if (L && R && L->Lo >= 0 && R->Lo == R->Hi && R->Lo > 0 &&
+          (BO->getOpcode() == BO_Div || R->Lo < 62)) {
+        if (BO->getOpcode() == BO_Div)
+          return Range{L->Lo / R->Lo, L->Hi / R->Lo};
+        return Range{L->Lo >> R->Lo, L->Hi >> R->Lo};
+      }
+      break;
+    case BO_Shl:
+      if (L && R && L->Lo >= 0 && R->Lo == R->Hi && R->Lo >= 0 && R->Lo < 24)
+        return clamp(L->Lo << R->Lo, L->Hi << R->Lo);
+      break;
+    case BO_Comma:
+      return R;
+    default:
+      break;
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<Range> clamp(int64_t Lo, int64_t Hi) {
+    if (Lo < -(int64_t(1) << 40) || Hi > (int64_t(1) << 40))
+      return std::nullopt;
+    return Range{Lo, Hi};
+  }
+
+  static bool contains(const Stmt *S, const Stmt *Needle) {
+    if (!S)
+      return false;
+    if (S == Needle)
+      return true;
+    for (const Stmt *Child : S->children())
+      if (contains(Child, Needle))
+        return true;
+    return false;
+  }
+
+  const ForStmt *declaringLoop(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
+        if (llvm::is_contained(DS->decls(), V))
+          return For;
+    for (const Stmt *Child : S->children())
+      if (const ForStmt *F = declaringLoop(Child, V))
+        return F;
+    return nullptr;
+  }
+
+  // A counter of `for (int i = A; i < N; ++i / i += S)`, read in the loop's
+  // body: [A, N - 1], or the last value reached for constants A, N, S.
+  std::optional<Range> loopRange(const VarDecl *V, const DeclRefExpr *Ref,
+                                 unsigned Depth) {
+    const ForStmt *For = declaringLoop(Fn->getBody(), V);
+    if (!For || !For->getCond() || !For->getInc() ||
+        !contains(For->getBody(), Ref))
+      return std::nullopt;
+    auto Init = range(V->getInit(), Depth + 1);
+    if (!Init || Init->Lo < 0)
+      return std::nullopt;
+    const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
+    if (!Cond)
+      return std::nullopt;
+    auto IsV = [&](const Expr *E) {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return D && D->getDecl() == V;
+    };
+    BinaryOperatorKind Op = Cond->getOpcode();
+    const Expr *Bound = nullptr;
+    if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
+      Bound = Cond->getRHS();
+    else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+      Bound = Cond->getLHS();
+      Op = Op == BO_GT ? BO_LT : BO_LE;
+    }
+    auto N = range(Bound, Depth + 1);
+    if (!N)
+      return std::nullopt;
+    int64_t Hi = Op == BO_LT ? N->Hi - 1 : N->Hi;
+    // The step: ++i, i++, i += S with a constant S > 0.
+    int64_t Step = 0;
+    const Expr *Inc = For->getInc()->IgnoreParens();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+      if (UO->isIncrementOp() && IsV(UO->getSubExpr()))
+        Step = 1;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+      if (BO->getOpcode() == BO_AddAssign && IsV(BO->getLHS()))
+        if (auto S = evalInt(Ctx, BO->getRHS()); S && *S > 0)
+          Step = *S;
+    }
+    if (Step == 0)
+      return std::nullopt;
+    if (Hi < Init->Lo)
+      return Range{Init->Lo, Init->Lo}; // The body never runs.
+    if (Init->Lo == Init->Hi)
+      Hi = Init->Lo + (Hi - Init->Lo) / Step * Step;
+    return Range{Init->Lo, Hi};
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Fn;
+  ThreadIndexAnalysis &TIA;
+  const BlockBounds &B;
+};
 
 //===--- Bank conflict degree ---------------------------------------------===//
 
@@ -309,6 +705,17 @@ void SharedBankConflictCheck::registerMatchers(MatchFinder *Finder) {
                               .bind("fn")))
           .bind("var"),
       this);
+  // Namespace-scope __shared__ arrays: once per function that uses them.
+  Finder->addMatcher(
+      declRefExpr(to(varDecl(hasAttr(attr::CUDAShared),
+                             hasDeclContext(decl(anyOf(translationUnitDecl(),
+                                                       namespaceDecl()))))
+                         .bind("var")),
+                  hasAncestor(functionDecl(matchers::isCudaDeviceFunction(),
+                                           hasBody(stmt()))
+                                  .bind("fn")))
+          .bind("ref"),
+      this);
 }
 
 void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -316,8 +723,17 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
-  if (Fn->isDependentContext() || Var->getLexicalDeclContext() != Fn ||
-      Banks <= 0)
+  const auto *Ref = Result.Nodes.getNodeAs<Stmt>("ref");
+  bool AtNamespaceScope = Var->getLexicalDeclContext()->isFileContext();
+  // A block-scope `extern __shared__` lives in the namespace too; the
+  // declaration matcher handles it.
+  if (Ref && !AtNamespaceScope)
+    return;
+  if (Fn->isDependentContext() || Banks <= 0 ||
+      (!AtNamespaceScope && Var->getLexicalDeclContext() != Fn))
+    return;
+  if (AtNamespaceScope &&
+      (enclosingFunction(Ctx, *Ref) != Fn || !Visited.insert({Var, Fn}).second))
     return;
 
   // The dimensions (-1 where unknown) and the element type.
@@ -341,14 +757,14 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   if (!llvm::is_contained({1, 2, 4, 8, 16}, ElemSize))
     return;
 
-  BlockShape Shape;
-  if (isKernel(Fn))
-    if (auto S = launchShape(Ctx, Fn))
-      Shape = *S;
+  ThreadIndexAnalysis TIA(Ctx, Fn);
+  BlockBounds Bounds = blockBounds(Ctx, Fn, TIA);
+  BlockShape Shape = Bounds.assumed();
+  bool UpTo = !Bounds.Exact;
+  RangeAnalysis Ranges(Ctx, Fn, TIA, Bounds);
 
   UseCollector Collector(Ctx, Var, Dims.size());
   Collector.visit(Fn->getBody());
-  ThreadIndexAnalysis TIA(Ctx, Fn);
 
   SourceLocation Key = Var->getLocation();
   auto [It, Inserted] = Declarations.insert({Key, Declaration()});
@@ -359,7 +775,10 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
       Decl.WhyNot = Why.str();
     Decl.Fixable = false;
   };
-  if (Dims[0] < 0 || Var->hasExternalStorage())
+  if (AtNamespaceScope)
+    NoFix("it is declared at namespace scope, where code elsewhere may "
+          "depend on its layout");
+  else if (Dims[0] < 0 || Var->hasExternalStorage())
     NoFix("it is a dynamically sized extern __shared__ array");
   else if (Dims.size() < 2)
     NoFix("it is one-dimensional: change its indexing to spread the "
@@ -400,10 +819,31 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   bool PaddedTile =
       Dims.size() >= 2 && Dims[Dims.size() - 1] == Dims[Dims.size() - 2] + 1;
 
+  // Reasons against the fix that only count when no other one does.
+  std::string LastSubscriptWhy, RangeWhy;
   for (const ArrayUse &Use : Collector.Uses) {
     if (!Use.IsAccess) {
       NoFix("its address is taken or it is used other than by subscripts");
       continue;
+    }
+    // Padding keeps every element where it is only for last subscripts in
+    // [0, C): a larger one reaches into the next row, which padding moves.
+    if (Dims.size() >= 2 && RangeWhy.empty()) {
+      const Expr *Last = Use.Subscripts.back();
+      std::optional<Range> R = Ranges.range(Last);
+      if (!R || R->Lo < 0 || R->Hi >= Dims.back()) {
+        StringRef Text = Lexer::getSourceText(
+            CharSourceRange::getTokenRange(Last->getSourceRange()), SM,
+            getLangOpts());
+        std::string Quoted = Text.empty() || Text.contains('\n')
+                                 ? std::string()
+                                 : (" '" + Text + "'").str();
+        RangeWhy = "its last subscript" + Quoted +
+                   " is not provably within [0, " +
+                   std::to_string(Dims.back()) +
+                   "), and padding would change which element an index "
+                   "outside that range addresses";
+      }
     }
     int64_t Degree = degree(Use, 0);
     // Padding must make the worst access of the array better (it may turn
@@ -414,22 +854,32 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (Degree < MinConflictDegree || PaddedTile)
       continue;
-    // A multi-dimensional array is reported where threadIdx.x moves a row
-    // (or plane) subscript: the column-wise access that padding fixes. A
-    // row-wise access (`tile[threadIdx.y][threadIdx.x]`) is not reported.
+    // A multi-dimensional array is reported where threadIdx.x moves a
+    // subscript. Where it moves only the last one (`t[ty][tx * 32]`),
+    // padding the rows does not help.
     if (Dims.size() >= 2) {
       std::optional<unsigned> Lane = TIA.laneSubscript(Use.Subscripts);
-      if (!Lane || *Lane + 1 == Use.Subscripts.size())
+      if (!Lane)
         continue;
+      if (*Lane + 1 == Use.Subscripts.size())
+        LastSubscriptWhy = "threadIdx.x moves only its last subscript: "
+                           "padding the rows does not spread one row over "
+                           "the banks";
     }
     SourceLocation Loc = Use.Access->getBeginLoc();
     Conflict &C = Conflicts[Loc];
     C.DeclKey = Key;
+    if (Degree > C.Degree || (Degree == C.Degree && !UpTo))
+      C.UpTo = UpTo;
     C.Degree = std::max(C.Degree, Degree);
     C.Name = Var->getName().str();
     C.Range = Use.Access->getSourceRange();
   }
 
+  if (!LastSubscriptWhy.empty())
+    NoFix(LastSubscriptWhy);
+  else if (!RangeWhy.empty())
+    NoFix(RangeWhy);
   if (!Decl.Fixable || !Inserted)
     return;
   // The fix: widen the last dimension, keeping its spelling.
@@ -476,9 +926,10 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
     bool First = Fixed.insert(C.DeclKey).second;
     {
       auto D = diag(Entry.first,
-                    "%0-way shared memory bank conflict: threads of a warp "
-                    "access different addresses of '%1' in the same bank")
-               << static_cast<int>(C.Degree) << C.Name << C.Range;
+                    "%select{|up to }2%0-way shared memory bank conflict: "
+                    "threads of a warp access different addresses of '%1' in "
+                    "the same bank")
+               << static_cast<int>(C.Degree) << C.Name << C.UpTo << C.Range;
       if (First && Decl.Fixable && !Decl.Fix.isNull())
         D << Decl.Fix;
     }
@@ -496,6 +947,7 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
   }
   Conflicts.clear();
   Declarations.clear();
+  Visited.clear();
 }
 
 } // namespace clang::tidy::cuda

@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -32,6 +33,7 @@ private:
   struct Conflict {
     SourceLocation DeclKey;
     int64_t Degree = 0;
+    bool UpTo = false; ///< The block shape is not known: a bound.
     std::string Name;
     SourceRange Range;
   };
@@ -49,6 +51,8 @@ private:
   const int64_t Banks;
   llvm::MapVector<SourceLocation, Conflict> Conflicts;
   llvm::MapVector<SourceLocation, Declaration> Declarations;
+  /// Namespace-scope arrays and the functions already analysed for them.
+  llvm::DenseSet<std::pair<const VarDecl *, const FunctionDecl *>> Visited;
 };
 
 } // namespace clang::tidy::cuda

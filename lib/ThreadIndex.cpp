@@ -7,6 +7,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 
 namespace clang::tidy::cuda {
 
@@ -197,9 +198,24 @@ IndexForm known(IndexPoly P) {
 }
 
 void mergeDefinitions(IndexForm &To, const IndexForm &From) {
-  for (const VarDecl *V : From.Definitions)
-    if (!llvm::is_contained(To.Definitions, V))
-      To.Definitions.push_back(V);
+  for (const IndexDefinition &D : From.Definitions)
+    if (!llvm::is_contained(To.Definitions, D))
+      To.Definitions.push_back(D);
+}
+
+void addDefinition(IndexForm &To, IndexDefinition D) {
+  if (!llvm::is_contained(To.Definitions, D))
+    To.Definitions.push_back(D);
+}
+
+const VarDecl *assignedVar(const Stmt *S) {
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
 bool isIntegerLike(QualType T) {
@@ -296,9 +312,9 @@ namespace {
 // whether it escapes.
 class DefinitionScanner {
 public:
-  using Handler =
-      llvm::function_ref<void(const VarDecl *, const Expr *Def, bool IsUpdate,
-                              const Stmt *InForInc, bool Escapes)>;
+  using Handler = llvm::function_ref<void(const VarDecl *, const Expr *Def,
+                                          bool IsUpdate, const Stmt *InForInc,
+                                          bool Escapes, SourceLocation Where)>;
   explicit DefinitionScanner(Handler H) : H(H) {}
 
   void visit(const Stmt *S, const Stmt *Parent, const Stmt *ForInc) {
@@ -315,7 +331,7 @@ public:
       if (BO->isAssignmentOp())
         if (const VarDecl *V = refVar(BO->getLHS())) {
           H(V, BO->getOpcode() == BO_Assign ? BO->getRHS() : BO,
-            BO->getOpcode() != BO_Assign, ForInc, false);
+            BO->getOpcode() != BO_Assign, ForInc, false, BO->getBeginLoc());
           visit(BO->getRHS(), BO, ForInc);
           return;
         }
@@ -323,12 +339,12 @@ public:
     if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
       if (UO->isIncrementDecrementOp())
         if (const VarDecl *V = refVar(UO->getSubExpr())) {
-          H(V, UO, true, ForInc, false);
+          H(V, UO, true, ForInc, false, UO->getBeginLoc());
           return;
         }
       if (UO->getOpcode() == UO_AddrOf)
         if (const VarDecl *V = refVar(UO->getSubExpr())) {
-          H(V, nullptr, false, ForInc, true);
+          H(V, nullptr, false, ForInc, true, UO->getBeginLoc());
           return;
         }
     }
@@ -343,7 +359,7 @@ public:
                             Cast->getType().isConstQualified()));
       if (V && !Read && !isa_and_nonnull<UnaryExprOrTypeTraitExpr>(Parent) &&
           !isa_and_nonnull<MemberExpr>(Parent))
-        H(V, nullptr, false, ForInc, true);
+        H(V, nullptr, false, ForInc, true, DRE->getBeginLoc());
       return;
     }
     const Stmt *Me = isa<ParenExpr>(S) ? Parent : S;
@@ -369,7 +385,7 @@ void ThreadIndexAnalysis::scanBody() {
   if (!FD || !FD->getBody())
     return;
   auto Record = [&](const VarDecl *V, const Expr *Def, bool IsUpdate,
-                    const Stmt *InForInc, bool Escapes) {
+                    const Stmt *InForInc, bool Escapes, SourceLocation Where) {
     VarInfo &Info = Vars[V];
     if (Escapes) {
       Info.Escapes = true;
@@ -387,9 +403,94 @@ void ThreadIndexAnalysis::scanBody() {
       return;
     }
     Info.Assigned.push_back(Def);
+    Info.AssignedAt.push_back(Where);
   };
   DefinitionScanner Scanner(Record);
   Scanner.visit(FD->getBody(), nullptr, nullptr);
+  // Parents, for dominating definitions; a goto makes them unusable.
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (isa<GotoStmt, IndirectGotoStmt>(S))
+      HasGoto = true;
+    for (const Stmt *Child : S->children())
+      if (Child) {
+        Parents[Child] = S;
+        Walk(Child);
+      }
+  };
+  Walk(FD->getBody());
+}
+
+bool ThreadIndexAnalysis::definesVar(const Stmt *S, const VarDecl *V) {
+  bool Found = false;
+  auto Record = [&](const VarDecl *W, const Expr *, bool, const Stmt *, bool,
+                    SourceLocation) { Found |= W == V; };
+  DefinitionScanner Scanner(Record);
+  Scanner.visit(S, nullptr, nullptr);
+  return Found;
+}
+
+const Expr *ThreadIndexAnalysis::dominatingDefinition(const VarDecl *V,
+                                                      const Expr *Use,
+                                                      SourceLocation &Where) {
+  scanBody();
+  if (HasGoto)
+    return nullptr;
+  const Stmt *Cur = Use;
+  for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    // A jump target: the use may be reached without the statements before.
+    if (isa<SwitchCase, LabelStmt>(Cur))
+      return nullptr;
+    auto Body = CS->body();
+    const auto *Pos = llvm::find(Body, Cur);
+    while (Pos != Body.begin()) {
+      const Stmt *Sib = *--Pos;
+      if (isa<SwitchCase, LabelStmt>(Sib))
+        return nullptr;
+      if (const auto *DS = dyn_cast<DeclStmt>(Sib);
+          DS && llvm::is_contained(DS->decls(), V)) {
+        if (!V->getInit() || definesVar(Cur, V))
+          return nullptr;
+        Where = V->getLocation();
+        return V->getInit();
+      }
+      if (!definesVar(Sib, V))
+        continue;
+      // The nearest definition must be the whole statement `V = E;`.
+      if (assignedVar(Sib) != V || definesVar(Cur, V))
+        return nullptr;
+      const Stmt *Plain = Sib;
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(Plain))
+        Plain = EWC->getSubExpr();
+      const auto *BO = cast<BinaryOperator>(Plain);
+      if (definesVar(BO->getRHS(), V))
+        return nullptr;
+      Where = BO->getBeginLoc();
+      return BO->getRHS();
+    }
+  }
+  return nullptr;
+}
+
+const Expr *ThreadIndexAnalysis::definitionAt(const VarDecl *V, const Expr *Use,
+                                              SourceLocation *Where) {
+  SourceLocation Loc;
+  const Expr *Def = singleDefinition(V);
+  if (Def) {
+    Loc = V->getLocation();
+    const VarInfo &Info = Vars[V];
+    if (!V->getInit() && Info.Assigned.size() == 1)
+      Loc = Info.AssignedAt.front();
+  } else if (Use && V->getDeclContext() == FD && !isa<ParmVarDecl>(V)) {
+    auto It = Vars.find(V);
+    if (It != Vars.end() && !It->second.Escapes && It->second.Updates.empty())
+      Def = dominatingDefinition(V, Use, Loc);
+  }
+  if (Def && Where)
+    *Where = Loc;
+  return Def;
 }
 
 bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
@@ -444,6 +545,19 @@ bool ThreadIndexAnalysis::isUnmodified(const VarDecl *V) {
 
 IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
                                                const Expr *Ref) {
+  // A use that one of several definitions dominates: per use, not cached
+  // by variable.
+  if (Ref && V->getDeclContext() == FD && !isa<ParmVarDecl>(V) &&
+      isIntegerLike(V->getType()) && !singleDefinition(V) &&
+      !isInductionVariable(V)) {
+    SourceLocation Where;
+    if (const Expr *Def = definitionAt(V, Ref, &Where)) {
+      IndexForm F = analyze(Def);
+      if (F.MayDependOnThread)
+        addDefinition(F, {V, Def, Where});
+      return F;
+    }
+  }
   auto Cached = VarCache.find(V);
   if (Cached != VarCache.end())
     return Cached->second;
@@ -476,8 +590,7 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
         return Init;
       IndexForm F = known(Init.Poly->threadPart() + Sym);
       mergeDefinitions(F, Init);
-      if (!llvm::is_contained(F.Definitions, V))
-        F.Definitions.push_back(V);
+      addDefinition(F, {V, V->getInit(), V->getLocation()});
       return F;
     }
     if (!Info.Updates.empty())
@@ -507,13 +620,45 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
         return unknown();
     }
     IndexForm F = First;
-    if (F.MayDependOnThread && !llvm::is_contained(F.Definitions, V))
-      F.Definitions.push_back(V);
+    if (F.MayDependOnThread)
+      addDefinition(
+          F, {V, Defs.front(),
+              V->getInit() ? V->getLocation() : Info.AssignedAt.front()});
     return F;
   }();
   InProgress[V] = false;
   VarCache[V] = Result;
   return Result;
+}
+
+bool ThreadIndexAnalysis::fitsIn(const IndexPoly &P, QualType T) const {
+  // Bounds of the built-in variables: threadIdx below the largest block,
+  // blockDim up to it. Other symbols are unbounded.
+  static const int64_t MaxDim[] = {1024, 1024, 64};
+  int64_t Lo = 0, Hi = 0;
+  for (const auto &[M, C] : P.terms()) {
+    int64_t MLo = 1, MHi = 1;
+    for (const IndexSymbol &S : M) {
+      if (S.Kind == IndexSymbol::ThreadIdx)
+        MLo = 0, MHi *= MaxDim[S.Dim] - 1;
+      else if (S.Kind == IndexSymbol::BlockDim)
+        MHi *= MaxDim[S.Dim];
+      else
+        return false;
+      if (MHi > (int64_t(1) << 40))
+        return false;
+    }
+    if (C > (int64_t(1) << 20) || C < -(int64_t(1) << 20))
+      return false;
+    Lo += C < 0 ? C * MHi : C * MLo;
+    Hi += C < 0 ? C * MLo : C * MHi;
+  }
+  unsigned Width = Ctx.getIntWidth(T);
+  if (Width >= 63)
+    return true;
+  if (T->isUnsignedIntegerOrEnumerationType())
+    return Lo >= 0 && Hi < (int64_t(1) << Width);
+  return Lo >= -(int64_t(1) << (Width - 1)) && Hi < (int64_t(1) << (Width - 1));
 }
 
 IndexForm ThreadIndexAnalysis::uniformOpaque(const Expr *E) {
@@ -548,15 +693,21 @@ IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
     }
   }
 
-  if (auto Sym = builtinSymbol(E))
-    return known(IndexPoly::symbol(*Sym));
-
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     IndexForm Sub = analyze(Cast->getSubExpr());
     switch (Cast->getCastKind()) {
+    case CK_IntegralCast:
+      // A narrowing conversion keeps the polynomial only where it provably
+      // keeps the value: `(unsigned char)(threadIdx.x * 64)` wraps around.
+      if (isIntegerLike(E->getType()) &&
+          isIntegerLike(Cast->getSubExpr()->getType()) &&
+          Ctx.getIntWidth(E->getType()) <
+              Ctx.getIntWidth(Cast->getSubExpr()->getType()) &&
+          !(Sub.Poly && fitsIn(*Sub.Poly, E->getType())))
+        return unknown(Sub.MayDependOnThread);
+      [[fallthrough]];
     case CK_LValueToRValue:
     case CK_NoOp:
-    case CK_IntegralCast:
     case CK_UserDefinedConversion:
     case CK_ConstructorConversion:
       if (isIntegerLike(E->getType()))
@@ -566,6 +717,10 @@ IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
       return unknown(Sub.MayDependOnThread);
     }
   }
+
+  // After the casts: builtinSymbol() looks through implicit ones.
+  if (auto Sym = builtinSymbol(E))
+    return known(IndexPoly::symbol(*Sym));
 
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))

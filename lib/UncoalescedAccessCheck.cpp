@@ -14,6 +14,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang::ast_matchers;
 
@@ -50,13 +52,25 @@ std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
         Op->getArg(0)->IgnoreParens() == Cur)
       return AccessKind::Store;
+  // The right side of a copy assignment `o[i] = a[j]` reads the element.
+  auto IsCopiedFrom = [](const CXXOperatorCallExpr *Op, const Expr *E) {
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+           Op->getArg(1)->IgnoreParens() == E;
+  };
+  if (const auto *Op = Parents[0].get<CXXOperatorCallExpr>())
+    if (IsCopiedFrom(Op, Cur))
+      return AccessKind::Load;
   if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
     if (Cast->getCastKind() == CK_NoOp) {
       DynTypedNodeList Up = Ctx.getParents(*Cast);
-      if (!Up.empty())
+      if (!Up.empty()) {
         if (const auto *Construct = Up[0].get<CXXConstructExpr>())
           if (Construct->getConstructor()->isCopyOrMoveConstructor())
             return AccessKind::Load;
+        if (const auto *Op = Up[0].get<CXXOperatorCallExpr>())
+          if (IsCopiedFrom(Op, Cast))
+            return AccessKind::Load;
+      }
     }
   if (const auto *Construct = Parents[0].get<CXXConstructExpr>())
     if (Construct->getConstructor()->isCopyOrMoveConstructor())
@@ -165,6 +179,20 @@ bool isRunTimeWidth(const IndexPoly &P) {
   return !P.isZero();
 }
 
+// The 32-byte sectors that one warp request touches when lane i (0 to 31)
+// accesses the ElemSize bytes at byte i * StrideBytes, lane 0 at the start of
+// a sector.
+int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize,
+                       int64_t Offset = 0) {
+  llvm::DenseSet<int64_t> Sectors;
+  for (int64_t Lane = 0; Lane < 32; ++Lane) {
+    int64_t Start = Offset + Lane * StrideBytes;
+    for (int64_t S = Start / 32; S <= (Start + ElemSize - 1) / 32; ++S)
+      Sectors.insert(S);
+  }
+  return Sectors.size();
+}
+
 } // namespace
 
 UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
@@ -184,23 +212,81 @@ void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
                           .bind("kernel")))
           .bind("access"),
       this);
+  // `*(p + i)`, and a member of an element: `p[i].x`, `(p + i)->x`.
+  Finder->addMatcher(
+      unaryOperator(
+          hasOperatorName("*"),
+          hasAncestor(functionDecl(matchers::isCudaKernel(), hasBody(stmt()))
+                          .bind("kernel")))
+          .bind("deref"),
+      this);
+  Finder->addMatcher(
+      memberExpr(
+          hasAncestor(functionDecl(matchers::isCudaKernel(), hasBody(stmt()))
+                          .bind("kernel")))
+          .bind("member"),
+      this);
 }
 
 void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Access = Result.Nodes.getNodeAs<ArraySubscriptExpr>("access");
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   ASTContext &Ctx = *Result.Context;
-  if (Kernel->isDependentContext() || enclosingFunction(Ctx, *Access) != Kernel)
+  // The access, the pointer it goes through and its subscript (none for
+  // `*p`); for a member of an element, the member's place in the element.
+  const Expr *Access = nullptr, *BasePtr = nullptr, *Idx = nullptr;
+  const FieldDecl *Member = nullptr;
+  if (const auto *ASE = Result.Nodes.getNodeAs<ArraySubscriptExpr>("access")) {
+    Access = ASE;
+    BasePtr = ASE->getBase();
+    Idx = ASE->getIdx();
+  } else if (const auto *UO = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
+    Access = UO;
+    BasePtr = UO->getSubExpr();
+  } else if (const auto *ME = Result.Nodes.getNodeAs<MemberExpr>("member")) {
+    Member = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!Member || Member->isBitField())
+      return;
+    Access = ME;
+    const Expr *Base = ME->getBase()->IgnoreParens();
+    if (ME->isArrow()) {
+      BasePtr = Base;
+    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
+      BasePtr = ASE->getBase();
+      Idx = ASE->getIdx();
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+               UO && UO->getOpcode() == UO_Deref) {
+      BasePtr = UO->getSubExpr();
+    } else {
+      return;
+    }
+  }
+  if (!Access || Kernel->isDependentContext() ||
+      enclosingFunction(Ctx, *Access) != Kernel ||
+      !BasePtr->getType()->isPointerType())
     return;
   std::optional<AccessKind> Kind = accessKind(Ctx, Access);
   if (!Kind)
     return;
-  QualType ElemType = Access->getType();
+  // The element the index counts, and the bytes the access reads.
+  QualType ElemType = BasePtr->getType()->getPointeeType();
+  QualType AccessType = Access->getType();
   if (ElemType->isIncompleteType() || ElemType->isDependentType() ||
-      ElemType->isArrayType())
+      ElemType->isArrayType() || AccessType->isIncompleteType() ||
+      AccessType->isDependentType() || AccessType->isArrayType())
     return;
   int64_t ElemSize = Ctx.getTypeSizeInChars(ElemType).getQuantity();
-  if (ElemSize <= 0 || ElemSize > 32)
+  int64_t AccessSize = Ctx.getTypeSizeInChars(AccessType).getQuantity();
+  int64_t Offset = 0;
+  if (Member) {
+    // A struct the compiler may load whole with one vector instruction when
+    // several members are read (float4, int2): not reported by member.
+    if (ElemSize <= 16 && llvm::isPowerOf2_64(ElemSize) &&
+        Ctx.getTypeAlignInChars(ElemType).getQuantity() == ElemSize)
+      return;
+    Offset = Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity();
+  }
+  if (ElemSize <= 0 || ElemSize > 32 || AccessSize <= 0 ||
+      AccessSize > ElemSize)
     return;
 
   std::unique_ptr<ThreadIndexAnalysis> &Slot = Analyses[Kernel];
@@ -208,12 +294,15 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     Slot = std::make_unique<ThreadIndexAnalysis>(Ctx, Kernel);
   ThreadIndexAnalysis &TIA = *Slot;
   SmallVector<const Expr *, 2> Offsets;
-  const ParmVarDecl *Param =
-      globalPointer(Access->getBase(), Kernel, TIA, Offsets);
+  const ParmVarDecl *Param = globalPointer(BasePtr, Kernel, TIA, Offsets);
   if (!Param)
     return;
 
-  IndexForm Index = TIA.analyze(Access->getIdx());
+  IndexForm Index;
+  Index.Poly = IndexPoly();
+  Index.MayDependOnThread = false;
+  if (Idx)
+    Index = TIA.analyze(Idx);
   for (const Expr *Off : Offsets) {
     IndexForm F = TIA.analyze(Off);
     if (!F.Poly || !Index.Poly)
@@ -223,20 +312,35 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   }
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
-  int64_t Sectors = 32;
+  int64_t Sectors;
   if (Stride.isConstant()) {
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
-    if (S < MinStride || S < 2)
+    // Elements: at least MinStride apart. Members: their bytes at least
+    // MinStride times their size apart.
+    if (S == 0 || S * ElemSize < std::max<int64_t>(MinStride, 2) * AccessSize)
       return;
-    StrideText = std::to_string(S);
-    // Sectors per warp request: min(32, ceil(32 * stride * size / 32)).
-    Sectors = std::min<int64_t>(32, S * ElemSize);
+    StrideText =
+        Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
+    Sectors = sectorsTouched(S * ElemSize, AccessSize, Offset);
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
     StrideText = "'" + Stride.Symbols.str() + "'";
+    if (Member)
+      StrideText += " elements of " + std::to_string(ElemSize) + " bytes";
+    // At worst every lane has sectors of its own: one for an access whose
+    // power-of-two size and alignment keep it inside a sector, two for one
+    // that may straddle a sector boundary.
+    bool Inside = llvm::isPowerOf2_64(AccessSize) && AccessSize <= 32 &&
+                  Offset % AccessSize == 0 && ElemSize % AccessSize == 0;
+    Sectors = 32 * (Inside ? 1 : 2);
   } else {
     return;
   }
-  int64_t Coalesced = ElemSize; // ceil(32 * size / 32)
+  // Consecutive threads reading consecutive elements (for a member: the
+  // members laid out as an array of their own).
+  int64_t Coalesced = sectorsTouched(AccessSize, AccessSize);
+  // Elements of 32 bytes fill whole sectors whatever the stride.
+  if (Sectors <= Coalesced)
+    return;
 
   SourceLocation Loc = Access->getBeginLoc();
   if (!Reported.insert(Loc).second)
@@ -244,23 +348,20 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   static const char *const KindNames[] = {"load from", "store to",
                                           "load from and store to"};
   diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
-            "elements %1 apart, so a warp request touches %select{|up to }2%3 "
-            "32-byte sectors instead of %4")
+            "%select{elements|member '%6'}5 %1 apart, so a warp "
+            "request touches %select{|up to }2%3 32-byte sectors instead of %4")
       << KindNames[static_cast<int>(*Kind)] << StrideText
-      << !Stride.isConstant() << Sectors << Coalesced
-      << Access->getSourceRange();
-  for (const VarDecl *V : Index.Definitions) {
-    if (isa<ParmVarDecl>(V))
+      << !Stride.isConstant() << Sectors << Coalesced << (Member != nullptr)
+      << (Member ? Member->getName() : StringRef()) << Access->getSourceRange();
+  for (const IndexDefinition &D : Index.Definitions) {
+    if (isa<ParmVarDecl>(D.Var))
       continue;
     // Only the definitions that carry threadIdx.x.
-    const Expr *Def = TIA.singleDefinition(V);
-    if (!Def)
-      Def = V->getInit();
-    LaneStride Own = TIA.laneStride(Def);
+    LaneStride Own = TIA.laneStride(D.Value);
     if (Own.isConstant() && Own.Value == 0)
       continue;
-    diag(V->getLocation(), "index '%0' is computed here", DiagnosticIDs::Note)
-        << V->getName();
+    diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
+        << D.Var->getName();
   }
   if (*Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,

@@ -106,6 +106,16 @@ private:
   std::map<Monomial, int64_t> Terms; ///< Never holds a zero coefficient.
 };
 
+/// A definition of a local variable that an index was built from.
+struct IndexDefinition {
+  const VarDecl *Var = nullptr;
+  const Expr *Value = nullptr; ///< The initializer or the assigned value.
+  SourceLocation Loc;          ///< The declaration or the assignment.
+  bool operator==(const IndexDefinition &O) const {
+    return Var == O.Var && Value == O.Value;
+  }
+};
+
 /// What the analysis knows about one integer expression.
 struct IndexForm {
   /// The exact polynomial, or nullopt when unknown.
@@ -113,9 +123,9 @@ struct IndexForm {
   /// Conservative: false only when the value is provably the same for all
   /// threads of a block.
   bool MayDependOnThread = true;
-  /// Local variables whose definitions were followed to build a
+  /// The definitions of local variables that were followed to build a
   /// thread-dependent value (for notes: "index 'i' is computed here").
-  llvm::SmallVector<const VarDecl *, 2> Definitions;
+  llvm::SmallVector<IndexDefinition, 2> Definitions;
 
   bool isKnown() const { return Poly.has_value(); }
 };
@@ -167,6 +177,15 @@ public:
   /// assignment), when \p V is a local variable or parameter that is never
   /// otherwise changed nor has its address taken; null otherwise.
   const Expr *singleDefinition(const VarDecl *V);
+  /// The definition of \p V that reaches \p Use: its single definition,
+  /// or else the one that dominates \p Use in straight-line code: the
+  /// nearest earlier statement of an enclosing block that defines \p V is
+  /// `V = E;` (or `V`'s declaration), with no label in between and no
+  /// definition of \p V in the statement that holds \p Use (a loop could
+  /// bring it round). Null otherwise. \p Where receives the location of
+  /// the declaration or assignment.
+  const Expr *definitionAt(const VarDecl *V, const Expr *Use,
+                           SourceLocation *Where = nullptr);
   /// True when \p V (a parameter or local variable) is never assigned,
   /// incremented, nor has its address taken after its declaration.
   bool isUnmodified(const VarDecl *V);
@@ -183,21 +202,31 @@ private:
     llvm::SmallVector<const Expr *, 2> Updates;  ///< `V += E`, `V++`, ...
     bool UpdateOnlyInForInc = true;
     const Stmt *InductionFor = nullptr; ///< The for loop declaring V.
+    /// Where each of Assigned is assigned.
+    llvm::SmallVector<SourceLocation, 2> AssignedAt;
   };
 
   IndexForm analyzeImpl(const Expr *E);
   IndexForm analyzeVariable(const VarDecl *V, const Expr *Ref);
   IndexForm uniformOpaque(const Expr *E);
+  /// True when every value \p P can take (its built-in variables within the
+  /// hardware limits) fits in \p T.
+  bool fitsIn(const IndexPoly &P, QualType T) const;
   void scanBody();
   bool isNonNegativePoly(const IndexPoly &P);
+  const Expr *dominatingDefinition(const VarDecl *V, const Expr *Use,
+                                   SourceLocation &Where);
+  bool definesVar(const Stmt *S, const VarDecl *V);
 
   ASTContext &Ctx;
   const FunctionDecl *FD;
   bool BodyScanned = false;
+  bool HasGoto = false;
   llvm::DenseMap<const VarDecl *, VarInfo> Vars;
   llvm::DenseMap<const Expr *, IndexForm> Cache;
   llvm::DenseMap<const VarDecl *, IndexForm> VarCache;
   llvm::DenseMap<const VarDecl *, bool> InProgress;
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
 };
 
 } // namespace clang::tidy::cuda

@@ -36,17 +36,19 @@ __global__ void transposeLiteral(float *odata, const float *idata, int n) {
   t[threadIdx.y][threadIdx.x] = idata[y * n + x];
   __syncthreads();
   float a = t[threadIdx.x][threadIdx.y];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 32-way shared memory bank conflict
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:13: warning: 32-way shared memory bank conflict
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: up to 32-way shared memory bank conflict
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:13: warning: up to 32-way shared memory bank conflict
   float b = t[threadIdx.x][(threadIdx.y + 1) & 31];
   odata[(blockIdx.x * 32 + threadIdx.y) * n + blockIdx.y * 32 + threadIdx.x] = a + b;
   t[threadIdx.x][threadIdx.y] = 0.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 32-way shared memory bank conflict
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:3: warning: 32-way shared memory bank conflict
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: up to 32-way shared memory bank conflict
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:3: warning: up to 32-way shared memory bank conflict
 }
 
 // C = A * A^T (guide 3.2.2.3): the transposed tile is written column-wise.
-// Only that declarator of the declaration is padded.
+// Only that declarator of the declaration is padded. No launch is in sight:
+// aTile[threadIdx.y] and transposedTile[threadIdx.x] bound both thread
+// indices by 32, so every last subscript stays in its row.
 __global__ void aaT(float *c, const float *a, int m) {
   __shared__ float aTile[TILE_DIM][TILE_DIM], transposedTile[TILE_DIM][TILE_DIM];
   // CHECK-FIXES: {{^}}  __shared__ float aTile[TILE_DIM][TILE_DIM], transposedTile[TILE_DIM][TILE_DIM + 1];{{$}}
@@ -56,8 +58,8 @@ __global__ void aaT(float *c, const float *a, int m) {
   aTile[threadIdx.y][threadIdx.x] = a[row * TILE_DIM + threadIdx.x];
   transposedTile[threadIdx.x][threadIdx.y] =
       a[(blockIdx.x * blockDim.x + threadIdx.y) * TILE_DIM + threadIdx.x];
-  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: 32-way shared memory bank conflict: threads of a warp access different addresses of 'transposedTile'
-  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:3: warning: 32-way
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 'transposedTile'
+  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:3: warning: up to 32-way
   __syncthreads();
   for (int i = 0; i < TILE_DIM; i++)
     sum += aTile[threadIdx.y][i] * transposedTile[i][threadIdx.x];
@@ -72,8 +74,8 @@ __global__ void transposeT(float *out, const float *in, int n) {
   tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * n + threadIdx.x];
   __syncthreads();
   out[threadIdx.y * n + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
-  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: 32-way shared memory bank conflict
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:40: warning: 32-way
+  // CHECK-MESSAGES: :[[@LINE-1]]:40: warning: up to 32-way shared memory bank conflict
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:40: warning: up to 32-way
 }
 template __global__ void transposeT<16>(float *, const float *, int);
 template __global__ void transposeT<32>(float *, const float *, int);
@@ -107,20 +109,20 @@ __global__ void sizes(double *d, int2 *i2, float4 *f4, char *c) {
   ct[ty][tx] = c[tx];
   __syncthreads();
   d[tx] = dt[tx][ty];
-  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 16-way shared memory bank conflict: threads of a warp access different addresses of 'dt'
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:11: warning: 16-way
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: up to 16-way shared memory bank conflict: threads of a warp access different addresses of 'dt'
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:11: warning: up to 16-way
   i2[tx] = it[tx][ty];
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 16-way shared memory bank conflict: threads of a warp access different addresses of 'it'
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:12: warning: 16-way
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: up to 16-way shared memory bank conflict: threads of a warp access different addresses of 'it'
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:12: warning: up to 16-way
   // One 4-byte member: the whole warp in one pass, all in one bank; padding
   // leaves a 2-way conflict, still better.
   i2[tx].x = it[tx][ty].y;
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 32-way shared memory bank conflict: threads of a warp access different addresses of 'it'
-  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:14: warning: 32-way
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 'it'
+  // CHECK-MESSAGES-MIN16: :[[@LINE-2]]:14: warning: up to 32-way
   f4[tx] = ft[tx][ty];
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 'ft'
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'ft'
   c[tx] = ct[tx][ty];
-  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 'ct'
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'ct'
 }
 
 // A 3-D block: threadIdx.x still picks the row.
@@ -143,13 +145,13 @@ __global__ void oneDim(float *out, int k) {
   s[threadIdx.x] = out[threadIdx.x];
   __syncthreads();
   out[threadIdx.x] = s[threadIdx.x * 32 + k];
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: 32-way shared memory bank conflict: threads of a warp access different addresses of 's' in the same bank
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 's' in the same bank
   // CHECK-NOTES: :[[@LINE-6]]:20: note: no automatic fix for 's': it is one-dimensional: change its indexing to spread the threads over the banks
-  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:22: warning: 32-way
+  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:22: warning: up to 32-way
   dyn[threadIdx.x * 16] = 0.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: 16-way shared memory bank conflict
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: up to 16-way shared memory bank conflict
   // CHECK-NOTES: :[[@LINE-9]]:27: note: no automatic fix for 'dyn': it is a dynamically sized extern __shared__ array
-  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:3: warning: 16-way
+  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:3: warning: up to 16-way
 }
 
 // The tile's address is taken: padding would change what the pointer sees.
@@ -159,9 +161,9 @@ __global__ void addressTaken(float *out) {
   tile[threadIdx.y][threadIdx.x] = 1.0f;
   __syncthreads();
   out[threadIdx.x] = tile[threadIdx.x][threadIdx.y] + sumRow(&tile[0][0], 32);
-  // CHECK-NOTES: :[[@LINE-1]]:22: warning: 32-way shared memory bank conflict
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: up to 32-way shared memory bank conflict
   // CHECK-NOTES: :[[@LINE-5]]:20: note: no automatic fix for 'tile': its address is taken or it is used other than by subscripts
-  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:22: warning: 32-way
+  // CHECK-MESSAGES-MIN16: :[[@LINE-3]]:22: warning: up to 32-way
 }
 
 //===--- No finding -------------------------------------------------------===//

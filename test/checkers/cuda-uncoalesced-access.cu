@@ -59,6 +59,32 @@ __global__ void columnSum(float *sums, float *m, int n) {
   sums[col] = s;
 }
 
+// The definition that dominates the use: the assignment after the early
+// return, not the initializer; the note points at the assignment.
+__global__ void dominating(float *out, const float *in, int stride, int n) {
+  int i = 0;
+  if (n > 10)
+    return;
+  i = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
+  out[threadIdx.x] = in[i];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: uncoalesced load from global memory: consecutive threads access elements 'stride' apart, so a warp request touches up to 32 32-byte sectors instead of 4
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: index 'i' is computed here
+  // CHECK-NOTES: :[[@LINE-3]]:22: note: 'in' is only read
+  // CHECK-MESSAGES-MIN4: :[[@LINE-4]]:22: warning: uncoalesced load
+  int j;
+  j = threadIdx.x * 4;
+  out[j] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: index 'j' is computed here
+  // CHECK-MESSAGES-MIN4: :[[@LINE-3]]:3: warning: uncoalesced store
+  j = threadIdx.x;
+  out[j] = 1.0f;
+  // A branch may redefine: unknown.
+  if (n > 3)
+    j = threadIdx.x * 2;
+  out[j] = 2.0f;
+}
+
 // Doubles, a stride of 2: 16 sectors instead of 8. Not reported with
 // MinStride 4.
 __global__ void interleavedDouble(double *re, int n) {
@@ -95,6 +121,50 @@ __global__ void vectors(float4 *out, const float4 *in, float2 *pairs) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 16
   // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart
   pairs[threadIdx.x] = make_float2(v.x, v.y);
+}
+
+// The right side of a copy assignment of class-type elements is a load.
+__global__ void copyAssign(float4 *out, const float4 *in, int2 *pairs) {
+  out[threadIdx.x] = in[threadIdx.x * 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 32 32-byte sectors instead of 16
+  pairs[threadIdx.x] = pairs[threadIdx.x * 4 + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 8
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:24: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+}
+
+// Sectors by element size, lane 0 at a sector boundary: lanes 8 bytes
+// apart cover 256 bytes; 12-byte elements 24 bytes apart cover 24 sectors
+// (12 when consecutive); 32-byte elements fill whole sectors at any stride,
+// 32 of them, as many as when consecutive: no finding.
+struct alignas(32) Quad { double a, b, c, d; };
+__global__ void elementSizes(char *c, short *h, Particle *p, Quad *q) {
+  c[threadIdx.x * 8] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 8 32-byte sectors instead of 1
+  // CHECK-MESSAGES-MIN4: :[[@LINE-2]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart
+  h[threadIdx.x * 2] = 0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 4 32-byte sectors instead of 2
+  p[threadIdx.x * 2] = p[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 24 32-byte sectors instead of 12
+  q[threadIdx.x] = q[threadIdx.x * 2];
+  q[threadIdx.x * 4] = q[0];
+}
+
+// `*(p + i)` is analysed like `p[i]`; a member of an array-of-structs
+// element is strided by the element's size: consecutive threads read 'y'
+// 12 bytes apart, 12 sectors instead of the 4 of an array of 'y' alone.
+// float4 members are left alone: reading several of them is one vector load.
+__global__ void derefAndMembers(float *out, const float *in, Particle *p,
+                                const float4 *v, int n) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = *(in + tid * 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4
+  p[tid].y = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access member 'y' 12 bytes apart, so a warp request touches 12 32-byte sectors instead of 4
+  out[tid] = (p + tid)->z + p[tid * n].x;
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access member 'z' 12 bytes apart, so a warp request touches 12 32-byte sectors instead of 4
+  // CHECK-MESSAGES: :[[@LINE-2]]:29: warning: uncoalesced load from global memory: consecutive threads access member 'x' 'n' elements of 12 bytes apart, so a warp request touches up to 32 32-byte sectors instead of 4
+  // CHECK-MESSAGES-MIN4: :[[@LINE-3]]:29: warning: uncoalesced load from global memory: consecutive threads access member 'x'
+  out[tid] = v[tid].x + v[tid].y + *(in + tid);
 }
 
 // A 2-D block with blockDim.x as the row width of the index.
@@ -160,6 +230,10 @@ __global__ void histogram(unsigned *bins, const unsigned char *data, int n) {
 __global__ void unknowns(float *a, int n) {
   a[threadIdx.x * threadIdx.x] = 0.0f;
   a[threadIdx.x / 2] = 0.0f;
+  // A narrowing conversion wraps around: threadIdx.x * 64 does not fit.
+  a[(unsigned char)(threadIdx.x * 64)] = 0.0f;
+  char c = threadIdx.x;
+  a[c * 4] = 0.0f;
   for (int j = 0; j < n; ++j)
     a[threadIdx.x * j] = 0.0f;
   int x = threadIdx.x * 4;

@@ -79,7 +79,7 @@ TEST_F(ThreadIndexTest, FollowsLocalDefinition) {
   ASSERT_TRUE(S.isSymbolic());
   EXPECT_EQ(S.Symbols.str(), "stride");
   ASSERT_EQ(form().Definitions.size(), 1u);
-  EXPECT_EQ(form().Definitions[0]->getName(), "i");
+  EXPECT_EQ(form().Definitions[0].Var->getName(), "i");
   EXPECT_FALSE(Analysis->isNonNegative(Probe->getInit()));
 }
 
@@ -122,6 +122,39 @@ TEST_F(ThreadIndexTest, MacrosCastsAndConstants) {
         "}\n");
   EXPECT_EQ(str(), "1024 * threadIdx.x + threadIdx.y");
   EXPECT_EQ(stride().Value, 1024);
+}
+
+TEST_F(ThreadIndexTest, TruncatingCastIsUnknown) {
+  parse("__global__ void k(float *a) {\n"
+        "  int probe = (unsigned char)(threadIdx.x * 64);\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  EXPECT_TRUE(stride().isUnknown());
+  EXPECT_TRUE(Analysis->isThreadDependent(Probe->getInit()));
+}
+
+TEST_F(ThreadIndexTest, TruncatingInitializerIsUnknown) {
+  parse("__global__ void k(float *a) {\n"
+        "  char c = threadIdx.x;\n"
+        "  int probe = c * 4;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+}
+
+TEST_F(ThreadIndexTest, ValuePreservingNarrowingKeepsTheForm) {
+  // threadIdx.x < 1024 fits a short; a same-width sign change is kept.
+  parse("__global__ void k(float *a) {\n"
+        "  short s = threadIdx.x * 2 + threadIdx.y;\n"
+        "  int probe = s + (int)(threadIdx.x * 32u);\n"
+        "}\n");
+  EXPECT_EQ(str(), "34 * threadIdx.x + threadIdx.y");
+}
+
+TEST_F(ThreadIndexTest, NarrowingOfUnboundedValueIsUnknown) {
+  parse("__global__ void k(float *a, long n) {\n"
+        "  int probe = (int)(n * threadIdx.x);\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
 }
 
 TEST_F(ThreadIndexTest, TemplateArgument) {
@@ -168,14 +201,79 @@ TEST_F(ThreadIndexTest, ThreadDependentStepIsUnknown) {
 }
 
 TEST_F(ThreadIndexTest, DisagreeingDefinitionsAreUnknown) {
+  // The assignment under the condition may or may not have happened.
   parse("__global__ void k(float *a, int n) {\n"
         "  int x = blockIdx.x * 32 + threadIdx.x;\n"
         "  a[x] = 0;\n"
-        "  x = blockIdx.y * 32 + threadIdx.x;\n"
+        "  if (n > 2)\n"
+        "    x = blockIdx.y * 32 + threadIdx.x * 2;\n"
         "  int probe = x;\n"
         "}\n");
   EXPECT_EQ(str(), "unknown");
   EXPECT_TRUE(stride().isUnknown());
+}
+
+TEST_F(ThreadIndexTest, DominatingAssignment) {
+  // The last assignment of straight-line code before the use reaches it,
+  // past an early return; the note goes to the assignment.
+  parse("__global__ void k(float *a, int n, int stride) {\n"
+        "  int i = 0;\n"
+        "  if (n > 10)\n"
+        "    return;\n"
+        "  i = (blockIdx.x * blockDim.x + threadIdx.x) * stride;\n"
+        "  int probe = i;\n"
+        "}\n");
+  LaneStride S = stride();
+  ASSERT_TRUE(S.isSymbolic());
+  EXPECT_EQ(S.Symbols.str(), "stride");
+  IndexForm F = form();
+  ASSERT_EQ(F.Definitions.size(), 1u);
+  EXPECT_EQ(F.Definitions[0].Var->getName(), "i");
+  EXPECT_EQ(AST->getSourceManager().getPresumedLineNumber(F.Definitions[0].Loc),
+            9u);
+}
+
+TEST_F(ThreadIndexTest, EachUseItsDominatingDefinition) {
+  parse("__global__ void k(float *a) {\n"
+        "  int x = threadIdx.x * 4;\n"
+        "  a[x] = 0;\n"
+        "  x = threadIdx.x * 8;\n"
+        "  {\n"
+        "    a[0] = 1;\n"
+        "    int probe = x;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_EQ(stride().Value, 8);
+  auto Uses = match(
+      arraySubscriptExpr(hasIndex(ignoringImpCasts(declRefExpr().bind("r")))),
+      AST->getASTContext());
+  ASSERT_EQ(Uses.size(), 1u);
+  EXPECT_EQ(Analysis->laneStride(Uses[0].getNodeAs<Expr>("r")).Value, 4);
+}
+
+TEST_F(ThreadIndexTest, LoopRedefinitionIsUnknown) {
+  // The loop brings the later assignment round to the use.
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int x;\n"
+        "  x = threadIdx.x * 4;\n"
+        "  for (int j = 0; j < n; ++j) {\n"
+        "    int probe = x;\n"
+        "    x = threadIdx.x;\n"
+        "  }\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+}
+
+TEST_F(ThreadIndexTest, SingleAssignmentNoteAtAssignment) {
+  parse("__global__ void k(float *a) {\n"
+        "  int i;\n"
+        "  i = threadIdx.x * 4;\n"
+        "  int probe = i;\n"
+        "}\n");
+  IndexForm F = form();
+  ASSERT_EQ(F.Definitions.size(), 1u);
+  EXPECT_EQ(AST->getSourceManager().getPresumedLineNumber(F.Definitions[0].Loc),
+            7u);
 }
 
 TEST_F(ThreadIndexTest, AgreeingDefinitions) {
