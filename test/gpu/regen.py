@@ -8,7 +8,8 @@ applied), which cuda-lint-validate prints one row each for.
   regen.py --cuda-lint PATH [--write] [CASE ...]
 
 Without --write it reports every case whose fixed.cu or findings.json is
-stale and exits 1.
+stale and exits 1. A report-only case (case.json "report_only": true, for a
+check that reports without a fix) has findings.json and no fixed.cu.
 """
 import argparse, difflib, json, os, re, shutil, subprocess, sys, tempfile
 
@@ -66,10 +67,24 @@ def main():
         old = open(fixed_path).read() if os.path.exists(fixed_path) else ""
         orig = open(os.path.join(d, "original.cu")).read()
         ok = True
-        if new == orig:
+        if meta.get("report_only"):
+            # A report-only case (a check without fixes): its findings only,
+            # and no fixed.cu.
+            if new != orig:
+                print("%s: cuda-lint made a fix in a report-only case" % name)
+                stale += 1
+            if os.path.exists(fixed_path):
+                ok = False
+                if a.write:
+                    os.remove(fixed_path)
+                    print("%s: fixed.cu removed (report only)" % name)
+                else:
+                    stale += 1
+                    print("%s: fixed.cu is stale: a report-only case has none" % name)
+        elif new == orig:
             print("%s: cuda-lint made no fix" % name)
             stale += 1
-        if new != old:
+        if not meta.get("report_only") and new != old:
             ok = False
             if a.write:
                 open(fixed_path, "w").write(new)
