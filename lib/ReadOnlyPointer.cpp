@@ -138,7 +138,13 @@ private:
       if (BO->getOpcode() == BO_Comma)
         return BO->getRHS() == E ? pointerUse(BO, Aliases) : true;
       if (BO->isAssignmentOp() && BO->getLHS() == E)
-        return true; // The pointer variable itself is reassigned or advanced.
+        // The pointer variable itself is advanced (`*(p += 2) = 0` writes
+        // through it) or reassigned (its new value is followed from the
+        // right-hand side when that is tracked).
+        return BO->getOpcode() == BO_AddAssign ||
+                       BO->getOpcode() == BO_SubAssign
+                   ? pointerUse(BO, Aliases)
+                   : true;
       if (BO->getOpcode() == BO_Assign) {
         const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
         const auto *V = LHS ? dyn_cast<VarDecl>(LHS->getDecl()) : nullptr;
@@ -158,6 +164,9 @@ private:
       case UO_PreDec:
       case UO_PostInc:
       case UO_PostDec:
+        // The pointer advances, and the expression's value (`*p++`,
+        // `(++p)[0]`) still points into the same memory.
+        return pointerUse(UO, Aliases);
       case UO_LNot:
         return true;
       default:

@@ -32,6 +32,16 @@ __global__ void loads(float *out, float *in, const float4 *v,
   // CHECK-FIXES-RW: {{^}}    out[i] = in[i] + *in + v[i].x + p[i].x;{{$}}
 }
 
+// Written through a post-incremented pointer: no '__ldg', whose loads must
+// not see memory the kernel writes.
+__global__ void advance(float *in) {
+  // CHECK-MESSAGES-RW: :[[@LINE-1]]:32: warning: pointer parameter 'in' is written but not '__restrict__'
+  // CHECK-FIXES-RW: {{^}}__global__ void advance(float *__restrict__ in) {{{$}}
+  float v = in[threadIdx.x];
+  *in++ = v;
+  // CHECK-FIXES-LDG: {{^}}  float v = in[threadIdx.x];{{$}}
+}
+
 // Already const __restrict__, and aliased launches: RestrictWritable does
 // not add __restrict__ where two parameters may alias.
 __global__ void inplace(float *a, float *b) { a[threadIdx.x] += b[threadIdx.x]; }

@@ -68,6 +68,19 @@ __global__ void scale(float *out, float *in, float s) {
   out[threadIdx.x] = s * *in;
 }
 
+// Writes through a pointer advanced in the same expression, directly or
+// through a local alias: not read-only.
+__global__ void advanceWrites(float *out, float *a, float *b, float *c,
+                              float *d) {
+  float v = a[threadIdx.x] + b[0] + c[1] + d[2];
+  *a++ = 0.0f;
+  float *q = b;
+  *q++ = v;
+  (++c)[0] = 1.0f;
+  d++[threadIdx.x] = 2.0f;
+  out[0] = v;
+}
+
 // Device helpers: read-only through a const helper, written through another.
 __device__ float load(const float *p, int i) { return p[i]; }
 __device__ void store(float *p, int i, float v) { p[i] = v; }

@@ -97,6 +97,34 @@ TEST(ReadOnlyPointerTest, DerivedPointers) {
   EXPECT_TRUE(readOnly(Code, "k", 1));
 }
 
+// Writes through a pointer that is advanced in the same expression, the
+// parameter itself or a local alias: the increment's value is followed.
+TEST(ReadOnlyPointerTest, WritesThroughIncrements) {
+  const char *Code = R"cu(
+    __global__ void k(float *a, float *b, float *c, float *d, float *e,
+                      float *f, float *g, float *ro) {
+      *a++ = 0.0f;
+      *++b = 0.0f;
+      (++c)[0] = 1.0f;
+      d++[threadIdx.x] = 2.0f;
+      float *q = e;
+      *q++ = 3.0f;
+      *(f += 2) = 4.0f;
+      float *r = g;
+      *--r = 5.0f;
+      float s = *ro++ + *++ro + (ro += 2)[0];
+      for (const float *p = ro; p != ro + 4; ++p)
+        s += *p;
+      a[0] = s;
+    })cu";
+  std::string Why;
+  for (unsigned I = 0; I != 7; ++I) {
+    EXPECT_FALSE(readOnly(Code, "k", I, &Why)) << I;
+    EXPECT_EQ(Why, "written") << I;
+  }
+  EXPECT_TRUE(readOnly(Code, "k", 7));
+}
+
 TEST(ReadOnlyPointerTest, CalleesAndEscapes) {
   const char *Code = R"cu(
     __device__ float get(float *p) { return p[0]; }
