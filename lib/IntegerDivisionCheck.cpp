@@ -66,16 +66,9 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (E->getDecl() != V)
       return true;
-    const Stmt *Cur = E;
-    const Stmt *P = parentStmt(Ctx, Cur);
-    while (isa_and_nonnull<ParenExpr>(P)) {
-      Cur = P;
-      P = parentStmt(Ctx, Cur);
-    }
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
-      Modified |= BO->isAssignmentOp() && BO->getLHS() == Cur;
-    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
-      Modified |= UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf;
+    // Stores, increments, and escapes: a non-const reference or pointer to
+    // it (`int &r = k; r = 3;`) may change it where this cannot see.
+    Modified |= classifyVarUse(Ctx, E) != VarUse::Read;
     return !Modified;
   }
   ASTContext &Ctx;

@@ -89,6 +89,52 @@ __global__ void lanes(int *out, int n) {
   }
 }
 
+// Dividends that may be negative although they start from thread indices:
+// narrowed to a signed type, or changed through a reference or a pointer.
+struct IntRef {
+  int &r;
+  __device__ IntRef(int &x) : r(x) {}
+};
+__device__ void reset(int &v) { v = -1; }
+__global__ void maybeNegative(int *out, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    char lane = threadIdx.x;
+    short s = blockIdx.x * blockDim.x + threadIdx.x;
+    int x = threadIdx.x;
+    int &r = x;
+    r = -7;
+    int y = threadIdx.x;
+    int *py = &y;
+    *py = -3;
+    int z = threadIdx.x;
+    reset(z);
+    int w = threadIdx.x;
+    IntRef rw(w);
+    rw.r = -9;
+    out[i] = lane % 32 + x / 16 + y / 8 + z % 4 + w / 2;
+    out[i] += s / (1 << k);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer division by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:17: note: '(1 << k)' is a power of two
+    // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the dividend may be negative, where a shift rounds differently
+    out[i] += x % (1 << k);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer modulo by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:17: note: '(1 << k)' is a power of two
+    // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the dividend may be negative, where a shift rounds differently
+  }
+}
+
+// A divisor `1 << k` whose variable changes through a reference: no longer
+// known to be a power of two.
+__global__ void divisorByReference(int *out, int n, int k) {
+  int d = 1 << k;
+  int &rd = d;
+  rd = 3;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    out[i] = i / d;
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: integer division by 'd'
+  // CHECK-NOTES: :[[@LINE-2]]:16: note: the compiler replaces
+}
+
 // Constants, outside loops, host code, templates and macros.
 #define DIV(a, b) ((a) / (b))
 template <int N> __device__ int perTile(int x, int n) {
