@@ -135,6 +135,41 @@ __global__ void divisorByReference(int *out, int n, int k) {
   // CHECK-NOTES: :[[@LINE-2]]:16: note: the compiler replaces
 }
 
+// The rewrite binds less tightly than `/` and `%`: parenthesised wherever
+// the context needs it, overloaded operators included.
+struct Vec {
+  int a;
+  __device__ Vec operator+(int b) const { return Vec{a + b}; }
+  __device__ int operator[](int i) const { return a + i; }
+};
+struct Wrap {
+  int a;
+  __device__ Wrap(int x) : a(x) {}
+};
+__device__ Wrap operator-(Wrap l, Wrap r) { return Wrap(l.a - r.a); }
+__device__ int get(Vec v) { return v.a; }
+__global__ void precedence(int *out, int n, int k) {
+  Vec v{1};
+  Wrap w(2);
+  for (int i = 0; i < n; ++i) {
+    int x = threadIdx.x;
+    out[i] = get(v + x / 32) + v[x / 32];
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: signed integer division by 32 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-2]]:36: warning: signed integer division by 32 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] = get(v + (x >> 5)) + v[x >> 5];{{$}}
+    out[i] += get(v + x % (1 << k)) + (w - x / 16).a + -(x / 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: integer modulo by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:25: note: '(1 << k)' is a power of two
+    // CHECK-MESSAGES: :[[@LINE-3]]:46: warning: signed integer division by 16 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:60: warning: signed integer division by 8 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] += get(v + (x & ((1 << k) - 1))) + (w - (x >> 4)).a + -(x >> 3);{{$}}
+    out[i] += x / 32 * 2 + (i ? x % 32 : 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: signed integer division by 32 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-2]]:35: warning: signed integer modulo by 32 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] += (x >> 5) * 2 + (i ? x & 31 : 0);{{$}}
+  }
+}
+
 // Constants, outside loops, host code, templates and macros.
 #define DIV(a, b) ((a) / (b))
 template <int N> __device__ int perTile(int x, int n) {
