@@ -22,10 +22,112 @@ namespace clang::tidy::cuda {
 
 namespace {
 
-const FunctionDecl *kernelKey(const FunctionDecl *FD) {
+/// An explicit specialization of a function template (`template <>
+/// __global__ void k<int>(...)`).
+bool isExplicitSpecialization(const FunctionDecl *FD) {
+  return FD->getPrimaryTemplate() &&
+         FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
+}
+
+/// The declaration whose parameters a kernel's fix starts from: the template
+/// pattern of an instantiation, and also of an explicit specialization, whose
+/// parameter types must keep matching the primary template's.
+const FunctionDecl *kernelPattern(const FunctionDecl *FD) {
   if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    FD = Pattern;
-  return FD->getCanonicalDecl();
+    return Pattern;
+  if (isExplicitSpecialization(FD)) {
+    const FunctionDecl *Primary = FD->getPrimaryTemplate()->getTemplatedDecl();
+    if (const FunctionDecl *Def = Primary->getDefinition())
+      return Def;
+    return Primary;
+  }
+  return FD;
+}
+
+const FunctionDecl *kernelKey(const FunctionDecl *FD) {
+  return kernelPattern(FD)->getCanonicalDecl();
+}
+
+bool isKeyword(const Token &T, StringRef Word) {
+  return T.is(tok::raw_identifier) && T.getRawIdentifier() == Word;
+}
+
+/// The fix for parameter \p Index of an explicit instantiation
+/// (`template __global__ void k<float>(float *, float *);`), whose parameter
+/// types must keep matching the template once it gets `const`: `const` before
+/// the parameter's type. Found by lexing from the kernel's name \p NameLoc,
+/// as the AST keeps no type locations for it. Sets \p WhyNot when the
+/// parameter is not spelled as a plain `type *` or `type *name`.
+std::optional<FixItHint> explicitInstantiationFix(SourceLocation NameLoc,
+                                                  unsigned Index,
+                                                  const SourceManager &SM,
+                                                  const LangOptions &LO,
+                                                  std::string &WhyNot) {
+  WhyNot = "an explicit instantiation of the kernel would no longer match; "
+           "add 'const' to its parameter type too";
+  if (NameLoc.isInvalid() || NameLoc.isMacroID())
+    return std::nullopt;
+  std::optional<Token> T = Lexer::findNextToken(NameLoc, SM, LO);
+  auto Next = [&] {
+    T = Lexer::findNextToken(T->getLocation(), SM, LO);
+    return T && T->isNot(tok::eof) && T->getLocation().isFileID();
+  };
+  if (!T || T->getLocation().isMacroID())
+    return std::nullopt;
+  if (T->is(tok::less)) { // Explicit template arguments.
+    int Depth = 1;
+    while (Depth > 0) {
+      if (!Next())
+        return std::nullopt;
+      if (T->isOneOf(tok::less, tok::l_paren))
+        ++Depth;
+      else if (T->isOneOf(tok::greater, tok::r_paren))
+        --Depth;
+      else if (T->is(tok::greatergreater))
+        Depth -= 2;
+    }
+    if (Depth < 0 || !Next())
+      return std::nullopt;
+  }
+  if (T->isNot(tok::l_paren))
+    return std::nullopt;
+  SmallVector<Token, 8> Param;
+  unsigned Current = 0;
+  int Depth = 0;
+  while (true) {
+    if (!Next())
+      return std::nullopt;
+    if (T->isOneOf(tok::l_paren, tok::l_square, tok::l_brace, tok::less))
+      ++Depth;
+    else if (T->isOneOf(tok::r_paren, tok::r_square, tok::r_brace,
+                        tok::greater) &&
+             Depth > 0)
+      --Depth;
+    else if (Depth == 0 && T->isOneOf(tok::comma, tok::r_paren)) {
+      if (Current == Index)
+        break;
+      ++Current;
+      if (T->is(tok::r_paren))
+        return std::nullopt;
+      continue;
+    }
+    if (Current == Index)
+      Param.push_back(*T);
+  }
+  // `type *` or `type *name`, without qualifiers of its own.
+  auto Star = llvm::find_if(llvm::reverse(Param),
+                            [](const Token &K) { return K.is(tok::star); });
+  if (Param.empty() || Star == Param.rend() ||
+      std::distance(Param.rbegin(), Star) > 1 ||
+      (Star != Param.rbegin() && Param.back().isNot(tok::raw_identifier)))
+    return std::nullopt;
+  for (const Token &K : Param)
+    if (isKeyword(K, "const") || isKeyword(K, "volatile") ||
+        isKeyword(K, "__restrict__") || isKeyword(K, "__restrict") ||
+        K.isOneOf(tok::l_paren, tok::l_square))
+      return std::nullopt;
+  WhyNot.clear();
+  return FixItHint::CreateInsertion(Param.front().getLocation(), "const ");
 }
 
 /// Whether `__ldg` has an overload for loads of type \p T.
@@ -138,10 +240,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   for (const FunctionDecl *FD : Kernels) {
     if (FD->isDependentContext())
       continue; // Judged in its instantiations.
-    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-    bool InTemplate = Pattern != nullptr;
-    if (!Pattern)
-      Pattern = FD;
+    const FunctionDecl *Pattern = kernelPattern(FD);
+    bool IsSpecialization = isExplicitSpecialization(FD);
+    bool InTemplate = Pattern != FD;
     if (Pattern->getNumParams() != FD->getNumParams())
       continue;
     for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I) {
@@ -154,6 +255,10 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.Pattern = Pattern;
       Info.Index = I;
       Info.InTemplate |= InTemplate;
+      if (IsSpecialization)
+        Info.Specializations.push_back(FD);
+      else
+        Info.PatternAnalysed = true;
       const ReadOnlyResult &R = Analysis.analyze(FD, P);
       Info.ReadOnly &= R.ReadOnly;
       if (!InTemplate)
@@ -164,8 +269,22 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
         Info.ConstBlocker = R.ConstBlocker;
     }
   }
-  for (const auto &[Key, Info] : Params)
+  for (auto &[Key, Info] : Params) {
+    // Explicit specializations share the primary template's parameter
+    // types: judge the template's own (dependent) body too when no
+    // instantiation of it was analysed.
+    if (!Info.PatternAnalysed && Info.ReadOnly) {
+      const FunctionDecl *Pattern = Info.Pattern;
+      const ReadOnlyResult &R =
+          Analysis.analyze(Pattern, Pattern->getParamDecl(Info.Index));
+      Info.ReadOnly &= R.ReadOnly;
+      if (Info.ConstBlocker.empty())
+        Info.ConstBlocker = R.ConstBlocker;
+      Info.NonConstLocals.append(R.NonConstLocals.begin(),
+                                 R.NonConstLocals.end());
+    }
     diagnose(Info);
+  }
 
   Kernels.clear();
   Launches.clear();
@@ -187,6 +306,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
   bool HasRestrict = T.isRestrictQualified();
   auto AliasIt = Aliased.find({Pattern->getCanonicalDecl(), Info.Index});
   bool IsAliased = AliasIt != Aliased.end();
+  bool InTemplate = Info.InTemplate;
 
   bool NeedConst = false, NeedRestrict = false;
   if (Info.ReadOnly) {
@@ -200,10 +320,17 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     NeedRestrict = true;
   }
 
-  // The fix: the same qualifiers in every declaration of the kernel.
+  // The fix: the same qualifiers in every declaration of the kernel, and of
+  // its explicit specializations, each only where that declaration lacks
+  // them. Declarations of implicit instantiations share the template's
+  // locations and are skipped by location.
   std::vector<FixItHint> Fixes;
-  StringRef WhyNot;
-  for (const FunctionDecl *D : Pattern->redecls()) {
+  std::string WhyNot;
+  llvm::SmallPtrSet<const void *, 8> Done;
+  SmallVector<const FunctionDecl *, 8> Decls(Pattern->redecls());
+  for (const FunctionDecl *S : Info.Specializations)
+    Decls.append(S->redecls().begin(), S->redecls().end());
+  for (const FunctionDecl *D : Decls) {
     if (Info.Index >= D->getNumParams())
       return;
     const ParmVarDecl *PD = D->getParamDecl(Info.Index);
@@ -219,19 +346,44 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
-    if (NeedConst)
-      Fixes.push_back(FixItHint::CreateInsertion(
-          PTL.getPointeeLoc().getBeginLoc(), "const "));
-    if (NeedRestrict) {
-      if (PD->getIdentifier())
-        Fixes.push_back(
-            FixItHint::CreateInsertion(PD->getLocation(), "__restrict__ "));
-      else
+    QualType DT = PD->getType();
+    SourceLocation ConstLoc = PTL.getPointeeLoc().getBeginLoc();
+    if (NeedConst && !DT->getPointeeType().isConstQualified() &&
+        Done.insert(ConstLoc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
+    if (NeedRestrict && !DT.isRestrictQualified()) {
+      SourceLocation Loc =
+          PD->getIdentifier()
+              ? PD->getLocation()
+              : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
+      if (Done.insert(Loc.getPtrEncoding()).second)
         Fixes.push_back(FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO),
-            " __restrict__"));
+            Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
     }
   }
+
+  // Explicit instantiations name the parameter types again: with `const`
+  // added to the template, they must say it too.
+  if (NeedConst && WhyNot.empty() && !(UseLdg && !IsAliased && !InTemplate))
+    if (const FunctionTemplateDecl *FTD =
+            Pattern->getDescribedFunctionTemplate())
+      for (const FunctionDecl *S : FTD->specializations()) {
+        TemplateSpecializationKind TSK = S->getTemplateSpecializationKind();
+        if ((TSK != TSK_ExplicitInstantiationDeclaration &&
+             TSK != TSK_ExplicitInstantiationDefinition) ||
+            Info.Index >= S->getNumParams() ||
+            S->getParamDecl(Info.Index)
+                ->getType()
+                ->getPointeeType()
+                .isConstQualified())
+          continue;
+        std::optional<FixItHint> Fix = explicitInstantiationFix(
+            S->getPointOfInstantiation(), Info.Index, SM, LO, WhyNot);
+        if (!Fix)
+          break;
+        if (Done.insert(Fix->RemoveRange.getBegin().getPtrEncoding()).second)
+          Fixes.push_back(*Fix);
+      }
 
   // Local pointers that hold the parameter get `const` too, so that the
   // fixed kernel still compiles.
@@ -239,7 +391,6 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       !(UseLdg && !IsAliased && !Info.InTemplate)) {
     if (!Info.ConstBlocker.empty())
       WhyNot = Info.ConstBlocker;
-    llvm::SmallPtrSet<const void *, 8> Done;
     for (const VarDecl *V : Info.NonConstLocals) {
       const TypeSourceInfo *TSI = V->getTypeSourceInfo();
       if (!TSI || !WhyNot.empty())

@@ -35,6 +35,11 @@ private:
     unsigned Index = 0;
     bool ReadOnly = true;
     bool InTemplate = false;
+    /// Whether an instantiation of the template pattern was analysed.
+    bool PatternAnalysed = false;
+    /// Explicit specializations of the template kernel: their parameter
+    /// types must keep matching the primary template's.
+    llvm::SmallVector<const FunctionDecl *, 2> Specializations;
     llvm::SmallVector<const Expr *, 8> Loads;
     llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
     std::string ConstBlocker;

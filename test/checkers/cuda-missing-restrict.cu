@@ -152,6 +152,43 @@ template <typename T> __global__ void mixedT(float *out, T *in) {
   out[0] = in[1];
 }
 
+// Explicit instantiations repeat the parameter types and explicit
+// specializations must keep matching the primary template: all get the
+// same qualifiers, each only where it lacks them.
+template <typename T> __global__ void scaleT(T *out, T *in);
+// CHECK-FIXES: {{^}}template <typename T> __global__ void scaleT(T *out, const T *__restrict__ in);{{$}}
+template <typename T> __global__ void scaleT(T *out, T *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+  // CHECK-FIXES: {{^}}template <typename T> __global__ void scaleT(T *out, const T *__restrict__ in) {{{$}}
+  out[threadIdx.x] = 2 * in[threadIdx.x];
+}
+template __global__ void scaleT<float>(float *, float *);
+// CHECK-FIXES: {{^}}template __global__ void scaleT<float>(float *, const float *);{{$}}
+template __global__ void scaleT(double *out, double *in);
+// CHECK-FIXES: {{^}}template __global__ void scaleT(double *out, const double *in);{{$}}
+template <> __global__ void scaleT<int>(int *out, int *in) {
+  // CHECK-FIXES: {{^}}template <> __global__ void scaleT<int>(int *out, const int *__restrict__ in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x] + 1;
+}
+template <> __global__ void scaleT<const char>(const char *out, const char *in) {}
+// CHECK-FIXES: {{^}}template <> __global__ void scaleT<const char>(const char *out, const char *__restrict__ in) {}{{$}}
+
+// Written in the primary template, only read in a specialization: neither
+// is changed, as both would have to be.
+template <typename T> __global__ void fillT(T *out, T *in) {
+  in[0] = 1;
+  out[0] = in[1];
+}
+template <> __global__ void fillT<int>(int *out, int *in) { out[0] = in[0]; }
+template __global__ void fillT<float>(float *, float *);
+
+// An explicit instantiation that spells the parameter through a typedef.
+typedef float *FloatPtr;
+template <typename T> __global__ void copyTd(T *out, T *in) { out[0] = in[0]; }
+// CHECK-MESSAGES: :[[@LINE-1]]:57: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+// CHECK-NOTES: :[[@LINE-2]]:57: note: no automatic fix: an explicit instantiation of the kernel would no longer match; add 'const' to its parameter type too
+template __global__ void copyTd<float>(float *, FloatPtr);
+
 // Macros: no fix inside a macro body.
 #define DECLARE_KERNEL(name) \
   __global__ void name(float *out, float *in) { out[0] = in[0]; }
