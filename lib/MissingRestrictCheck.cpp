@@ -197,6 +197,13 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("kernel"),
                      this);
   Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(
+      callExpr(unless(cudaKernelCallExpr()),
+               callee(functionDecl(unless(matchers::isCudaKernel()))),
+               hasAnyArgument(hasType(pointerType())),
+               unless(isExpansionInSystemHeader()))
+          .bind("call"),
+      this);
 }
 
 void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -205,33 +212,71 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
     Kernels.push_back(FD);
   if (const auto *Launch = Result.Nodes.getNodeAs<CallExpr>("launch"))
     Launches.push_back(Launch);
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
+    HostCalls.push_back(Call);
 }
 
 void MissingRestrictCheck::onEndOfTranslationUnit() {
   if (!Ctx)
     return;
-  // Launches that pass pointers into one allocation to two parameters.
+  // Launches that pass pointers into one allocation to two parameters:
+  // through the same variable, a local pointer initialised or assigned from
+  // another, or, one level up, a host function that forwards its parameters
+  // to the launch and is called with pointers into one allocation.
+  llvm::DenseMap<const FunctionDecl *, SmallVector<const CallExpr *, 4>>
+      CallsOf;
+  for (const CallExpr *Call : HostCalls)
+    if (const FunctionDecl *F = Call->getDirectCallee())
+      CallsOf[F->getCanonicalDecl()].push_back(Call);
+  using Roots = SmallVector<const ValueDecl *, 4>;
+  auto Intersect = [](const Roots &A, const Roots &B) {
+    return llvm::any_of(
+        A, [&](const ValueDecl *D) { return llvm::is_contained(B, D); });
+  };
   for (const CallExpr *Launch : Launches) {
     const FunctionDecl *Callee = Launch->getDirectCallee();
     if (!Callee)
       continue;
     const FunctionDecl *Key = kernelKey(Callee);
     unsigned N = std::min(Launch->getNumArgs(), Callee->getNumParams());
-    for (unsigned I = 0; I < N; ++I) {
-      const Expr *A = Launch->getArg(I);
-      if (!A->getType()->isPointerType())
-        continue;
-      const ValueDecl *RootA = pointerRoot(A);
-      if (!RootA)
-        continue;
-      for (unsigned J = I + 1; J < N; ++J) {
-        const Expr *B = Launch->getArg(J);
-        if (!B->getType()->isPointerType() || pointerRoot(B) != RootA)
-          continue;
-        SourceLocation Loc = Launch->getBeginLoc();
-        Aliased.try_emplace({Key, I}, AliasInfo{J, Loc});
-        Aliased.try_emplace({Key, J}, AliasInfo{I, Loc});
-      }
+    SmallVector<Roots, 8> ArgRoots(N);
+    for (unsigned I = 0; I < N; ++I)
+      if (Launch->getArg(I)->getType()->isPointerType())
+        pointerRoots(Launch->getArg(I), ArgRoots[I]);
+    auto Record = [&](const SmallVectorImpl<Roots> &R, SourceLocation Loc,
+                      const FunctionDecl *Wrapper) {
+      for (unsigned I = 0; I < N; ++I)
+        for (unsigned J = I + 1; J < N; ++J)
+          if (Intersect(R[I], R[J])) {
+            Aliased.try_emplace({Key, I}, AliasInfo{J, Loc, Wrapper});
+            Aliased.try_emplace({Key, J}, AliasInfo{I, Loc, Wrapper});
+          }
+    };
+    Record(ArgRoots, Launch->getBeginLoc(), nullptr);
+
+    // The launch's enclosing host function, when it forwards parameters.
+    const FunctionDecl *Host = enclosingFunction(*Ctx, *Launch);
+    if (!Host || !llvm::any_of(ArgRoots, [&](const Roots &R) {
+          return llvm::any_of(R, [&](const ValueDecl *D) {
+            const auto *P = dyn_cast<ParmVarDecl>(D);
+            return P && P->getDeclContext() == Host;
+          });
+        }))
+      continue;
+    for (const CallExpr *Call : CallsOf.lookup(Host->getCanonicalDecl())) {
+      SmallVector<Roots, 8> Substituted(N);
+      for (unsigned I = 0; I < N; ++I)
+        for (const ValueDecl *D : ArgRoots[I]) {
+          const auto *P = dyn_cast<ParmVarDecl>(D);
+          if (!P || P->getDeclContext() != Host) {
+            Substituted[I].push_back(D);
+            continue;
+          }
+          unsigned Index = P->getFunctionScopeIndex();
+          if (Index < Call->getNumArgs())
+            pointerRoots(Call->getArg(Index), Substituted[I]);
+        }
+      Record(Substituted, Call->getBeginLoc(), Host);
     }
   }
 
@@ -288,6 +333,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
 
   Kernels.clear();
   Launches.clear();
+  HostCalls.clear();
   Aliased.clear();
   Ctx = nullptr;
 }
@@ -468,13 +514,24 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       for (const FixItHint &F : Fixes)
         Diag << F;
   }
-  if (IsAliased && Info.ReadOnly)
-    diag(AliasIt->second.Launch,
-         "'__restrict__' not added: this launch passes pointers into the same "
-         "allocation as '%0' and '%1'",
-         DiagnosticIDs::Note)
-        << PP->getName()
-        << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  if (IsAliased && Info.ReadOnly) {
+    if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: this call of '%2' passes pointers into "
+           "the same allocation, which it launches the kernel with as '%0' "
+           "and '%1'",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
+          << Wrapper->getName();
+    else
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: this launch passes pointers into the "
+           "same allocation as '%0' and '%1'",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  }
   if (!WhyNot.empty())
     diag(PP->getLocation(), "no automatic fix: %0", DiagnosticIDs::Note)
         << WhyNot;

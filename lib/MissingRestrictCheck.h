@@ -46,7 +46,11 @@ private:
   };
   struct AliasInfo {
     unsigned Other;
+    /// The launch, or the call of the host function that launches it.
     SourceLocation Launch;
+    /// The host function whose call passes the aliasing pointers, when the
+    /// launch forwards its parameters.
+    const FunctionDecl *Wrapper = nullptr;
   };
 
   void diagnose(const ParamInfo &Info);
@@ -56,6 +60,9 @@ private:
   ASTContext *Ctx = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
   llvm::SmallVector<const CallExpr *, 8> Launches;
+  /// Calls of host functions with pointer arguments: possible wrappers that
+  /// forward their parameters to a launch.
+  llvm::SmallVector<const CallExpr *, 16> HostCalls;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
 };
 

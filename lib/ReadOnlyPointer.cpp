@@ -15,6 +15,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace clang::tidy::cuda {
@@ -416,6 +417,99 @@ const ValueDecl *pointerRoot(const Expr *E) {
     return nullptr;
   }
   return nullptr;
+}
+
+namespace {
+
+/// The right-hand sides of `V = ...` in one function body.
+class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
+public:
+  explicit AssignmentCollector(const VarDecl *V) : V(V) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+    if (DRE && DRE->getDecl() == V)
+      Values.push_back(BO->getRHS());
+    return true;
+  }
+  const VarDecl *V;
+  SmallVector<const Expr *, 4> Values;
+};
+
+void collectRoots(const Expr *E, SmallVectorImpl<const ValueDecl *> &Roots,
+                  llvm::SmallPtrSetImpl<const VarDecl *> &Visited,
+                  unsigned Depth) {
+  auto Add = [&](const ValueDecl *D) {
+    if (D && !llvm::is_contained(Roots, D))
+      Roots.push_back(D);
+  };
+  for (; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Comma) {
+        E = BO->getRHS();
+        continue;
+      }
+      if (BO->getOpcode() == BO_Assign) {
+        E = BO->getRHS();
+        continue;
+      }
+      if (!BO->isAdditiveOp())
+        return;
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+      continue;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      collectRoots(CO->getTrueExpr(), Roots, Visited, Depth + 1);
+      E = CO->getFalseExpr();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->isIncrementDecrementOp()) {
+        E = UO->getSubExpr();
+        continue;
+      }
+      if (UO->getOpcode() != UO_AddrOf)
+        return;
+      const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        E = ASE->getBase();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+        Add(DRE->getDecl());
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return Add(ME->getMemberDecl());
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return;
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    Add(DRE->getDecl());
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+        !V->getType()->isPointerType() || !Visited.insert(V).second)
+      return;
+    if (V->getInit())
+      collectRoots(V->getInit(), Roots, Visited, Depth + 1);
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+    if (!FD || !FD->getBody())
+      return;
+    AssignmentCollector C(V);
+    C.TraverseStmt(FD->getBody());
+    for (const Expr *Value : C.Values)
+      collectRoots(Value, Roots, Visited, Depth + 1);
+    return;
+  }
+}
+
+} // namespace
+
+void pointerRoots(const Expr *E, SmallVectorImpl<const ValueDecl *> &Roots) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Visited;
+  collectRoots(E, Roots, Visited, 0);
 }
 
 } // namespace clang::tidy::cuda

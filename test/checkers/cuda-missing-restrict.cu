@@ -137,6 +137,29 @@ __global__ void shift(float *dst, float *src, int n) {
     dst[i] = src[i];
 }
 
+// Aliasing through an assignment after the declaration, and through a host
+// function that forwards its parameters to the launch: only const.
+__global__ void assigned(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'in' and 'out'
+  // CHECK-FIXES: {{^}}__global__ void assigned(float *out, const float *in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+__global__ void wrapped(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this call of 'launchWrapped' passes pointers into the same allocation, which it launches the kernel with as 'in' and 'out'
+  // CHECK-FIXES: {{^}}__global__ void wrapped(float *out, const float *in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+void launchWrapped(float *o, float *i) { wrapped<<<1, 32>>>(o, i); }
+// A wrapper only ever called with distinct buffers: __restrict__ is fine.
+__global__ void wrappedDistinct(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES: {{^}}__global__ void wrappedDistinct(float *out, const float *__restrict__ in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+void launchDistinct(float *o, float *i) { wrappedDistinct<<<1, 32>>>(o, i); }
+
 // Templates: fixed only when read-only in every instantiation; one
 // instantiation is launched with pointers into one allocation: only const.
 template <typename T> __global__ void copyT(T *out, T *in) {
@@ -208,6 +231,11 @@ int main() {
   axpy<<<4, 256>>>(a, a, 2.0f, 1024);
   float *upper = a + 512;
   shift<<<2, 256>>>(a, upper, 512);
+  float *c = b;
+  c = a;
+  assigned<<<1, 32>>>(a, c);
+  launchWrapped(a, a + 16);
+  launchDistinct(a, b);
   copyT<float><<<1, 32>>>(a, b);
   copyT<int><<<1, 32>>>(k, k + 32);
   mixedT<float><<<1, 1>>>(a, b);

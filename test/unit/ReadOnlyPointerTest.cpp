@@ -214,4 +214,30 @@ TEST(ReadOnlyPointerTest, PointerRoot) {
   EXPECT_EQ(Checked, 3);
 }
 
+// pointerRoots: assignments after the declaration and both sides of ?:.
+TEST(ReadOnlyPointerTest, PointerRoots) {
+  std::unique_ptr<ASTUnit> AST = build(R"cu(
+    void host(float *a, float *b, float *c, bool f) {
+      float *p = c;
+      p = a + 4;
+      float *q;
+      q = f ? p : b;
+      float *r = q;
+      (void)r;
+    })cu");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *Host = function(*AST, "host");
+  auto Found =
+      match(functionDecl(hasName("host"),
+                         hasDescendant(varDecl(hasName("r")).bind("r"))),
+            AST->getASTContext());
+  ASSERT_EQ(Found.size(), 1u);
+  const auto *R = Found[0].getNodeAs<VarDecl>("r");
+  SmallVector<const ValueDecl *, 4> Roots;
+  pointerRoots(R->getInit(), Roots);
+  for (unsigned I = 0; I != 3; ++I)
+    EXPECT_TRUE(llvm::is_contained(Roots, Host->getParamDecl(I))) << I;
+  EXPECT_FALSE(llvm::is_contained(Roots, Host->getParamDecl(3)));
+}
+
 } // namespace
