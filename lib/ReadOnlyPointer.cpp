@@ -90,8 +90,14 @@ private:
     return false;
   }
 
+  /// The parent of \p N. An initialiser's syntactic form lists it as a
+  /// child without the implicit conversions of the semantic form: prefer the
+  /// other parent (`Val v{p[0]}`: the lvalue-to-rvalue conversion).
   DynTypedNode parent(const DynTypedNode &N) {
     DynTypedNodeList Parents = Ctx.getParents(N);
+    for (const DynTypedNode &P : Parents)
+      if (!P.get<InitListExpr>())
+        return P;
     return Parents.empty() ? DynTypedNode() : Parents[0];
   }
 
@@ -284,13 +290,56 @@ private:
       }
     }
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P)) {
+      // `Ref r(in[i]);`: a constructor that binds a non-const reference can
+      // keep it and write through it later.
       const CXXConstructorDecl *CD = Ctor->getConstructor();
-      if (CD && (CD->isCopyConstructor() || CD->isMoveConstructor()))
-        return !CD->isMoveConstructor() || fail("moved from", Loc);
+      if (CD && CD->isMoveConstructor())
+        return fail("moved from", Loc);
+      for (unsigned I = 0, N = Ctor->getNumArgs(); I != N; ++I) {
+        if (Ctor->getArg(I) != L)
+          continue;
+        if (!CD || I >= CD->getNumParams())
+          return fail("passed by reference to an unknown constructor", Loc);
+        QualType PT = CD->getParamDecl(I)->getType();
+        if (PT->isReferenceType() && !pointsToConst(PT))
+          return fail("passed by non-const reference to a constructor", Loc);
+      }
       return true;
     }
-    if (isa<InitListExpr, ReturnStmt>(P))
-      return true;
+    if (const auto *ILE = dyn_cast<InitListExpr>(P)) {
+      // An lvalue in an initialiser list binds a reference member
+      // (`Agg a{in[i]};`): read-only only when that member is a reference
+      // to const.
+      const FieldDecl *Field = nullptr;
+      if (const auto *RD = ILE->getType()->getAsCXXRecordDecl()) {
+        unsigned Index = 0;
+        while (Index != ILE->getNumInits() && ILE->getInit(Index) != L)
+          ++Index;
+        if (ILE->getInitializedFieldInUnion())
+          Field = ILE->getInitializedFieldInUnion();
+        else if (Index >= RD->getNumBases()) {
+          unsigned FieldIndex = Index - RD->getNumBases();
+          for (const FieldDecl *F : RD->fields()) {
+            if (F->isUnnamedBitField())
+              continue;
+            if (FieldIndex-- == 0) {
+              Field = F;
+              break;
+            }
+          }
+        }
+      }
+      if (Field && Field->getType()->isReferenceType() &&
+          pointsToConst(Field->getType()))
+        return true;
+      return fail("bound to a non-const reference member", Loc);
+    }
+    if (isa<ReturnStmt>(P)) {
+      QualType RT = FD->getReturnType();
+      if (!RT->isReferenceType() || pointsToConst(RT))
+        return true;
+      return fail("returned as a non-const reference", Loc);
+    }
     return fail("used in a way the analysis does not follow", Loc);
   }
 

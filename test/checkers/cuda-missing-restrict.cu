@@ -81,6 +81,29 @@ __global__ void advanceWrites(float *out, float *a, float *b, float *c,
   out[0] = v;
 }
 
+// Escapes into a reference member, by constructor or aggregate
+// initialisation, and written through it later: not read-only. A reference
+// to const and a copied value are reads.
+struct FloatRef {
+  float &r;
+  __device__ FloatRef(float &x) : r(x) {}
+};
+struct FloatAgg {
+  float &r;
+};
+struct FloatVal {
+  float v;
+};
+__global__ void refMembers(float *a, float *b, float *c) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: pointer parameter 'c' is only read
+  // CHECK-FIXES: {{^}}__global__ void refMembers(float *a, float *b, const float *__restrict__ c) {{{$}}
+  FloatRef ra(a[threadIdx.x]);
+  FloatAgg ab{b[threadIdx.x]};
+  FloatVal vc{c[threadIdx.x]};
+  ra.r = vc.v;
+  ab.r = 2.0f;
+}
+
 // Device helpers: read-only through a const helper, written through another.
 __device__ float load(const float *p, int i) { return p[i]; }
 __device__ void store(float *p, int i, float v) { p[i] = v; }

@@ -214,6 +214,43 @@ TEST(ReadOnlyPointerTest, PointerRoot) {
   EXPECT_EQ(Checked, 3);
 }
 
+// Escapes through constructors and aggregates that bind a reference.
+TEST(ReadOnlyPointerTest, ReferenceMembers) {
+  const char *Code = R"cu(
+    struct Ref { float &r; __device__ Ref(float &x) : r(x) {} };
+    struct CRef { const float &r; __device__ CRef(const float &x) : r(x) {} };
+    struct Agg { float &r; };
+    struct CAgg { int n; const float &r; };
+    struct Val { float v; };
+    __device__ float &pick(float *p) { return p[1]; }
+    __device__ const float &cpick(float *p) { return p[1]; }
+    __global__ void k(float *a, float *b, float *c, float *d, float *e,
+                      float *f, float *g) {
+      Ref ra(a[threadIdx.x]);
+      ra.r = 1.0f;
+      Agg ab{b[threadIdx.x]};
+      ab.r = 2.0f;
+      pick(c) = 3.0f;
+      CRef rd(d[0]);
+      CAgg ae{1, e[0]};
+      Val vf{f[0]};
+      float s = rd.r + ae.r + vf.v + cpick(g);
+      a[0] = s;
+    })cu";
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 0, &Why));
+  EXPECT_EQ(Why, "passed by non-const reference to a constructor");
+  EXPECT_FALSE(readOnly(Code, "k", 1, &Why));
+  EXPECT_EQ(Why, "bound to a non-const reference member");
+  EXPECT_FALSE(readOnly(Code, "k", 2, &Why));
+  EXPECT_EQ(Why, "passed to 'pick', where it is returned as a non-const "
+                 "reference");
+  EXPECT_TRUE(readOnly(Code, "k", 3));
+  EXPECT_TRUE(readOnly(Code, "k", 4));
+  EXPECT_TRUE(readOnly(Code, "k", 5, &Why)) << Why;
+  EXPECT_TRUE(readOnly(Code, "k", 6));
+}
+
 // pointerRoots: assignments after the declaration and both sides of ?:.
 TEST(ReadOnlyPointerTest, PointerRoots) {
   std::unique_ptr<ASTUnit> AST = build(R"cu(
