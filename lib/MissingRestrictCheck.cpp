@@ -345,7 +345,8 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
   const ParmVarDecl *PP = Pattern->getParamDecl(Info.Index);
   QualType T = PP->getType();
   const auto *PT = T->getAs<PointerType>();
-  if (!PT || !PP->getIdentifier())
+  // An unused parameter has no loads to speed up.
+  if (!PT || !PP->getIdentifier() || !PP->isReferenced())
     return;
   QualType Pointee = PT->getPointeeType();
   bool HasConst = Pointee.isConstQualified();
@@ -361,9 +362,10 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     if (!NeedConst && !NeedRestrict)
       return;
   } else {
-    if (!RestrictWritable || HasRestrict || IsAliased)
+    if (!RestrictWritable || HasRestrict)
       return;
-    NeedRestrict = true;
+    // Aliased: warned, with a note on the launch, but not fixed.
+    NeedRestrict = !IsAliased;
   }
 
   // The fix: the same qualifiers in every declaration of the kernel, and of
@@ -467,7 +469,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
                      "'__restrict__'; the compiler must assume that it "
                      "aliases the kernel's other pointers")
                 << PP->getName();
-    if (WhyNot.empty())
+    if (WhyNot.empty() && NeedRestrict)
       for (const FixItHint &F : Fixes)
         Diag << F;
   } else if (UseLdg && !IsAliased && !Info.InTemplate) {
@@ -479,8 +481,9 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
                        "cache")
                   << PP->getName();
       for (const Expr *Load : Info.Loads) {
-        if (!ldgSupports(Load->getType()) || Load->getBeginLoc().isMacroID() ||
-            Load->getEndLoc().isMacroID())
+        if (!ldgSupports(Load->getType()) ||
+            Load->getType().isVolatileQualified() ||
+            Load->getBeginLoc().isMacroID() || Load->getEndLoc().isMacroID())
           continue;
         SourceLocation End =
             Lexer::getLocForEndOfToken(Load->getEndLoc(), 0, SM, LO);
@@ -496,25 +499,37 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       }
     }
     for (const Expr *Load : Info.Loads)
-      if (!ldgSupports(Load->getType()))
+      if (Load->getType().isVolatileQualified())
+        diag(Load->getBeginLoc(),
+             "'__ldg' has no overload for volatile '%0', and a volatile load "
+             "must not go through a cache; this load is left unchanged",
+             DiagnosticIDs::Note)
+            << Load->getType().getUnqualifiedType().getAsString(
+                   Ctx->getPrintingPolicy());
+      else if (!ldgSupports(Load->getType()))
         diag(Load->getBeginLoc(),
              "'__ldg' has no overload for '%0'; this load is left unchanged",
              DiagnosticIDs::Note)
-            << Load->getType().getUnqualifiedType().getAsString();
+            << Load->getType().getUnqualifiedType().getAsString(
+                   Ctx->getPrintingPolicy());
   } else {
     QualType Want = Pointee;
     Want.addConst();
-    std::string Spelled =
-        Want.getAsString(Ctx->getPrintingPolicy()) + " *__restrict__";
+    // Say what the fix adds: no `__restrict__` where a launch aliases it.
+    bool WithRestrict = HasRestrict || NeedRestrict;
+    std::string Spelled = Want.getAsString(Ctx->getPrintingPolicy()) +
+                          (WithRestrict ? " *__restrict__" : " *");
     auto Diag = diag(PP->getLocation(),
-                     "pointer parameter '%0' is only read; declare it '%1' so "
-                     "that its loads can use the read-only data cache")
-                << PP->getName() << Spelled;
+                     "pointer parameter '%0' is only read; declare it "
+                     "'%1'%select{ (not '__restrict__', which the read-only "
+                     "data cache needs: it may alias another parameter)| so "
+                     "that its loads can use the read-only data cache}2")
+                << PP->getName() << Spelled << WithRestrict;
     if (WhyNot.empty())
       for (const FixItHint &F : Fixes)
         Diag << F;
   }
-  if (IsAliased && Info.ReadOnly) {
+  if (IsAliased) {
     if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
       diag(AliasIt->second.Launch,
            "'__restrict__' not added: this call of '%2' passes pointers into "
