@@ -66,16 +66,9 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (E->getDecl() != V)
       return true;
-    const Stmt *Cur = E;
-    const Stmt *P = parentStmt(Ctx, Cur);
-    while (isa_and_nonnull<ParenExpr>(P)) {
-      Cur = P;
-      P = parentStmt(Ctx, Cur);
-    }
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
-      Modified |= BO->isAssignmentOp() && BO->getLHS() == Cur;
-    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
-      Modified |= UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf;
+    // Stores, increments, and escapes: a non-const reference or pointer to
+    // it (`int &r = k; r = 3;`) may change it where this cannot see.
+    Modified |= classifyVarUse(Ctx, E) != VarUse::Read;
     return !Modified;
   }
   ASTContext &Ctx;
@@ -130,22 +123,51 @@ bool isSimple(const Expr *E) {
              ArraySubscriptExpr>(E);
 }
 
-/// Whether the rewritten operation needs parentheses where it stands.
+/// Whether the rewritten operation (`x >> k`, `x & m`, which bind less
+/// tightly than `/` and `%`) needs parentheses where it stands. Only contexts
+/// that take any expression up to an assignment-expression go without.
 bool resultNeedsParens(ASTContext &Ctx, const Expr *E) {
   const Stmt *Cur = E;
   const Stmt *P = parentStmt(Ctx, Cur);
-  while (isa_and_nonnull<ImplicitCastExpr>(P)) {
+  auto Implicit = [](const Stmt *S) {
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(S))
+      return CE->getParenOrBraceRange().isInvalid() &&
+             !isa<CXXTemporaryObjectExpr>(CE); // A converting constructor.
+    return isa_and_nonnull<ImplicitCastExpr, MaterializeTemporaryExpr,
+                           CXXBindTemporaryExpr, ExprWithCleanups>(S);
+  };
+  while (Implicit(P)) {
     Cur = P;
     P = parentStmt(Ctx, Cur);
   }
-  if (!P || !isa<Expr>(P) || isa<ParenExpr, CallExpr, InitListExpr>(P))
-    return false;
+  if (!P || !isa<Expr>(P))
+    return false; // A statement, an initialiser, a condition.
+  if (isa<ParenExpr, InitListExpr, ParenListExpr, CXXConstructExpr,
+          ConditionalOperator>(P))
+    return false; // `c ? x >> k : y`: ?: binds less tightly than `>>`, `&`.
   if (const auto *BO = dyn_cast<BinaryOperator>(P))
     return !(BO->isAssignmentOp() && BO->getRHS() == Cur) &&
            BO->getOpcode() != BO_Comma;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+    // Overloaded operators keep the precedence of the built-in ones.
+    if (OC->getNumArgs() == 0 || OC->getArg(0) == Cur)
+      return OC->getOperator() != OO_Comma; // The left operand.
+    switch (OC->getOperator()) {
+    case OO_Subscript: // `v[x >> k]`
+    case OO_Call:      // `f(x >> k)`
+    case OO_Comma:
+      return false;
+    default:
+      return !OC->isAssignmentOp(); // `v = x >> k`
+    }
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(P))
+    return Call->getCallee() == Cur; // An argument needs none.
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(P))
+    return FC->getLParenLoc().isInvalid(); // `int(x >> k)` has them.
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(P))
-    return ASE->getIdx() == Cur ? false : true;
-  return true;
+    return ASE->getIdx() != Cur;
+  return true; // Unary operators, casts, member access, ...
 }
 
 } // namespace

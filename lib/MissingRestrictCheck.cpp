@@ -22,10 +22,112 @@ namespace clang::tidy::cuda {
 
 namespace {
 
-const FunctionDecl *kernelKey(const FunctionDecl *FD) {
+/// An explicit specialization of a function template (`template <>
+/// __global__ void k<int>(...)`).
+bool isExplicitSpecialization(const FunctionDecl *FD) {
+  return FD->getPrimaryTemplate() &&
+         FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
+}
+
+/// The declaration whose parameters a kernel's fix starts from: the template
+/// pattern of an instantiation, and also of an explicit specialization, whose
+/// parameter types must keep matching the primary template's.
+const FunctionDecl *kernelPattern(const FunctionDecl *FD) {
   if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
-    FD = Pattern;
-  return FD->getCanonicalDecl();
+    return Pattern;
+  if (isExplicitSpecialization(FD)) {
+    const FunctionDecl *Primary = FD->getPrimaryTemplate()->getTemplatedDecl();
+    if (const FunctionDecl *Def = Primary->getDefinition())
+      return Def;
+    return Primary;
+  }
+  return FD;
+}
+
+const FunctionDecl *kernelKey(const FunctionDecl *FD) {
+  return kernelPattern(FD)->getCanonicalDecl();
+}
+
+bool isKeyword(const Token &T, StringRef Word) {
+  return T.is(tok::raw_identifier) && T.getRawIdentifier() == Word;
+}
+
+/// The fix for parameter \p Index of an explicit instantiation
+/// (`template __global__ void k<float>(float *, float *);`), whose parameter
+/// types must keep matching the template once it gets `const`: `const` before
+/// the parameter's type. Found by lexing from the kernel's name \p NameLoc,
+/// as the AST keeps no type locations for it. Sets \p WhyNot when the
+/// parameter is not spelled as a plain `type *` or `type *name`.
+std::optional<FixItHint> explicitInstantiationFix(SourceLocation NameLoc,
+                                                  unsigned Index,
+                                                  const SourceManager &SM,
+                                                  const LangOptions &LO,
+                                                  std::string &WhyNot) {
+  WhyNot = "an explicit instantiation of the kernel would no longer match; "
+           "add 'const' to its parameter type too";
+  if (NameLoc.isInvalid() || NameLoc.isMacroID())
+    return std::nullopt;
+  std::optional<Token> T = Lexer::findNextToken(NameLoc, SM, LO);
+  auto Next = [&] {
+    T = Lexer::findNextToken(T->getLocation(), SM, LO);
+    return T && T->isNot(tok::eof) && T->getLocation().isFileID();
+  };
+  if (!T || T->getLocation().isMacroID())
+    return std::nullopt;
+  if (T->is(tok::less)) { // Explicit template arguments.
+    int Depth = 1;
+    while (Depth > 0) {
+      if (!Next())
+        return std::nullopt;
+      if (T->isOneOf(tok::less, tok::l_paren))
+        ++Depth;
+      else if (T->isOneOf(tok::greater, tok::r_paren))
+        --Depth;
+      else if (T->is(tok::greatergreater))
+        Depth -= 2;
+    }
+    if (Depth < 0 || !Next())
+      return std::nullopt;
+  }
+  if (T->isNot(tok::l_paren))
+    return std::nullopt;
+  SmallVector<Token, 8> Param;
+  unsigned Current = 0;
+  int Depth = 0;
+  while (true) {
+    if (!Next())
+      return std::nullopt;
+    if (T->isOneOf(tok::l_paren, tok::l_square, tok::l_brace, tok::less))
+      ++Depth;
+    else if (T->isOneOf(tok::r_paren, tok::r_square, tok::r_brace,
+                        tok::greater) &&
+             Depth > 0)
+      --Depth;
+    else if (Depth == 0 && T->isOneOf(tok::comma, tok::r_paren)) {
+      if (Current == Index)
+        break;
+      ++Current;
+      if (T->is(tok::r_paren))
+        return std::nullopt;
+      continue;
+    }
+    if (Current == Index)
+      Param.push_back(*T);
+  }
+  // `type *` or `type *name`, without qualifiers of its own.
+  auto Star = llvm::find_if(llvm::reverse(Param),
+                            [](const Token &K) { return K.is(tok::star); });
+  if (Param.empty() || Star == Param.rend() ||
+      std::distance(Param.rbegin(), Star) > 1 ||
+      (Star != Param.rbegin() && Param.back().isNot(tok::raw_identifier)))
+    return std::nullopt;
+  for (const Token &K : Param)
+    if (isKeyword(K, "const") || isKeyword(K, "volatile") ||
+        isKeyword(K, "__restrict__") || isKeyword(K, "__restrict") ||
+        K.isOneOf(tok::l_paren, tok::l_square))
+      return std::nullopt;
+  WhyNot.clear();
+  return FixItHint::CreateInsertion(Param.front().getLocation(), "const ");
 }
 
 /// Whether `__ldg` has an overload for loads of type \p T.
@@ -95,6 +197,13 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("kernel"),
                      this);
   Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(
+      callExpr(unless(cudaKernelCallExpr()),
+               callee(functionDecl(unless(matchers::isCudaKernel()))),
+               hasAnyArgument(hasType(pointerType())),
+               unless(isExpansionInSystemHeader()))
+          .bind("call"),
+      this);
 }
 
 void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -103,33 +212,71 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
     Kernels.push_back(FD);
   if (const auto *Launch = Result.Nodes.getNodeAs<CallExpr>("launch"))
     Launches.push_back(Launch);
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
+    HostCalls.push_back(Call);
 }
 
 void MissingRestrictCheck::onEndOfTranslationUnit() {
   if (!Ctx)
     return;
-  // Launches that pass pointers into one allocation to two parameters.
+  // Launches that pass pointers into one allocation to two parameters:
+  // through the same variable, a local pointer initialised or assigned from
+  // another, or, one level up, a host function that forwards its parameters
+  // to the launch and is called with pointers into one allocation.
+  llvm::DenseMap<const FunctionDecl *, SmallVector<const CallExpr *, 4>>
+      CallsOf;
+  for (const CallExpr *Call : HostCalls)
+    if (const FunctionDecl *F = Call->getDirectCallee())
+      CallsOf[F->getCanonicalDecl()].push_back(Call);
+  using Roots = SmallVector<const ValueDecl *, 4>;
+  auto Intersect = [](const Roots &A, const Roots &B) {
+    return llvm::any_of(
+        A, [&](const ValueDecl *D) { return llvm::is_contained(B, D); });
+  };
   for (const CallExpr *Launch : Launches) {
     const FunctionDecl *Callee = Launch->getDirectCallee();
     if (!Callee)
       continue;
     const FunctionDecl *Key = kernelKey(Callee);
     unsigned N = std::min(Launch->getNumArgs(), Callee->getNumParams());
-    for (unsigned I = 0; I < N; ++I) {
-      const Expr *A = Launch->getArg(I);
-      if (!A->getType()->isPointerType())
-        continue;
-      const ValueDecl *RootA = pointerRoot(A);
-      if (!RootA)
-        continue;
-      for (unsigned J = I + 1; J < N; ++J) {
-        const Expr *B = Launch->getArg(J);
-        if (!B->getType()->isPointerType() || pointerRoot(B) != RootA)
-          continue;
-        SourceLocation Loc = Launch->getBeginLoc();
-        Aliased.try_emplace({Key, I}, AliasInfo{J, Loc});
-        Aliased.try_emplace({Key, J}, AliasInfo{I, Loc});
-      }
+    SmallVector<Roots, 8> ArgRoots(N);
+    for (unsigned I = 0; I < N; ++I)
+      if (Launch->getArg(I)->getType()->isPointerType())
+        pointerRoots(Launch->getArg(I), ArgRoots[I]);
+    auto Record = [&](const SmallVectorImpl<Roots> &R, SourceLocation Loc,
+                      const FunctionDecl *Wrapper) {
+      for (unsigned I = 0; I < N; ++I)
+        for (unsigned J = I + 1; J < N; ++J)
+          if (Intersect(R[I], R[J])) {
+            Aliased.try_emplace({Key, I}, AliasInfo{J, Loc, Wrapper});
+            Aliased.try_emplace({Key, J}, AliasInfo{I, Loc, Wrapper});
+          }
+    };
+    Record(ArgRoots, Launch->getBeginLoc(), nullptr);
+
+    // The launch's enclosing host function, when it forwards parameters.
+    const FunctionDecl *Host = enclosingFunction(*Ctx, *Launch);
+    if (!Host || !llvm::any_of(ArgRoots, [&](const Roots &R) {
+          return llvm::any_of(R, [&](const ValueDecl *D) {
+            const auto *P = dyn_cast<ParmVarDecl>(D);
+            return P && P->getDeclContext() == Host;
+          });
+        }))
+      continue;
+    for (const CallExpr *Call : CallsOf.lookup(Host->getCanonicalDecl())) {
+      SmallVector<Roots, 8> Substituted(N);
+      for (unsigned I = 0; I < N; ++I)
+        for (const ValueDecl *D : ArgRoots[I]) {
+          const auto *P = dyn_cast<ParmVarDecl>(D);
+          if (!P || P->getDeclContext() != Host) {
+            Substituted[I].push_back(D);
+            continue;
+          }
+          unsigned Index = P->getFunctionScopeIndex();
+          if (Index < Call->getNumArgs())
+            pointerRoots(Call->getArg(Index), Substituted[I]);
+        }
+      Record(Substituted, Call->getBeginLoc(), Host);
     }
   }
 
@@ -138,10 +285,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   for (const FunctionDecl *FD : Kernels) {
     if (FD->isDependentContext())
       continue; // Judged in its instantiations.
-    const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
-    bool InTemplate = Pattern != nullptr;
-    if (!Pattern)
-      Pattern = FD;
+    const FunctionDecl *Pattern = kernelPattern(FD);
+    bool IsSpecialization = isExplicitSpecialization(FD);
+    bool InTemplate = Pattern != FD;
     if (Pattern->getNumParams() != FD->getNumParams())
       continue;
     for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I) {
@@ -154,6 +300,10 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.Pattern = Pattern;
       Info.Index = I;
       Info.InTemplate |= InTemplate;
+      if (IsSpecialization)
+        Info.Specializations.push_back(FD);
+      else
+        Info.PatternAnalysed = true;
       const ReadOnlyResult &R = Analysis.analyze(FD, P);
       Info.ReadOnly &= R.ReadOnly;
       if (!InTemplate)
@@ -164,11 +314,26 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
         Info.ConstBlocker = R.ConstBlocker;
     }
   }
-  for (const auto &[Key, Info] : Params)
+  for (auto &[Key, Info] : Params) {
+    // Explicit specializations share the primary template's parameter
+    // types: judge the template's own (dependent) body too when no
+    // instantiation of it was analysed.
+    if (!Info.PatternAnalysed && Info.ReadOnly) {
+      const FunctionDecl *Pattern = Info.Pattern;
+      const ReadOnlyResult &R =
+          Analysis.analyze(Pattern, Pattern->getParamDecl(Info.Index));
+      Info.ReadOnly &= R.ReadOnly;
+      if (Info.ConstBlocker.empty())
+        Info.ConstBlocker = R.ConstBlocker;
+      Info.NonConstLocals.append(R.NonConstLocals.begin(),
+                                 R.NonConstLocals.end());
+    }
     diagnose(Info);
+  }
 
   Kernels.clear();
   Launches.clear();
+  HostCalls.clear();
   Aliased.clear();
   Ctx = nullptr;
 }
@@ -180,13 +345,15 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
   const ParmVarDecl *PP = Pattern->getParamDecl(Info.Index);
   QualType T = PP->getType();
   const auto *PT = T->getAs<PointerType>();
-  if (!PT || !PP->getIdentifier())
+  // An unused parameter has no loads to speed up.
+  if (!PT || !PP->getIdentifier() || !PP->isReferenced())
     return;
   QualType Pointee = PT->getPointeeType();
   bool HasConst = Pointee.isConstQualified();
   bool HasRestrict = T.isRestrictQualified();
   auto AliasIt = Aliased.find({Pattern->getCanonicalDecl(), Info.Index});
   bool IsAliased = AliasIt != Aliased.end();
+  bool InTemplate = Info.InTemplate;
 
   bool NeedConst = false, NeedRestrict = false;
   if (Info.ReadOnly) {
@@ -195,15 +362,23 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     if (!NeedConst && !NeedRestrict)
       return;
   } else {
-    if (!RestrictWritable || HasRestrict || IsAliased)
+    if (!RestrictWritable || HasRestrict)
       return;
-    NeedRestrict = true;
+    // Aliased: warned, with a note on the launch, but not fixed.
+    NeedRestrict = !IsAliased;
   }
 
-  // The fix: the same qualifiers in every declaration of the kernel.
+  // The fix: the same qualifiers in every declaration of the kernel, and of
+  // its explicit specializations, each only where that declaration lacks
+  // them. Declarations of implicit instantiations share the template's
+  // locations and are skipped by location.
   std::vector<FixItHint> Fixes;
-  StringRef WhyNot;
-  for (const FunctionDecl *D : Pattern->redecls()) {
+  std::string WhyNot;
+  llvm::SmallPtrSet<const void *, 8> Done;
+  SmallVector<const FunctionDecl *, 8> Decls(Pattern->redecls());
+  for (const FunctionDecl *S : Info.Specializations)
+    Decls.append(S->redecls().begin(), S->redecls().end());
+  for (const FunctionDecl *D : Decls) {
     if (Info.Index >= D->getNumParams())
       return;
     const ParmVarDecl *PD = D->getParamDecl(Info.Index);
@@ -219,19 +394,44 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
-    if (NeedConst)
-      Fixes.push_back(FixItHint::CreateInsertion(
-          PTL.getPointeeLoc().getBeginLoc(), "const "));
-    if (NeedRestrict) {
-      if (PD->getIdentifier())
-        Fixes.push_back(
-            FixItHint::CreateInsertion(PD->getLocation(), "__restrict__ "));
-      else
+    QualType DT = PD->getType();
+    SourceLocation ConstLoc = PTL.getPointeeLoc().getBeginLoc();
+    if (NeedConst && !DT->getPointeeType().isConstQualified() &&
+        Done.insert(ConstLoc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
+    if (NeedRestrict && !DT.isRestrictQualified()) {
+      SourceLocation Loc =
+          PD->getIdentifier()
+              ? PD->getLocation()
+              : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
+      if (Done.insert(Loc.getPtrEncoding()).second)
         Fixes.push_back(FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO),
-            " __restrict__"));
+            Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
     }
   }
+
+  // Explicit instantiations name the parameter types again: with `const`
+  // added to the template, they must say it too.
+  if (NeedConst && WhyNot.empty() && !(UseLdg && !IsAliased && !InTemplate))
+    if (const FunctionTemplateDecl *FTD =
+            Pattern->getDescribedFunctionTemplate())
+      for (const FunctionDecl *S : FTD->specializations()) {
+        TemplateSpecializationKind TSK = S->getTemplateSpecializationKind();
+        if ((TSK != TSK_ExplicitInstantiationDeclaration &&
+             TSK != TSK_ExplicitInstantiationDefinition) ||
+            Info.Index >= S->getNumParams() ||
+            S->getParamDecl(Info.Index)
+                ->getType()
+                ->getPointeeType()
+                .isConstQualified())
+          continue;
+        std::optional<FixItHint> Fix = explicitInstantiationFix(
+            S->getPointOfInstantiation(), Info.Index, SM, LO, WhyNot);
+        if (!Fix)
+          break;
+        if (Done.insert(Fix->RemoveRange.getBegin().getPtrEncoding()).second)
+          Fixes.push_back(*Fix);
+      }
 
   // Local pointers that hold the parameter get `const` too, so that the
   // fixed kernel still compiles.
@@ -239,7 +439,6 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       !(UseLdg && !IsAliased && !Info.InTemplate)) {
     if (!Info.ConstBlocker.empty())
       WhyNot = Info.ConstBlocker;
-    llvm::SmallPtrSet<const void *, 8> Done;
     for (const VarDecl *V : Info.NonConstLocals) {
       const TypeSourceInfo *TSI = V->getTypeSourceInfo();
       if (!TSI || !WhyNot.empty())
@@ -270,7 +469,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
                      "'__restrict__'; the compiler must assume that it "
                      "aliases the kernel's other pointers")
                 << PP->getName();
-    if (WhyNot.empty())
+    if (WhyNot.empty() && NeedRestrict)
       for (const FixItHint &F : Fixes)
         Diag << F;
   } else if (UseLdg && !IsAliased && !Info.InTemplate) {
@@ -282,8 +481,9 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
                        "cache")
                   << PP->getName();
       for (const Expr *Load : Info.Loads) {
-        if (!ldgSupports(Load->getType()) || Load->getBeginLoc().isMacroID() ||
-            Load->getEndLoc().isMacroID())
+        if (!ldgSupports(Load->getType()) ||
+            Load->getType().isVolatileQualified() ||
+            Load->getBeginLoc().isMacroID() || Load->getEndLoc().isMacroID())
           continue;
         SourceLocation End =
             Lexer::getLocForEndOfToken(Load->getEndLoc(), 0, SM, LO);
@@ -299,31 +499,54 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       }
     }
     for (const Expr *Load : Info.Loads)
-      if (!ldgSupports(Load->getType()))
+      if (Load->getType().isVolatileQualified())
+        diag(Load->getBeginLoc(),
+             "'__ldg' has no overload for volatile '%0', and a volatile load "
+             "must not go through a cache; this load is left unchanged",
+             DiagnosticIDs::Note)
+            << Load->getType().getUnqualifiedType().getAsString(
+                   Ctx->getPrintingPolicy());
+      else if (!ldgSupports(Load->getType()))
         diag(Load->getBeginLoc(),
              "'__ldg' has no overload for '%0'; this load is left unchanged",
              DiagnosticIDs::Note)
-            << Load->getType().getUnqualifiedType().getAsString();
+            << Load->getType().getUnqualifiedType().getAsString(
+                   Ctx->getPrintingPolicy());
   } else {
     QualType Want = Pointee;
     Want.addConst();
-    std::string Spelled =
-        Want.getAsString(Ctx->getPrintingPolicy()) + " *__restrict__";
+    // Say what the fix adds: no `__restrict__` where a launch aliases it.
+    bool WithRestrict = HasRestrict || NeedRestrict;
+    std::string Spelled = Want.getAsString(Ctx->getPrintingPolicy()) +
+                          (WithRestrict ? " *__restrict__" : " *");
     auto Diag = diag(PP->getLocation(),
-                     "pointer parameter '%0' is only read; declare it '%1' so "
-                     "that its loads can use the read-only data cache")
-                << PP->getName() << Spelled;
+                     "pointer parameter '%0' is only read; declare it "
+                     "'%1'%select{ (not '__restrict__', which the read-only "
+                     "data cache needs: it may alias another parameter)| so "
+                     "that its loads can use the read-only data cache}2")
+                << PP->getName() << Spelled << WithRestrict;
     if (WhyNot.empty())
       for (const FixItHint &F : Fixes)
         Diag << F;
   }
-  if (IsAliased && Info.ReadOnly)
-    diag(AliasIt->second.Launch,
-         "'__restrict__' not added: this launch passes pointers into the same "
-         "allocation as '%0' and '%1'",
-         DiagnosticIDs::Note)
-        << PP->getName()
-        << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  if (IsAliased) {
+    if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: this call of '%2' passes pointers into "
+           "the same allocation, which it launches the kernel with as '%0' "
+           "and '%1'",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
+          << Wrapper->getName();
+    else
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: this launch passes pointers into the "
+           "same allocation as '%0' and '%1'",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  }
   if (!WhyNot.empty())
     diag(PP->getLocation(), "no automatic fix: %0", DiagnosticIDs::Note)
         << WhyNot;

@@ -35,13 +35,22 @@ private:
     unsigned Index = 0;
     bool ReadOnly = true;
     bool InTemplate = false;
+    /// Whether an instantiation of the template pattern was analysed.
+    bool PatternAnalysed = false;
+    /// Explicit specializations of the template kernel: their parameter
+    /// types must keep matching the primary template's.
+    llvm::SmallVector<const FunctionDecl *, 2> Specializations;
     llvm::SmallVector<const Expr *, 8> Loads;
     llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
     std::string ConstBlocker;
   };
   struct AliasInfo {
     unsigned Other;
+    /// The launch, or the call of the host function that launches it.
     SourceLocation Launch;
+    /// The host function whose call passes the aliasing pointers, when the
+    /// launch forwards its parameters.
+    const FunctionDecl *Wrapper = nullptr;
   };
 
   void diagnose(const ParamInfo &Info);
@@ -51,6 +60,9 @@ private:
   ASTContext *Ctx = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
   llvm::SmallVector<const CallExpr *, 8> Launches;
+  /// Calls of host functions with pointer arguments: possible wrappers that
+  /// forward their parameters to a launch.
+  llvm::SmallVector<const CallExpr *, 16> HostCalls;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
 };
 

@@ -15,6 +15,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace clang::tidy::cuda {
@@ -89,8 +90,14 @@ private:
     return false;
   }
 
+  /// The parent of \p N. An initialiser's syntactic form lists it as a
+  /// child without the implicit conversions of the semantic form: prefer the
+  /// other parent (`Val v{p[0]}`: the lvalue-to-rvalue conversion).
   DynTypedNode parent(const DynTypedNode &N) {
     DynTypedNodeList Parents = Ctx.getParents(N);
+    for (const DynTypedNode &P : Parents)
+      if (!P.get<InitListExpr>())
+        return P;
     return Parents.empty() ? DynTypedNode() : Parents[0];
   }
 
@@ -138,7 +145,13 @@ private:
       if (BO->getOpcode() == BO_Comma)
         return BO->getRHS() == E ? pointerUse(BO, Aliases) : true;
       if (BO->isAssignmentOp() && BO->getLHS() == E)
-        return true; // The pointer variable itself is reassigned or advanced.
+        // The pointer variable itself is advanced (`*(p += 2) = 0` writes
+        // through it) or reassigned (its new value is followed from the
+        // right-hand side when that is tracked).
+        return BO->getOpcode() == BO_AddAssign ||
+                       BO->getOpcode() == BO_SubAssign
+                   ? pointerUse(BO, Aliases)
+                   : true;
       if (BO->getOpcode() == BO_Assign) {
         const auto *LHS = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
         const auto *V = LHS ? dyn_cast<VarDecl>(LHS->getDecl()) : nullptr;
@@ -158,6 +171,9 @@ private:
       case UO_PreDec:
       case UO_PostInc:
       case UO_PostDec:
+        // The pointer advances, and the expression's value (`*p++`,
+        // `(++p)[0]`) still points into the same memory.
+        return pointerUse(UO, Aliases);
       case UO_LNot:
         return true;
       default:
@@ -274,13 +290,56 @@ private:
       }
     }
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P)) {
+      // `Ref r(in[i]);`: a constructor that binds a non-const reference can
+      // keep it and write through it later.
       const CXXConstructorDecl *CD = Ctor->getConstructor();
-      if (CD && (CD->isCopyConstructor() || CD->isMoveConstructor()))
-        return !CD->isMoveConstructor() || fail("moved from", Loc);
+      if (CD && CD->isMoveConstructor())
+        return fail("moved from", Loc);
+      for (unsigned I = 0, N = Ctor->getNumArgs(); I != N; ++I) {
+        if (Ctor->getArg(I) != L)
+          continue;
+        if (!CD || I >= CD->getNumParams())
+          return fail("passed by reference to an unknown constructor", Loc);
+        QualType PT = CD->getParamDecl(I)->getType();
+        if (PT->isReferenceType() && !pointsToConst(PT))
+          return fail("passed by non-const reference to a constructor", Loc);
+      }
       return true;
     }
-    if (isa<InitListExpr, ReturnStmt>(P))
-      return true;
+    if (const auto *ILE = dyn_cast<InitListExpr>(P)) {
+      // An lvalue in an initialiser list binds a reference member
+      // (`Agg a{in[i]};`): read-only only when that member is a reference
+      // to const.
+      const FieldDecl *Field = nullptr;
+      if (const auto *RD = ILE->getType()->getAsCXXRecordDecl()) {
+        unsigned Index = 0;
+        while (Index != ILE->getNumInits() && ILE->getInit(Index) != L)
+          ++Index;
+        if (ILE->getInitializedFieldInUnion())
+          Field = ILE->getInitializedFieldInUnion();
+        else if (Index >= RD->getNumBases()) {
+          unsigned FieldIndex = Index - RD->getNumBases();
+          for (const FieldDecl *F : RD->fields()) {
+            if (F->isUnnamedBitField())
+              continue;
+            if (FieldIndex-- == 0) {
+              Field = F;
+              break;
+            }
+          }
+        }
+      }
+      if (Field && Field->getType()->isReferenceType() &&
+          pointsToConst(Field->getType()))
+        return true;
+      return fail("bound to a non-const reference member", Loc);
+    }
+    if (isa<ReturnStmt>(P)) {
+      QualType RT = FD->getReturnType();
+      if (!RT->isReferenceType() || pointsToConst(RT))
+        return true;
+      return fail("returned as a non-const reference", Loc);
+    }
     return fail("used in a way the analysis does not follow", Loc);
   }
 
@@ -407,6 +466,99 @@ const ValueDecl *pointerRoot(const Expr *E) {
     return nullptr;
   }
   return nullptr;
+}
+
+namespace {
+
+/// The right-hand sides of `V = ...` in one function body.
+class AssignmentCollector : public RecursiveASTVisitor<AssignmentCollector> {
+public:
+  explicit AssignmentCollector(const VarDecl *V) : V(V) {}
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+    if (DRE && DRE->getDecl() == V)
+      Values.push_back(BO->getRHS());
+    return true;
+  }
+  const VarDecl *V;
+  SmallVector<const Expr *, 4> Values;
+};
+
+void collectRoots(const Expr *E, SmallVectorImpl<const ValueDecl *> &Roots,
+                  llvm::SmallPtrSetImpl<const VarDecl *> &Visited,
+                  unsigned Depth) {
+  auto Add = [&](const ValueDecl *D) {
+    if (D && !llvm::is_contained(Roots, D))
+      Roots.push_back(D);
+  };
+  for (; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Comma) {
+        E = BO->getRHS();
+        continue;
+      }
+      if (BO->getOpcode() == BO_Assign) {
+        E = BO->getRHS();
+        continue;
+      }
+      if (!BO->isAdditiveOp())
+        return;
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+      continue;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      collectRoots(CO->getTrueExpr(), Roots, Visited, Depth + 1);
+      E = CO->getFalseExpr();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->isIncrementDecrementOp()) {
+        E = UO->getSubExpr();
+        continue;
+      }
+      if (UO->getOpcode() != UO_AddrOf)
+        return;
+      const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        E = ASE->getBase();
+        continue;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub))
+        Add(DRE->getDecl());
+      return;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return Add(ME->getMemberDecl());
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    if (!DRE)
+      return;
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    Add(DRE->getDecl());
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+        !V->getType()->isPointerType() || !Visited.insert(V).second)
+      return;
+    if (V->getInit())
+      collectRoots(V->getInit(), Roots, Visited, Depth + 1);
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getDeclContext());
+    if (!FD || !FD->getBody())
+      return;
+    AssignmentCollector C(V);
+    C.TraverseStmt(FD->getBody());
+    for (const Expr *Value : C.Values)
+      collectRoots(Value, Roots, Visited, Depth + 1);
+    return;
+  }
+}
+
+} // namespace
+
+void pointerRoots(const Expr *E, SmallVectorImpl<const ValueDecl *> &Roots) {
+  llvm::SmallPtrSet<const VarDecl *, 8> Visited;
+  collectRoots(E, Roots, Visited, 0);
 }
 
 } // namespace clang::tidy::cuda

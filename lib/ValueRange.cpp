@@ -2,6 +2,7 @@
 
 #include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -37,6 +38,15 @@ public:
       QualType From = Cast->getSubExpr()->getType();
       if (!From->isIntegralOrEnumerationType() && !From->isBooleanType())
         return false;
+      if (T->isSignedIntegerOrEnumerationType() && !From->isBooleanType() &&
+          Ctx.getIntWidth(T) < Ctx.getIntWidth(From)) {
+        // Narrowing to a signed type (`char lane = threadIdx.x`): values
+        // that do not fit wrap, to negative ones too. Only a constant is
+        // known.
+        Expr::EvalResult R;
+        return !Cast->isValueDependent() && Cast->EvaluateAsInt(R, Ctx) &&
+               !R.Val.getInt().isNegative();
+      }
       bool Signed = ToSigned || (T->isSignedIntegerOrEnumerationType() &&
                                  From->isUnsignedIntegerOrEnumerationType());
       return nonNegative(Cast->getSubExpr(), Depth + 1, Signed);
@@ -137,37 +147,16 @@ private:
     RefFinder F(V);
     F.TraverseStmt(Body);
     for (const DeclRefExpr *Ref : F.Refs) {
-      const Expr *Cur = Ref;
-      DynTypedNodeList Parents = Ctx.getParents(*Cur);
-      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      while (const auto *PE = dyn_cast_or_null<ParenExpr>(P)) {
-        Cur = PE;
-        Parents = Ctx.getParents(*PE);
-        P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      }
-      if (!P) {
-        if (!Parents.empty() && Parents[0].get<Decl>())
-          continue; // Initialises something else: a read.
-        return false;
-      }
-      if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
-        if (UO->isDecrementOp() || UO->getOpcode() == UO_AddrOf)
-          return false;
+      const BinaryOperator *BO = nullptr;
+      switch (classifyVarUse(Ctx, Ref, &BO)) {
+      case VarUse::Read:
+      case VarUse::Increment:
         continue;
-      }
-      const auto *BO = dyn_cast<BinaryOperator>(P);
-      if (!BO || !BO->isAssignmentOp() || BO->getLHS() != Cur) {
-        if (isa<CallExpr>(P)) {
-          // Passed by reference?
-          const auto *Call = cast<CallExpr>(P);
-          const FunctionDecl *Callee = Call->getDirectCallee();
-          for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I)
-            if (Call->getArg(I) == Cur &&
-                (!Callee || I >= Callee->getNumParams() ||
-                 Callee->getParamDecl(I)->getType()->isReferenceType()))
-              return false;
-        }
-        continue; // A read.
+      case VarUse::Decrement:
+      case VarUse::Escape:
+        return false;
+      case VarUse::Store:
+        break;
       }
       switch (BO->getOpcode()) {
       case BO_Assign:
@@ -193,7 +182,98 @@ private:
   llvm::DenseMap<const VarDecl *, bool> Known;
 };
 
+/// Whether the call or construction \p Call binds its argument \p Arg to a
+/// reference to const (rather than a non-const reference or an unknown
+/// parameter).
+bool bindsConstReference(const Expr *Call, const Expr *Arg) {
+  const FunctionDecl *Callee = nullptr;
+  ArrayRef<const Expr *> Args;
+  unsigned Offset = 0;
+  if (const auto *CE = dyn_cast<CallExpr>(Call)) {
+    Callee = CE->getDirectCallee();
+    Args = ArrayRef(CE->getArgs(), CE->getNumArgs());
+    if (isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee))
+      Offset = 1;
+  } else if (const auto *CC = dyn_cast<CXXConstructExpr>(Call)) {
+    Callee = CC->getConstructor();
+    Args = ArrayRef(CC->getArgs(), CC->getNumArgs());
+  }
+  if (!Callee)
+    return false;
+  for (unsigned I = 0; I != Args.size(); ++I) {
+    if (Args[I] != Arg)
+      continue;
+    if (I < Offset) {
+      const auto *M = cast<CXXMethodDecl>(Callee);
+      return M->isConst();
+    }
+    if (I - Offset >= Callee->getNumParams())
+      return false;
+    QualType PT = Callee->getParamDecl(I - Offset)->getType();
+    return PT->isReferenceType() && PT.getNonReferenceType().isConstQualified();
+  }
+  return false;
+}
+
 } // namespace
+
+VarUse classifyVarUse(ASTContext &Ctx, const DeclRefExpr *Ref,
+                      const BinaryOperator **Store) {
+  const Expr *Cur = Ref;
+  DynTypedNodeList Parents = Ctx.getParents(*Cur);
+  const Stmt *P = nullptr;
+  while (true) {
+    if (Parents.empty())
+      return VarUse::Escape;
+    P = Parents[0].get<Stmt>();
+    if (!P) {
+      // The initialiser of another variable: a copy, unless that variable
+      // is a non-const reference (`int &r = x; r = -7;`).
+      if (const auto *VD = Parents[0].get<VarDecl>()) {
+        QualType T = VD->getType();
+        return T->isReferenceType() &&
+                       !T.getNonReferenceType().isConstQualified()
+                   ? VarUse::Escape
+                   : VarUse::Read;
+      }
+      return VarUse::Escape;
+    }
+    const auto *IC = dyn_cast<ImplicitCastExpr>(P);
+    if (!isa<ParenExpr>(P) && !(IC && IC->getCastKind() == CK_NoOp))
+      break;
+    Cur = cast<Expr>(P);
+    Parents = Ctx.getParents(*P);
+  }
+  if (isa<ImplicitCastExpr>(P))
+    return VarUse::Read; // An lvalue-to-rvalue conversion.
+  if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+    if (UO->isIncrementOp())
+      return VarUse::Increment;
+    if (UO->isDecrementOp())
+      return VarUse::Decrement;
+    return VarUse::Escape; // `&x`, and anything else of the lvalue.
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+    if (BO->isAssignmentOp() && BO->getLHS() == Cur) {
+      if (Store)
+        *Store = BO;
+      return VarUse::Store;
+    }
+    if (BO->getOpcode() == BO_Comma && BO->getLHS() == Cur)
+      return VarUse::Read; // Discarded.
+    return VarUse::Escape;
+  }
+  if (isa<CallExpr, CXXConstructExpr>(P))
+    return bindsConstReference(cast<Expr>(P), Cur) ? VarUse::Read
+                                                   : VarUse::Escape;
+  // A lambda's capture: its body's uses are references of their own.
+  if (isa<LambdaExpr, UnaryExprOrTypeTraitExpr>(P))
+    return VarUse::Read;
+  if (isa<Expr, AsmStmt, ReturnStmt>(P))
+    return VarUse::Escape; // Bound to a reference member, returned by
+                           // reference, an asm operand, ...
+  return VarUse::Read;     // A discarded expression statement.
+}
 
 bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx) {
   return SignAnalysis(Ctx).nonNegative(E);

@@ -62,6 +62,13 @@ private:
 /// initialised from another pointer; null when unknown.
 const ValueDecl *pointerRoot(const Expr *E);
 
+/// Every variable a pointer expression may point into, flow-insensitively:
+/// like pointerRoot, but a local pointer contributes itself and the roots of
+/// its initialiser and of every value assigned to it (`b = a;`), and `c ? a
+/// : b` both sides. Empty when unknown.
+void pointerRoots(const Expr *E,
+                  llvm::SmallVectorImpl<const ValueDecl *> &Roots);
+
 } // namespace clang::tidy::cuda
 
 #endif // CUDA_LINT_READONLYPOINTER_H

@@ -20,7 +20,26 @@ namespace clang::tidy::cuda {
 /// non-negative (loop induction variables that start at a non-negative value
 /// and are only incremented included). Function
 /// parameters of signed type are unknown, hence not provably non-negative.
+/// Conversions to a narrower signed type (`char lane = threadIdx.x`) are not
+/// seen through, as values that do not fit wrap; nor are variables bound to
+/// a non-const reference, whose address is taken, or that otherwise escape.
 bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx);
+
+/// How one reference to a local variable uses it.
+enum class VarUse {
+  Read,      ///< Its value is read (or it is in an unevaluated operand).
+  Store,     ///< The left-hand side of an assignment or compound assignment.
+  Increment, ///< `++x`, `x++`.
+  Decrement, ///< `--x`, `x--`.
+  Escape,    ///< Bound to a non-const reference, its address taken, an asm
+             ///< operand, or used as an lvalue in a way not followed: it may
+             ///< be changed where the analysis cannot see.
+};
+
+/// Classifies the reference \p Ref to a variable; for VarUse::Store,
+/// \p Store (when non-null) is set to the assignment.
+VarUse classifyVarUse(ASTContext &Ctx, const DeclRefExpr *Ref,
+                      const BinaryOperator **Store = nullptr);
 
 } // namespace clang::tidy::cuda
 

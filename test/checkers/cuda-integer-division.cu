@@ -89,6 +89,87 @@ __global__ void lanes(int *out, int n) {
   }
 }
 
+// Dividends that may be negative although they start from thread indices:
+// narrowed to a signed type, or changed through a reference or a pointer.
+struct IntRef {
+  int &r;
+  __device__ IntRef(int &x) : r(x) {}
+};
+__device__ void reset(int &v) { v = -1; }
+__global__ void maybeNegative(int *out, int n, int k) {
+  for (int i = 0; i < n; ++i) {
+    char lane = threadIdx.x;
+    short s = blockIdx.x * blockDim.x + threadIdx.x;
+    int x = threadIdx.x;
+    int &r = x;
+    r = -7;
+    int y = threadIdx.x;
+    int *py = &y;
+    *py = -3;
+    int z = threadIdx.x;
+    reset(z);
+    int w = threadIdx.x;
+    IntRef rw(w);
+    rw.r = -9;
+    out[i] = lane % 32 + x / 16 + y / 8 + z % 4 + w / 2;
+    out[i] += s / (1 << k);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer division by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:17: note: '(1 << k)' is a power of two
+    // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the dividend may be negative, where a shift rounds differently
+    out[i] += x % (1 << k);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer modulo by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:17: note: '(1 << k)' is a power of two
+    // CHECK-NOTES: :[[@LINE-3]]:17: note: no automatic fix: the dividend may be negative, where a shift rounds differently
+  }
+}
+
+// A divisor `1 << k` whose variable changes through a reference: no longer
+// known to be a power of two.
+__global__ void divisorByReference(int *out, int n, int k) {
+  int d = 1 << k;
+  int &rd = d;
+  rd = 3;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    out[i] = i / d;
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: integer division by 'd'
+  // CHECK-NOTES: :[[@LINE-2]]:16: note: the compiler replaces
+}
+
+// The rewrite binds less tightly than `/` and `%`: parenthesised wherever
+// the context needs it, overloaded operators included.
+struct Vec {
+  int a;
+  __device__ Vec operator+(int b) const { return Vec{a + b}; }
+  __device__ int operator[](int i) const { return a + i; }
+};
+struct Wrap {
+  int a;
+  __device__ Wrap(int x) : a(x) {}
+};
+__device__ Wrap operator-(Wrap l, Wrap r) { return Wrap(l.a - r.a); }
+__device__ int get(Vec v) { return v.a; }
+__global__ void precedence(int *out, int n, int k) {
+  Vec v{1};
+  Wrap w(2);
+  for (int i = 0; i < n; ++i) {
+    int x = threadIdx.x;
+    out[i] = get(v + x / 32) + v[x / 32];
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: signed integer division by 32 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-2]]:36: warning: signed integer division by 32 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] = get(v + (x >> 5)) + v[x >> 5];{{$}}
+    out[i] += get(v + x % (1 << k)) + (w - x / 16).a + -(x / 8);
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: integer modulo by '(1 << k)'
+    // CHECK-NOTES: :[[@LINE-2]]:25: note: '(1 << k)' is a power of two
+    // CHECK-MESSAGES: :[[@LINE-3]]:46: warning: signed integer division by 16 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-4]]:60: warning: signed integer division by 8 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] += get(v + (x & ((1 << k) - 1))) + (w - (x >> 4)).a + -(x >> 3);{{$}}
+    out[i] += x / 32 * 2 + (i ? x % 32 : 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: signed integer division by 32 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-2]]:35: warning: signed integer modulo by 32 inside a loop
+    // CHECK-FIXES: {{^}}    out[i] += (x >> 5) * 2 + (i ? x & 31 : 0);{{$}}
+  }
+}
+
 // Constants, outside loops, host code, templates and macros.
 #define DIV(a, b) ((a) / (b))
 template <int N> __device__ int perTile(int x, int n) {

@@ -32,11 +32,37 @@ __global__ void loads(float *out, float *in, const float4 *v,
   // CHECK-FIXES-RW: {{^}}    out[i] = in[i] + *in + v[i].x + p[i].x;{{$}}
 }
 
+// Written through a post-incremented pointer: no '__ldg', whose loads must
+// not see memory the kernel writes.
+__global__ void advance(float *in) {
+  // CHECK-MESSAGES-RW: :[[@LINE-1]]:32: warning: pointer parameter 'in' is written but not '__restrict__'
+  // CHECK-FIXES-RW: {{^}}__global__ void advance(float *__restrict__ in) {{{$}}
+  float v = in[threadIdx.x];
+  *in++ = v;
+  // CHECK-FIXES-LDG: {{^}}  float v = in[threadIdx.x];{{$}}
+}
+
 // Already const __restrict__, and aliased launches: RestrictWritable does
 // not add __restrict__ where two parameters may alias.
 __global__ void inplace(float *a, float *b) { a[threadIdx.x] += b[threadIdx.x]; }
-// CHECK-MESSAGES-LDG: :[[@LINE-1]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *__restrict__'
-// CHECK-MESSAGES-RW: :[[@LINE-2]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *__restrict__'
+// CHECK-MESSAGES-LDG: :[[@LINE-1]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *' (not '__restrict__', which the read-only data cache needs: it may alias another parameter)
+// CHECK-MESSAGES-RW: :[[@LINE-2]]:32: warning: pointer parameter 'a' is written but not '__restrict__'; the compiler must assume that it aliases the kernel's other pointers
+// CHECK-NOTES-RW: :[[@LINE+6]]:25: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'a' and 'b'
+// CHECK-MESSAGES-RW: :[[@LINE-4]]:42: warning: pointer parameter 'b' is only read; declare it 'const float *' (not '__restrict__'
+// CHECK-NOTES-RW: :[[@LINE+4]]:25: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'b' and 'a'
+// CHECK-NOTES-LDG: :[[@LINE+3]]:25: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'b' and 'a'
 // CHECK-FIXES-RW: {{^}}__global__ void inplace(float *a, const float *b) { a[threadIdx.x] += b[threadIdx.x]; }{{$}}
 // CHECK-FIXES-LDG: {{^}}__global__ void inplace(float *a, const float *b) { a[threadIdx.x] += b[threadIdx.x]; }{{$}}
 void launch(float *d) { inplace<<<1, 32>>>(d, d + 16); }
+
+// A volatile pointee: '__ldg' has no volatile overload, and volatile loads
+// must not be cached.
+__global__ void volatileLoads(float *out, volatile float *v) {
+  // CHECK-MESSAGES-LDG: :[[@LINE-1]]:59: warning: pointer parameter 'v' is only read; load it with '__ldg()'
+  // CHECK-MESSAGES-RW: :[[@LINE-2]]:38: warning: pointer parameter 'out' is written but not '__restrict__'
+  // CHECK-MESSAGES-RW: :[[@LINE-3]]:59: warning: pointer parameter 'v' is only read; declare it 'const volatile float *__restrict__'
+  // CHECK-FIXES-RW: {{^}}__global__ void volatileLoads(float *__restrict__ out, volatile const float *__restrict__ v) {{{$}}
+  out[threadIdx.x] = v[threadIdx.x];
+  // CHECK-NOTES-LDG: :[[@LINE-1]]:22: note: '__ldg' has no overload for volatile 'float', and a volatile load must not go through a cache; this load is left unchanged
+  // CHECK-FIXES-LDG: {{^}}  out[threadIdx.x] = v[threadIdx.x];{{$}}
+}

@@ -68,6 +68,45 @@ __global__ void scale(float *out, float *in, float s) {
   out[threadIdx.x] = s * *in;
 }
 
+// Writes through a pointer advanced in the same expression, directly or
+// through a local alias: not read-only.
+__global__ void advanceWrites(float *out, float *a, float *b, float *c,
+                              float *d) {
+  float v = a[threadIdx.x] + b[0] + c[1] + d[2];
+  *a++ = 0.0f;
+  float *q = b;
+  *q++ = v;
+  (++c)[0] = 1.0f;
+  d++[threadIdx.x] = 2.0f;
+  out[0] = v;
+}
+
+// Escapes into a reference member, by constructor or aggregate
+// initialisation, and written through it later: not read-only. A reference
+// to const and a copied value are reads.
+struct FloatRef {
+  float &r;
+  __device__ FloatRef(float &x) : r(x) {}
+};
+struct FloatAgg {
+  float &r;
+};
+struct FloatVal {
+  float v;
+};
+__global__ void refMembers(float *a, float *b, float *c) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: pointer parameter 'c' is only read
+  // CHECK-FIXES: {{^}}__global__ void refMembers(float *a, float *b, const float *__restrict__ c) {{{$}}
+  FloatRef ra(a[threadIdx.x]);
+  FloatAgg ab{b[threadIdx.x]};
+  FloatVal vc{c[threadIdx.x]};
+  ra.r = vc.v;
+  ab.r = 2.0f;
+}
+
+// An unused pointer parameter has no loads to speed up: not reported.
+__global__ void unusedParam(float *unused, float *out) { out[0] = 1.0f; }
+
 // Device helpers: read-only through a const helper, written through another.
 __device__ float load(const float *p, int i) { return p[i]; }
 __device__ void store(float *p, int i, float v) { p[i] = v; }
@@ -106,7 +145,7 @@ __global__ void escapes(float *a, float **table) {
 
 // Aliased launch: the same buffer for both parameters: only const.
 __global__ void axpy(float *y, float *x, float alpha, int n) {
-  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: pointer parameter 'x' is only read; declare it 'const float *__restrict__'
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: pointer parameter 'x' is only read; declare it 'const float *' (not '__restrict__', which the read-only data cache needs: it may alias another parameter) [cuda-missing-restrict]
   // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'x' and 'y'
   // CHECK-FIXES: {{^}}__global__ void axpy(float *y, const float *x, float alpha, int n) {{{$}}
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -124,10 +163,33 @@ __global__ void shift(float *dst, float *src, int n) {
     dst[i] = src[i];
 }
 
+// Aliasing through an assignment after the declaration, and through a host
+// function that forwards its parameters to the launch: only const.
+__global__ void assigned(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'in' and 'out'
+  // CHECK-FIXES: {{^}}__global__ void assigned(float *out, const float *in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+__global__ void wrapped(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this call of 'launchWrapped' passes pointers into the same allocation, which it launches the kernel with as 'in' and 'out'
+  // CHECK-FIXES: {{^}}__global__ void wrapped(float *out, const float *in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+void launchWrapped(float *o, float *i) { wrapped<<<1, 32>>>(o, i); }
+// A wrapper only ever called with distinct buffers: __restrict__ is fine.
+__global__ void wrappedDistinct(float *out, float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES: {{^}}__global__ void wrappedDistinct(float *out, const float *__restrict__ in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+void launchDistinct(float *o, float *i) { wrappedDistinct<<<1, 32>>>(o, i); }
+
 // Templates: fixed only when read-only in every instantiation; one
 // instantiation is launched with pointers into one allocation: only const.
 template <typename T> __global__ void copyT(T *out, T *in) {
-  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+  // CHECK-MESSAGES: :[[@LINE-1]]:56: warning: pointer parameter 'in' is only read; declare it 'const T *' (not '__restrict__'
   // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'in' and 'out'
   // CHECK-FIXES: {{^}}template <typename T> __global__ void copyT(T *out, const T *in) {{{$}}
   out[threadIdx.x] = in[threadIdx.x];
@@ -138,6 +200,43 @@ template <typename T> __global__ void mixedT(float *out, T *in) {
   touch(in);
   out[0] = in[1];
 }
+
+// Explicit instantiations repeat the parameter types and explicit
+// specializations must keep matching the primary template: all get the
+// same qualifiers, each only where it lacks them.
+template <typename T> __global__ void scaleT(T *out, T *in);
+// CHECK-FIXES: {{^}}template <typename T> __global__ void scaleT(T *out, const T *__restrict__ in);{{$}}
+template <typename T> __global__ void scaleT(T *out, T *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+  // CHECK-FIXES: {{^}}template <typename T> __global__ void scaleT(T *out, const T *__restrict__ in) {{{$}}
+  out[threadIdx.x] = 2 * in[threadIdx.x];
+}
+template __global__ void scaleT<float>(float *, float *);
+// CHECK-FIXES: {{^}}template __global__ void scaleT<float>(float *, const float *);{{$}}
+template __global__ void scaleT(double *out, double *in);
+// CHECK-FIXES: {{^}}template __global__ void scaleT(double *out, const double *in);{{$}}
+template <> __global__ void scaleT<int>(int *out, int *in) {
+  // CHECK-FIXES: {{^}}template <> __global__ void scaleT<int>(int *out, const int *__restrict__ in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x] + 1;
+}
+template <> __global__ void scaleT<const char>(const char *out, const char *in) {}
+// CHECK-FIXES: {{^}}template <> __global__ void scaleT<const char>(const char *out, const char *__restrict__ in) {}{{$}}
+
+// Written in the primary template, only read in a specialization: neither
+// is changed, as both would have to be.
+template <typename T> __global__ void fillT(T *out, T *in) {
+  in[0] = 1;
+  out[0] = in[1];
+}
+template <> __global__ void fillT<int>(int *out, int *in) { out[0] = in[0]; }
+template __global__ void fillT<float>(float *, float *);
+
+// An explicit instantiation that spells the parameter through a typedef.
+typedef float *FloatPtr;
+template <typename T> __global__ void copyTd(T *out, T *in) { out[0] = in[0]; }
+// CHECK-MESSAGES: :[[@LINE-1]]:57: warning: pointer parameter 'in' is only read; declare it 'const T *__restrict__'
+// CHECK-NOTES: :[[@LINE-2]]:57: note: no automatic fix: an explicit instantiation of the kernel would no longer match; add 'const' to its parameter type too
+template __global__ void copyTd<float>(float *, FloatPtr);
 
 // Macros: no fix inside a macro body.
 #define DECLARE_KERNEL(name) \
@@ -158,6 +257,11 @@ int main() {
   axpy<<<4, 256>>>(a, a, 2.0f, 1024);
   float *upper = a + 512;
   shift<<<2, 256>>>(a, upper, 512);
+  float *c = b;
+  c = a;
+  assigned<<<1, 32>>>(a, c);
+  launchWrapped(a, a + 16);
+  launchDistinct(a, b);
   copyT<float><<<1, 32>>>(a, b);
   copyT<int><<<1, 32>>>(k, k + 32);
   mixedT<float><<<1, 1>>>(a, b);

@@ -97,6 +97,34 @@ TEST(ReadOnlyPointerTest, DerivedPointers) {
   EXPECT_TRUE(readOnly(Code, "k", 1));
 }
 
+// Writes through a pointer that is advanced in the same expression, the
+// parameter itself or a local alias: the increment's value is followed.
+TEST(ReadOnlyPointerTest, WritesThroughIncrements) {
+  const char *Code = R"cu(
+    __global__ void k(float *a, float *b, float *c, float *d, float *e,
+                      float *f, float *g, float *ro) {
+      *a++ = 0.0f;
+      *++b = 0.0f;
+      (++c)[0] = 1.0f;
+      d++[threadIdx.x] = 2.0f;
+      float *q = e;
+      *q++ = 3.0f;
+      *(f += 2) = 4.0f;
+      float *r = g;
+      *--r = 5.0f;
+      float s = *ro++ + *++ro + (ro += 2)[0];
+      for (const float *p = ro; p != ro + 4; ++p)
+        s += *p;
+      a[0] = s;
+    })cu";
+  std::string Why;
+  for (unsigned I = 0; I != 7; ++I) {
+    EXPECT_FALSE(readOnly(Code, "k", I, &Why)) << I;
+    EXPECT_EQ(Why, "written") << I;
+  }
+  EXPECT_TRUE(readOnly(Code, "k", 7));
+}
+
 TEST(ReadOnlyPointerTest, CalleesAndEscapes) {
   const char *Code = R"cu(
     __device__ float get(float *p) { return p[0]; }
@@ -184,6 +212,69 @@ TEST(ReadOnlyPointerTest, PointerRoot) {
     ++Checked;
   }
   EXPECT_EQ(Checked, 3);
+}
+
+// Escapes through constructors and aggregates that bind a reference.
+TEST(ReadOnlyPointerTest, ReferenceMembers) {
+  const char *Code = R"cu(
+    struct Ref { float &r; __device__ Ref(float &x) : r(x) {} };
+    struct CRef { const float &r; __device__ CRef(const float &x) : r(x) {} };
+    struct Agg { float &r; };
+    struct CAgg { int n; const float &r; };
+    struct Val { float v; };
+    __device__ float &pick(float *p) { return p[1]; }
+    __device__ const float &cpick(float *p) { return p[1]; }
+    __global__ void k(float *a, float *b, float *c, float *d, float *e,
+                      float *f, float *g) {
+      Ref ra(a[threadIdx.x]);
+      ra.r = 1.0f;
+      Agg ab{b[threadIdx.x]};
+      ab.r = 2.0f;
+      pick(c) = 3.0f;
+      CRef rd(d[0]);
+      CAgg ae{1, e[0]};
+      Val vf{f[0]};
+      float s = rd.r + ae.r + vf.v + cpick(g);
+      a[0] = s;
+    })cu";
+  std::string Why;
+  EXPECT_FALSE(readOnly(Code, "k", 0, &Why));
+  EXPECT_EQ(Why, "passed by non-const reference to a constructor");
+  EXPECT_FALSE(readOnly(Code, "k", 1, &Why));
+  EXPECT_EQ(Why, "bound to a non-const reference member");
+  EXPECT_FALSE(readOnly(Code, "k", 2, &Why));
+  EXPECT_EQ(Why, "passed to 'pick', where it is returned as a non-const "
+                 "reference");
+  EXPECT_TRUE(readOnly(Code, "k", 3));
+  EXPECT_TRUE(readOnly(Code, "k", 4));
+  EXPECT_TRUE(readOnly(Code, "k", 5, &Why)) << Why;
+  EXPECT_TRUE(readOnly(Code, "k", 6));
+}
+
+// pointerRoots: assignments after the declaration and both sides of ?:.
+TEST(ReadOnlyPointerTest, PointerRoots) {
+  std::unique_ptr<ASTUnit> AST = build(R"cu(
+    void host(float *a, float *b, float *c, bool f) {
+      float *p = c;
+      p = a + 4;
+      float *q;
+      q = f ? p : b;
+      float *r = q;
+      (void)r;
+    })cu");
+  ASSERT_TRUE(AST);
+  const FunctionDecl *Host = function(*AST, "host");
+  auto Found =
+      match(functionDecl(hasName("host"),
+                         hasDescendant(varDecl(hasName("r")).bind("r"))),
+            AST->getASTContext());
+  ASSERT_EQ(Found.size(), 1u);
+  const auto *R = Found[0].getNodeAs<VarDecl>("r");
+  SmallVector<const ValueDecl *, 4> Roots;
+  pointerRoots(R->getInit(), Roots);
+  for (unsigned I = 0; I != 3; ++I)
+    EXPECT_TRUE(llvm::is_contained(Roots, Host->getParamDecl(I))) << I;
+  EXPECT_FALSE(llvm::is_contained(Roots, Host->getParamDecl(3)));
 }
 
 } // namespace

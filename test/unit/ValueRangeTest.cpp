@@ -102,4 +102,68 @@ TEST(ValueRangeTest, InductionVariables) {
   EXPECT_TRUE(S["e"]);
 }
 
+// Narrowing conversions to a signed type wrap: not seen through.
+TEST(ValueRangeTest, NarrowingToSigned) {
+  auto S = signs(R"cu(
+    __device__ void f(long long big) {
+      char lane = threadIdx.x;
+      short s = blockIdx.x * blockDim.x + threadIdx.x;
+      int fromLong = (long long)threadIdx.x;
+      char small = 5;
+      signed char negConst = 200;
+      unsigned short us = threadIdx.x;
+      int widened = us;
+      unsigned char uc = threadIdx.x;
+    })cu");
+  EXPECT_FALSE(S["lane"]);
+  EXPECT_FALSE(S["s"]);
+  EXPECT_FALSE(S["fromLong"]);
+  EXPECT_TRUE(S["small"]);
+  EXPECT_FALSE(S["negConst"]);
+  EXPECT_TRUE(S["widened"]);
+  EXPECT_TRUE(S["uc"]);
+}
+
+// Variables that may change where the analysis cannot see.
+TEST(ValueRangeTest, Escapes) {
+  auto S = signs(R"cu(
+    struct Ref { int &r; __device__ Ref(int &x) : r(x) {} };
+    struct Agg { int &r; };
+    __device__ void set(int &v) { v = -1; }
+    __device__ int get(const int &v) { return v; }
+    __device__ void f() {
+      int a = threadIdx.x;
+      int &ra = a;
+      ra = -7;
+      int b = threadIdx.x;
+      int *pb = &b;
+      int c = threadIdx.x;
+      set(c);
+      int d = threadIdx.x;
+      Ref rd(d);
+      int e = threadIdx.x;
+      Agg ae{e};
+      int g = threadIdx.x;
+      const int &cg = g;
+      int h = get(g) + cg;
+      int l = threadIdx.x;
+      [&] { l = -1; }();
+
+      int ua = a;
+      int ub = b;
+      int uc = c;
+      int ud = d;
+      int ue = e;
+      int ug = g;
+      int ul = l;
+    })cu");
+  EXPECT_FALSE(S["ua"]);
+  EXPECT_FALSE(S["ub"]);
+  EXPECT_FALSE(S["uc"]);
+  EXPECT_FALSE(S["ud"]);
+  EXPECT_FALSE(S["ue"]);
+  EXPECT_TRUE(S["ug"]); // Only bound to const references.
+  EXPECT_FALSE(S["ul"]);
+}
+
 } // namespace
