@@ -55,7 +55,7 @@ typedef void (*CopyKernel)(const float *, float *, unsigned);
 int main(int argc, char **argv) {
   // CUDA_LINT_SMALL: the smaller problem the validator runs under
   // compute-sanitizer.
-  const unsigned n = std::getenv("CUDA_LINT_SMALL") ? 1u << 14 : 1u << 21;
+  const unsigned n = std::getenv("CUDA_LINT_SMALL") ? 1u << 14 : 1u << 24;
   const int reps = std::getenv("CUDA_LINT_REPS") ? std::atoi(std::getenv("CUDA_LINT_REPS")) : 20;
   const unsigned strides[] = {1, 2, 4, 8, 32};
   const CopyKernel kernels[] = {copyStride1, copyStride2, copyStride4, copyStride8,
