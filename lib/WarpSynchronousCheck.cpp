@@ -379,8 +379,7 @@ public:
         if (!InLoop)
           return false;
       }
-    const Access *Any = Races.front().W;
-    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32))
+    if (!wholeWarp(Races.front().W, SlotIt->second.G))
       return false;
     std::optional<std::string> Own = text(St->Own->getSourceRange());
     std::optional<std::string> ArrayText =
@@ -422,6 +421,19 @@ public:
     Fixes.push_back(FixItHint::CreateInsertion(
         endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";"));
     return true;
+  }
+
+  /// Whether the steps at \p Any, in a statement reached under \p G, are
+  /// run by every lane of exactly one warp: a full-mask shuffle executed by
+  /// fewer lanes is undefined and reads lanes that do not take part.
+  bool wholeWarp(const Access *Any, const Guard &G) {
+    if (!G.WarpUniform) {
+      ShuffleWhy = "the steps run on only some lanes of a warp (a "
+                   "thread-dependent branch); a shuffle or __syncwarp() there "
+                   "would be divergent";
+      return false;
+    }
+    return Any->Idx.B != Base::Tid || (Any->G.TidLo == 0 && Any->G.TidHi <= 32);
   }
 
   bool shuffleFix(llvm::ArrayRef<Race> Races, std::vector<FixItHint> &Fixes) {
@@ -474,9 +486,7 @@ public:
     if (Steps.back().K != 1 || (Steps.front().K != 32 && Steps.front().K != 16))
       return false;
     // The lanes that run the steps are exactly the first warp (or each lane).
-    const Access *Any = Races.front().W;
-    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32 ||
-                                    !A.Slots[Body[First]].G.WarpUniform))
+    if (!wholeWarp(Races.front().W, A.Slots[Body[First]].G))
       return false;
 
     std::optional<std::string> Own = text(Steps[0].Own->getSourceRange());
@@ -752,6 +762,7 @@ public:
     return !Fixes.empty();
   }
 
+  std::string ShuffleWhy; ///< Why the shuffle rewrite was not offered.
   Analysis &A;
   ASTContext &Ctx;
   const SourceManager &SM;
@@ -844,6 +855,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       std::vector<FixItHint> Fixes;
       std::string Why;
       bool Fixed = false;
+      F.ShuffleWhy.clear();
       if (Warp && FixStyle == FixStyleKind::Shuffle)
         Fixed = F.shuffleFix(Races, Fixes);
       if (!Fixed) {
@@ -873,6 +885,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
              "this relies on the lanes of a warp running in lock-step and on "
              "a warp size of 32; neither is guaranteed since Volta",
              DiagnosticIDs::Note);
+      if (!Fixed && !F.ShuffleWhy.empty())
+        Why = F.ShuffleWhy;
       if (!Fixed && !Why.empty())
         diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Why;
     }
