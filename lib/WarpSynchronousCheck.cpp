@@ -119,9 +119,189 @@ namespace {
 /// Builds the diagnostics and fixes for one function's regions.
 class Fixer {
 public:
-  Fixer(Analysis &A, ASTContext &Ctx, const FunctionDecl *FD)
+  using CallMap =
+      llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>>;
+
+  Fixer(Analysis &A, ASTContext &Ctx, const FunctionDecl *FD,
+        const CallMap &Calls)
       : A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        FD(FD) {}
+        FD(FD), Calls(Calls) {}
+
+  // --- What the code after a rewritten reduction reads. ---
+
+  /// How the shuffle rewrite's result is used after it: only by lane 0 or
+  /// after a barrier (Fine), as `A[0]` by other lanes of the warp before any
+  /// barrier (Sync: a __syncwarp() after the write-back), or as elements
+  /// 1..31, or through the register, by lanes other than 0 (Unsafe: those
+  /// hold different partial values after the rewrite).
+  enum class Use { Fine, Sync, Unsafe };
+
+  unsigned offsetOf(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+
+  bool lane0Only(const Guard &G, Base B) const {
+    return G.TidHi <= 1 || (B == Base::Lane && G.LaneHi <= 1);
+  }
+
+  /// The threads that reach \p S in \p F, from the conditions of the `if`s
+  /// around it.
+  Guard
+  guardAt(const Stmt *S,
+          const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) const {
+    SmallVector<std::pair<const IfStmt *, bool>, 4> Ifs;
+    for (const Stmt *Child = S, *P = Parents.lookup(S); P;
+         Child = P, P = Parents.lookup(P))
+      if (const auto *If = dyn_cast<IfStmt>(P))
+        if (Child == If->getThen() || Child == If->getElse())
+          Ifs.push_back({If, Child == If->getThen()});
+    Guard G;
+    for (auto &[If, Then] : llvm::reverse(Ifs)) {
+      if (Then)
+        A.refine(G, If->getCond());
+      else if (A.threadDependent(If->getCond()))
+        G.WarpUniform = G.BlockUniform = false;
+    }
+    return G;
+  }
+
+  /// Whether a barrier statement lies between the offset \p From and \p S,
+  /// in a compound statement around \p S (so on every path to it).
+  bool barrierBefore(
+      const Stmt *S, unsigned From,
+      const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) const {
+    for (const Stmt *Child = S, *P = Parents.lookup(S); P;
+         Child = P, P = Parents.lookup(P)) {
+      const auto *CS = dyn_cast<CompoundStmt>(P);
+      if (!CS)
+        continue;
+      for (const Stmt *C : CS->body()) {
+        if (C == Child)
+          break;
+        const auto *Call = dyn_cast<CallExpr>(C);
+        if (Call && offsetOf(C->getBeginLoc()) >= From &&
+            (isBarrierCall(Call) || A.containsBarrier(Call->getDirectCallee())))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  /// The reads of \p Arr (and of the register \p Reg) in \p F after the
+  /// source range [\p RBegin, \p REnd) or in a loop around it.
+  Use scanUses(const FunctionDecl *F, const ValueDecl *Arr, const VarDecl *Reg,
+               Base B, unsigned RBegin, unsigned REnd) const {
+    llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+    llvm::DenseSet<const Stmt *> Written;
+    unsigned From = REnd;
+    forEachDescendant(F->getBody(), [&](const Stmt *S) {
+      for (const Stmt *C : S->children())
+        if (C)
+          Parents[C] = S;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign)
+        Written.insert(BO->getLHS()->IgnoreParens());
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) &&
+          offsetOf(S->getBeginLoc()) <= RBegin &&
+          offsetOf(S->getEndLoc()) >= REnd)
+        From = std::min(From, offsetOf(S->getBeginLoc()));
+    });
+    Use U = Use::Fine;
+    forEachDescendant(F->getBody(), [&](const Stmt *S) {
+      if (U == Use::Unsafe || !isa<ArraySubscriptExpr, DeclRefExpr>(S) ||
+          Written.count(S))
+        return;
+      unsigned Off = offsetOf(S->getBeginLoc());
+      if (Off < From || (Off >= RBegin && Off < REnd))
+        return;
+      Guard G = guardAt(S, Parents);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        if (Reg && DRE->getDecl() == Reg && !lane0Only(G, B))
+          U = Use::Unsafe;
+        return;
+      }
+      const auto *ASE = cast<ArraySubscriptExpr>(S);
+      const auto *ArrRef =
+          dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+      if (!ArrRef || A.canonicalArray(ArrRef->getDecl()) != Arr)
+        return;
+      // The elements read: [Lo, Hi).
+      int64_t Lo, Hi;
+      if (std::optional<int64_t> C = A.constant(ASE->getIdx())) {
+        Lo = *C;
+        Hi = *C + 1;
+      } else if (std::optional<IndexForm> I = A.parseIndex(ASE->getIdx());
+                 I && !I->Xor && I->B == B) {
+        int64_t TLo = B == Base::Tid ? G.TidLo : G.LaneLo;
+        int64_t THi = B == Base::Tid ? G.TidHi : G.LaneHi;
+        Lo = TLo + I->Off;
+        Hi = THi >= Inf ? Inf : THi + I->Off;
+      } else {
+        U = Use::Unsafe;
+        return;
+      }
+      if (std::max<int64_t>(Lo, 1) < std::min<int64_t>(Hi, WarpSize)) {
+        U = Use::Unsafe;
+        return;
+      }
+      if (Lo <= 0 && 0 < Hi && !lane0Only(G, B) &&
+          !barrierBefore(S, REnd, Parents))
+        U = Use::Sync;
+    });
+    return U;
+  }
+
+  /// What follows the write-back of the rewritten reduction: nothing, a
+  /// __syncwarp() (other lanes read `A[0]`), or no rewrite at all.
+  std::optional<std::string> resultSync(const ValueDecl *StepArray, Base B,
+                                        unsigned RBegin, unsigned REnd,
+                                        StringRef Mask, StringRef Indent) {
+    switch (resultUse(StepArray, nullptr, B, RBegin, REnd)) {
+    case Use::Fine:
+      return std::string();
+    case Use::Sync:
+      return ("\n" + Indent + "__syncwarp(" +
+              (Mask == "0xffffffff" ? StringRef() : Mask) + ");")
+          .str();
+    case Use::Unsafe:
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// The uses of the result of the steps writing \p Arr with own index base
+  /// \p B in [\p RBegin, \p REnd), here and, for a helper's parameter, in
+  /// its callers after each call.
+  Use resultUse(const ValueDecl *StepArray, const VarDecl *Reg, Base B,
+                unsigned RBegin, unsigned REnd) const {
+    const ValueDecl *Arr = A.canonicalArray(StepArray);
+    Use U = scanUses(FD, Arr, Reg, B, RBegin, REnd);
+    const auto *P = dyn_cast<ParmVarDecl>(Arr);
+    if (U == Use::Unsafe || !P || isKernel(FD))
+      return U;
+    auto It = Calls.find(FD->getCanonicalDecl());
+    if (It == Calls.end())
+      return U;
+    for (const CallSite &CS : It->second) {
+      unsigned I = P->getFunctionScopeIndex();
+      if (!CS.Caller || I >= CS.Call->getNumArgs())
+        return Use::Unsafe;
+      const auto *Arg =
+          dyn_cast<DeclRefExpr>(CS.Call->getArg(I)->IgnoreParenImpCasts());
+      if (!Arg)
+        return Use::Unsafe;
+      const ValueDecl *CallerArr = A.canonicalArray(Arg->getDecl());
+      // Callers of callers are not followed.
+      if (isa<ParmVarDecl>(CallerArr) && !isKernel(CS.Caller))
+        return Use::Unsafe;
+      U = std::max(U, scanUses(CS.Caller, CallerArr, nullptr, B,
+                               offsetOf(CS.Call->getBeginLoc()),
+                               offsetOf(CS.Call->getEndLoc()) + 1));
+      if (U == Use::Unsafe)
+        return U;
+    }
+    return U;
+  }
 
   std::optional<std::string> text(SourceRange R) const {
     if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
@@ -418,8 +598,14 @@ public:
     if (isa<CompoundStmt>(For->getBody()))
       Shfl = "{\n" + Indent + "  " + Shfl + "\n" + Indent + "}";
     Fixes.push_back(FixItHint::CreateReplacement(*BodyRange, Shfl));
+    std::optional<std::string> Sync =
+        resultSync(St->Array, A.parseIndex(St->Own->getIdx())->B,
+                   offsetOf(First->getBeginLoc()), offsetOf(endOf(*ForRange)),
+                   "0xffffffff", Indent);
+    if (!Sync)
+      return false;
     Fixes.push_back(FixItHint::CreateInsertion(
-        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";"));
+        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";" + *Sync));
     return true;
   }
 
@@ -546,8 +732,14 @@ public:
     std::optional<CharSourceRange> LastRange = withSemi(Steps.back().Outer);
     if (!LastRange)
       return false;
+    std::optional<std::string> Sync =
+        resultSync(Steps[0].Array, A.parseIndex(Steps[0].Own->getIdx())->B,
+                   offsetOf(Steps.front().Outer->getBeginLoc()),
+                   offsetOf(endOf(*LastRange)), Mask, Indent);
+    if (!Sync)
+      return false;
     Fixes.push_back(FixItHint::CreateInsertion(
-        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";"));
+        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";" + *Sync));
     return true;
   }
 
@@ -768,6 +960,7 @@ public:
   const SourceManager &SM;
   const LangOptions &LO;
   const FunctionDecl *FD;
+  const CallMap &Calls;
 };
 
 } // namespace
@@ -827,7 +1020,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       }
     }
     A.walkFunction(FD, Entry);
-    Fixer F(A, *Ctx, FD);
+    Fixer F(A, *Ctx, FD, Calls);
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;

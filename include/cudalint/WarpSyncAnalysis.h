@@ -67,6 +67,7 @@ struct Access {
 struct CallSite {
   const CallExpr *Call;
   Guard G;
+  const FunctionDecl *Caller = nullptr;
 };
 
 /// A barrier: __syncthreads and variants, __syncwarp, __barrier_sync,
@@ -321,6 +322,7 @@ public:
     FirstRegionAtEntry = true;
     Slots.clear();
     Order = 0;
+    CurrentFD = FD;
     walkStmt(FD->getBody(), Entry, FD->getBody());
     flush();
   }
@@ -561,7 +563,8 @@ public:
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = Call->getDirectCallee();
           Callee && Callee->hasBody())
-        Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G});
+        Calls[Callee->getCanonicalDecl()].push_back(
+            CallSite{Call, G, CurrentFD});
       if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
         flush();
     }
@@ -581,6 +584,7 @@ public:
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
+  const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
 };
 
 /// A racing write and read.
