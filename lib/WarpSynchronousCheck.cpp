@@ -745,6 +745,110 @@ public:
 
   // --- Barrier fixes (__syncwarp or __syncthreads). ---
 
+  /// The text of \p S with its trailing semicolon.
+  std::optional<std::string> textWithSemi(const Stmt *S) const {
+    std::optional<CharSourceRange> R = withSemi(S);
+    if (!R)
+      return std::nullopt;
+    return Lexer::getSourceText(*R, SM, LO).str();
+  }
+
+  bool atLineStart(SourceLocation Loc) const {
+    StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
+    unsigned Off = SM.getFileOffset(Loc);
+    while (Off > 0 && (Buf[Off - 1] == ' ' || Buf[Off - 1] == '\t'))
+      --Off;
+    return Off == 0 || Buf[Off - 1] == '\n';
+  }
+
+  bool restOfLineBlank(SourceLocation Loc) const {
+    StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
+    for (unsigned Off = SM.getFileOffset(Loc); Off < Buf.size(); ++Off) {
+      if (Buf[Off] == '\n' || Buf[Off] == '\r')
+        return true;
+      if (Buf[Off] != ' ' && Buf[Off] != '\t')
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether the element \p E (`A[base + c]`) is accessed somewhere in the
+  /// function by every thread that \p G admits.
+  bool accessedByAll(const Expr *E, const Guard &G) const {
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+    const auto *Ref =
+        ASE ? dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts())
+            : nullptr;
+    std::optional<IndexForm> I =
+        ASE ? A.parseIndex(ASE->getIdx()) : std::nullopt;
+    if (!Ref || !I || I->Xor)
+      return false;
+    const ValueDecl *Arr = A.canonicalArray(Ref->getDecl());
+    for (const auto &Region : A.Regions)
+      for (const Access &X : Region)
+        if (X.Array == Arr && X.Idx.B == I->B && !X.Idx.Xor &&
+            X.Idx.Off == I->Off && X.G.TidLo <= G.TidLo &&
+            X.G.TidHi >= G.TidHi && X.G.LaneLo <= G.LaneLo &&
+            X.G.LaneHi >= G.LaneHi)
+          return true;
+    return false;
+  }
+
+  /// The `for` or `while` loop whose unbraced body is \p S.
+  static const Stmt *loopWithBody(const Stmt *S, const Slot &Sl) {
+    if (Sl.Kind != SlotKind::Other || !Sl.Parent)
+      return nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Sl.Parent))
+      return For->getBody() == S ? For : nullptr;
+    if (const auto *While = dyn_cast<WhileStmt>(Sl.Parent))
+      return While->getBody() == S ? While : nullptr;
+    return nullptr;
+  }
+
+  /// The text of the condition of \p If, where it may be evaluated again
+  /// (no side effects, no memory read).
+  std::optional<std::string> liftableCond(const IfStmt *If) const {
+    bool ReadsMemory = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *X) {
+      ReadsMemory |= isa<ArraySubscriptExpr>(X) ||
+                     (isa<UnaryOperator>(X) &&
+                      cast<UnaryOperator>(X)->getOpcode() == UO_Deref);
+    });
+    if (ReadsMemory || If->getCond()->HasSideEffects(Ctx))
+      return std::nullopt;
+    return text(If->getCond()->getSourceRange());
+  }
+
+  /// The thread-dependent `if (C) { ... S ... }` (no else, in a compound
+  /// statement that whole warps, or the block, reach) around \p S whose
+  /// statements may each be put under `if (C)` of their own: none declares a
+  /// name, none assigns a variable of C.
+  const IfStmt *distributable(const Stmt *S, bool Warp) const {
+    auto It = A.Slots.find(S);
+    if (It == A.Slots.end() || It->second.Kind != SlotKind::Compound)
+      return nullptr;
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(It->second.Parent);
+    auto CIt = CS ? A.Slots.find(CS) : A.Slots.end();
+    if (CIt == A.Slots.end() || CIt->second.Kind != SlotKind::IfThen)
+      return nullptr;
+    const auto *If = cast<IfStmt>(CIt->second.Parent);
+    auto IIt = A.Slots.find(If);
+    if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+        IIt == A.Slots.end() || IIt->second.Kind != SlotKind::Compound ||
+        !uniform(IIt->second.G, Warp))
+      return nullptr;
+    for (const Stmt *Child : CS->body())
+      if (isa<DeclStmt, NullStmt, LabelStmt, CaseStmt, DefaultStmt>(Child))
+        return nullptr;
+    bool Assigned = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *X) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned |= Analysis::assignedIn(CS, VD);
+    });
+    return Assigned ? nullptr : If;
+  }
+
   struct Plan {
     bool Split = false;
     bool BarrierBefore = false;
@@ -828,6 +932,67 @@ public:
     std::string Peer = freshName("peer");
     unsigned NumSplits =
         llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
+
+    // The lines that replace \p S: a barrier before it, the racing reads
+    // hoisted into temporaries, the statement (under `if (Cond)` where it is
+    // lifted out of a thread-dependent branch).
+    auto makeLines = [&](const Stmt *S, const Plan &P, const std::string &Cond,
+                         bool Braces, SmallVectorImpl<std::string> &Lines,
+                         const Guard &Outer) {
+      std::string If = Cond.empty() ? "" : "if (" + Cond + ") ";
+      if (P.BarrierBefore)
+        Lines.push_back(Barrier + ";");
+      if (!P.Split) {
+        std::optional<std::string> T = textWithSemi(S);
+        if (!T)
+          return false;
+        Lines.push_back(If + *T);
+        return true;
+      }
+      std::optional<std::string> StmtText = text(S->getSourceRange());
+      const auto *BO = cast<BinaryOperator>(S);
+      std::optional<std::string> OwnText = text(BO->getLHS()->getSourceRange());
+      if (!StmtText || !OwnText)
+        return false;
+      // The threads outside the condition read their own element instead:
+      // only where the function accesses it in all of them, so that it is
+      // known to be in bounds.
+      if (!Cond.empty() && !accessedByAll(BO->getLHS(), Outer))
+        return false;
+      std::string Body = *StmtText;
+      // Replace the racing reads, last first, by temporaries.
+      SmallVector<const Access *, 2> Reads(P.Reads);
+      llvm::sort(Reads, [&](const Access *X, const Access *Y) {
+        return SM.getFileOffset(X->E->getBeginLoc()) >
+               SM.getFileOffset(Y->E->getBeginLoc());
+      });
+      unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
+      SmallVector<std::string, 2> Decls;
+      for (const Access *Rd : Reads) {
+        std::optional<std::string> RT = text(Rd->E->getSourceRange());
+        if (!RT || Rd->E->getBeginLoc().isMacroID())
+          return false;
+        std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
+                               ? Peer
+                               : Peer + std::to_string(++Counter);
+        if (Braces && Reads.size() == 1)
+          Name = Peer;
+        unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
+        Body.replace(B, RT->size(), Name);
+        Decls.insert(
+            Decls.begin(),
+            "auto " + Name + " = " +
+                (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
+                ";");
+      }
+      Lines.append(Decls.begin(), Decls.end());
+      Lines.push_back(Barrier + ";");
+      Lines.push_back(If + Body + ";");
+      Lines.push_back(Barrier + ";");
+      return true;
+    };
+
+    llvm::SmallPtrSet<const Stmt *, 4> Distributed;
     for (auto &[S, P] : Plans) {
       if (!P.Split && !P.BarrierBefore)
         continue;
@@ -835,14 +1000,15 @@ public:
       if (SlotIt == A.Slots.end())
         return false;
       const Slot &Sl = SlotIt->second;
-      std::string Replacement;
       const Stmt *Target = S;
       std::string Indent = indentOf(S->getBeginLoc());
       std::string Cond;
       bool Braces = false;
-      const Stmt *Own = nullptr;
+      const Stmt *Loop = nullptr; ///< Whose unbraced body gets braces.
       if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
         // In place.
+      } else if ((Loop = loopWithBody(S, Sl)) && uniform(Sl.G, Warp)) {
+        // In place, in braces.
       } else if (Sl.Kind == SlotKind::IfThen &&
                  uniform(A.Slots[Sl.Parent].G, Warp) &&
                  !A.threadDependent(cast<IfStmt>(Sl.Parent)->getCond()) &&
@@ -853,90 +1019,74 @@ public:
         // Lift out of a thread-dependent `if (C) S;`.
         const auto *If = cast<IfStmt>(Sl.Parent);
         auto PIt = A.Slots.find(If);
+        if (PIt != A.Slots.end())
+          Loop = loopWithBody(If, PIt->second);
         if (If->getElse() || If->getInit() || If->getConditionVariable() ||
-            PIt == A.Slots.end() || PIt->second.Kind != SlotKind::Compound ||
+            PIt == A.Slots.end() ||
+            (PIt->second.Kind != SlotKind::Compound && !Loop) ||
             !uniform(PIt->second.G, Warp)) {
           Why = "the barrier would be inside a thread-dependent branch";
           return false;
         }
-        bool ReadsArray = false;
-        forEachDescendant(If->getCond(), [&](const Stmt *X) {
-          ReadsArray |= isa<ArraySubscriptExpr>(X);
-        });
-        if (ReadsArray || If->getCond()->HasSideEffects(Ctx))
-          return false;
-        std::optional<std::string> C = text(If->getCond()->getSourceRange());
+        std::optional<std::string> C = liftableCond(If);
         if (!C)
           return false;
         Cond = *C;
         Target = If;
         Indent = indentOf(If->getBeginLoc());
+      } else if (const IfStmt *If = distributable(S, Warp)) {
+        // `if (C) { S1; S2; }`: `if (C) S1; barrier; if (C) S2;`.
+        if (!Distributed.insert(If).second)
+          continue;
+        std::optional<std::string> C = liftableCond(If);
+        std::optional<CharSourceRange> Range = withSemi(If);
+        if (!C || !Range)
+          return false;
+        SmallVector<std::string, 8> Lines;
+        for (const Stmt *Child : cast<CompoundStmt>(If->getThen())->body()) {
+          auto PIt = Plans.find(Child);
+          if (PIt != Plans.end() &&
+              (PIt->second.Split || PIt->second.BarrierBefore)) {
+            if (!makeLines(Child, PIt->second, *C, false, Lines, A.Slots[If].G))
+              return false;
+            continue;
+          }
+          std::optional<std::string> T = textWithSemi(Child);
+          if (!T)
+            return false;
+          Lines.push_back("if (" + *C + ") " + *T);
+        }
+        std::string In = indentOf(If->getBeginLoc());
+        Fixes.push_back(
+            FixItHint::CreateReplacement(*Range, llvm::join(Lines, "\n" + In)));
+        continue;
       } else {
         Why = "the barrier would be inside a thread-dependent branch or loop";
         return false;
       }
       std::optional<CharSourceRange> Range = withSemi(Target);
-      std::optional<std::string> StmtText = text(S->getSourceRange());
-      if (!Range || !StmtText)
+      if (!Range)
         return false;
-      std::string In = Braces ? Indent + "  " : Indent;
-      SmallVector<std::string, 4> Lines;
-      if (P.BarrierBefore)
-        Lines.push_back(Barrier + ";");
-      std::string Body = *StmtText;
-      if (P.Split) {
-        const auto *BO = cast<BinaryOperator>(S);
-        Own = BO->getLHS();
-        std::optional<std::string> OwnText = text(Own->getSourceRange());
-        if (!OwnText)
+      SmallVector<std::string, 6> Lines;
+      if (!makeLines(S, P, Cond, Braces, Lines, A.Slots[Target].G))
+        return false;
+      if (Loop) {
+        SourceLocation RParen = isa<ForStmt>(Loop)
+                                    ? cast<ForStmt>(Loop)->getRParenLoc()
+                                    : cast<WhileStmt>(Loop)->getRParenLoc();
+        if (RParen.isMacroID())
           return false;
-        // Replace the racing reads, last first, by temporaries.
-        SmallVector<const Access *, 2> Reads(P.Reads);
-        llvm::sort(Reads, [&](const Access *X, const Access *Y) {
-          return SM.getFileOffset(X->E->getBeginLoc()) >
-                 SM.getFileOffset(Y->E->getBeginLoc());
-        });
-        unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
-        SmallVector<std::string, 2> Decls;
-        for (const Access *Rd : Reads) {
-          std::optional<std::string> RT = text(Rd->E->getSourceRange());
-          if (!RT || Rd->E->getBeginLoc().isMacroID())
-            return false;
-          std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
-                                 ? Peer
-                                 : Peer + std::to_string(++Counter);
-          if (Braces && Reads.size() == 1)
-            Name = Peer;
-          unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
-          Body.replace(B, RT->size(), Name);
-          Decls.insert(
-              Decls.begin(),
-              "auto " + Name + " = " +
-                  (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
-                  ";");
-        }
-        Lines.append(Decls.begin(), Decls.end());
-        Lines.push_back(Barrier + ";");
-        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
-                        ";");
-        Lines.push_back(Barrier + ";");
-      } else {
-        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
-                        (isa<Expr>(S) ? ";" : ""));
+        std::string LI = indentOf(Loop->getBeginLoc());
+        std::string New = " {";
+        for (const std::string &L : Lines)
+          New += "\n" + LI + "  " + L;
+        New += "\n" + LI + "}";
+        Fixes.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getCharRange(
+                Lexer::getLocForEndOfToken(RParen, 0, SM, LO), endOf(*Range)),
+            New));
+        continue;
       }
-      std::string New;
-      if (Braces)
-        New = "{\n";
-      for (unsigned I = 0; I < Lines.size(); ++I) {
-        if (I > 0 || Braces)
-          New += In;
-        New += Lines[I];
-        New += "\n";
-      }
-      if (Braces)
-        New += Indent + "}";
-      else
-        New.pop_back();
       if (!Cond.empty() && !P.Split) {
         // A pure read under a thread-dependent branch: the barrier goes
         // before the branch, the branch stays as it is.
@@ -944,10 +1094,43 @@ public:
                                                    Barrier + ";\n" + Indent));
         continue;
       }
+      // A statement that shares its line with what comes before it
+      // (`if (c) { S; }`) starts on a line of its own, one level deeper.
+      bool LineStart = atLineStart(Target->getBeginLoc());
       if (!P.Split && !Braces) {
-        Fixes.push_back(FixItHint::CreateInsertion(S->getBeginLoc(),
-                                                   Barrier + ";\n" + Indent));
+        Fixes.push_back(FixItHint::CreateInsertion(
+            S->getBeginLoc(), LineStart ? Barrier + ";\n" + Indent
+                                        : "\n" + Indent + "  " + Barrier +
+                                              ";\n" + Indent + "  "));
         continue;
+      }
+      std::string New;
+      if (Braces) {
+        New = "{\n";
+        for (const std::string &L : Lines)
+          New += Indent + "  " + L + "\n";
+        New += Indent + "}";
+      } else if (LineStart) {
+        New = llvm::join(Lines, "\n" + Indent);
+      } else {
+        // Also replace the blanks around the statement on its line.
+        StringRef Buf = SM.getBufferData(SM.getFileID(Range->getBegin()));
+        unsigned B = SM.getFileOffset(Range->getBegin());
+        unsigned E = SM.getFileOffset(endOf(*Range));
+        unsigned NB = B, NE = E;
+        while (NB > 0 && (Buf[NB - 1] == ' ' || Buf[NB - 1] == '\t'))
+          --NB;
+        while (NE < Buf.size() && (Buf[NE] == ' ' || Buf[NE] == '\t'))
+          ++NE;
+        for (const std::string &L : Lines)
+          New += "\n" + Indent + "  " + L;
+        if (!restOfLineBlank(endOf(*Range)))
+          New += "\n" + Indent;
+        else
+          NE = E;
+        Range = CharSourceRange::getCharRange(
+            Range->getBegin().getLocWithOffset(-(int)(B - NB)),
+            endOf(*Range).getLocWithOffset(NE - E));
       }
       Fixes.push_back(FixItHint::CreateReplacement(*Range, New));
     }

@@ -389,9 +389,9 @@ public:
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       const VarDecl *Var = nullptr;
       SmallVector<int64_t, 8> Values;
-      if (halvingLoop(For, Var, Values)) {
-        // `for (o = C; o > 0; o >>= 1)`: the same trip count for every
-        // thread; walked once per value of `o`.
+      if (halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) {
+        // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`: the
+        // same trip count for every thread; walked once per value of `o`.
         setSlot(Body, SlotKind::Other, S, G);
         for (int64_t V : Values) {
           LoopValues[Var] = V;
@@ -493,6 +493,74 @@ public:
     for (int64_t V = *Start; V > 0; V /= 2)
       Values.push_back(V);
     return true;
+  }
+
+  /// `for (T o = C0; o < C; o <<= 1)` (or `o *= 2`, `o = o * 2`,
+  /// `o = o << 1`, `o += o`, `o <= C`) with `o` not assigned in the body: the
+  /// values of `o`, C0, 2 C0, ... below C.
+  bool doublingLoop(const ForStmt *For, const VarDecl *&Var,
+                    SmallVector<int64_t, 8> &Values) const {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    if (!Init || !Init->isSingleDecl())
+      return false;
+    Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+      return false;
+    std::optional<int64_t> Start = constant(Var->getInit());
+    if (!Start || *Start <= 0 || *Start > 4096)
+      return false;
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+    if (!Cond || !isVar(Cond->getLHS()) ||
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return false;
+    std::optional<int64_t> Bound = constant(Cond->getRHS());
+    if (!Bound || *Bound > 4096)
+      return false;
+    int64_t End = Cond->getOpcode() == BO_LT ? *Bound : *Bound + 1;
+    const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+    if (!Inc || !isVar(Inc->getLHS()))
+      return false;
+    std::optional<int64_t> By = constant(Inc->getRHS());
+    const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+    std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
+    if (Inc->getOpcode() == BO_ShlAssign && By && *By == 1) {
+    } else if (Inc->getOpcode() == BO_MulAssign && By && *By == 2) {
+    } else if (Inc->getOpcode() == BO_AddAssign && isVar(Inc->getRHS())) {
+    } else if (Inc->getOpcode() == BO_Assign && RHS && RC &&
+               ((RHS->getOpcode() == BO_Shl && *RC == 1) ||
+                (RHS->getOpcode() == BO_Mul && *RC == 2)) &&
+               isVar(RHS->getLHS())) {
+    } else {
+      return false;
+    }
+    if (assignedIn(For->getBody(), Var))
+      return false;
+    Values.clear();
+    for (int64_t V = *Start; V < End; V *= 2)
+      Values.push_back(V);
+    return true;
+  }
+
+  /// Whether \p S assigns \p Var or takes its address.
+  static bool assignedIn(const Stmt *S, const VarDecl *Var) {
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    bool Assigned = false;
+    forEachDescendant(S, [&](const Stmt *X) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(X))
+        Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
+      else if (const auto *UO = dyn_cast<UnaryOperator>(X))
+        Assigned |=
+            (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            isVar(UO->getSubExpr());
+    });
+    return Assigned;
   }
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,

@@ -1,7 +1,9 @@
 // RUN: %check_cuda_lint %s cuda-warp-synchronous %t
 
 // Steps run by only some lanes of a warp: a full-mask shuffle (or a
-// __syncwarp()) there would be executed by fewer lanes than it names. No fix.
+// __syncwarp()) there would be executed by fewer lanes than it names. No
+// shuffle rewrite; the __syncwarp() split where the steps can be put under
+// copies of the condition, else no fix.
 
 // Half-warp reduction by lane index inside a lane-dependent branch: a
 // full-mask shuffle executed by 16 lanes would give 16 instead of 32.
@@ -20,7 +22,17 @@ __global__ void halfWarp(const float *in, float *out) {
   // CHECK-MESSAGES: :[[@LINE-5]]:16: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
   // CHECK-NOTES: :[[@LINE-7]]:5: note: another thread writes the element here
   // CHECK-NOTES: :[[@LINE-7]]:16: note: this relies on the lanes of a warp running in lock-step and on a warp size of 32; neither is guaranteed since Volta
-  // CHECK-NOTES: :[[@LINE-8]]:16: note: no automatic fix: the steps run on only some lanes of a warp (a thread-dependent branch); a shuffle or __syncwarp() there would be divergent
+  // CHECK-FIXES: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (lane < 16) s[lane] += s[lane + 16];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto peer1 = lane < 16 ? s[lane + 8] : s[lane];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (lane < 16) s[lane] += peer1;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto peer2 = lane < 16 ? s[lane + 4] : s[lane];{{$}}
+  // CHECK-FIXES: {{^}}  if (lane < 16) s[lane] += peer4;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  //{{$}}
   if (lane == 0)
     out[blockIdx.x] = s[0];
 }
@@ -89,9 +101,9 @@ __global__ void loopLane(const float *in, float *out) {
     out[0] = s[0];
 }
 
-// Negative for the guard: `tid < 64` with warp-aligned bounds still runs
-// whole warps, but spans two of them: the 16 step crosses into the second
-// warp's elements, which it also writes. Threads of different warps.
+// `tid < 64` runs whole warps, but two of them: the 16 step crosses into the
+// second warp's elements, which it also writes. Threads of different warps:
+// no shuffle, __syncthreads() outside the branch.
 __global__ void twoWarps(const int *in, int *out) {
   __shared__ int s[128];
   unsigned tid = threadIdx.x;
@@ -103,7 +115,14 @@ __global__ void twoWarps(const int *in, int *out) {
   }
   // CHECK-MESSAGES: :[[@LINE-3]]:15: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
   // CHECK-NOTES: :[[@LINE-4]]:5: note: another thread writes the element here
-  // CHECK-NOTES: :[[@LINE-5]]:15: note: no automatic fix: {{.*}}
+  // CHECK-FIXES: {{^}}  auto peer1 = tid < 64 ? s[tid + 16] : s[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (tid < 64) s[tid] += peer1;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto peer2 = tid < 64 ? s[tid + 8] : s[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (tid < 64) s[tid] += peer2;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
   if (tid == 0)
     out[0] = s[0];
 }
