@@ -63,6 +63,8 @@ struct Step {
   const ArraySubscriptExpr *Other;
   const ValueDecl *Array;
   std::string Op; ///< "+", "*", ... or a function name.
+  /// The register of `A[b] = r = r op A[b + k]`, which holds A[b].
+  const VarDecl *Reg = nullptr;
   bool Compound = false;
   bool Call = false;
   int64_t K;
@@ -253,10 +255,11 @@ public:
 
   /// What follows the write-back of the rewritten reduction: nothing, a
   /// __syncwarp() (other lanes read `A[0]`), or no rewrite at all.
-  std::optional<std::string> resultSync(const ValueDecl *StepArray, Base B,
+  std::optional<std::string> resultSync(const ValueDecl *StepArray,
+                                        const VarDecl *Reg, Base B,
                                         unsigned RBegin, unsigned REnd,
                                         StringRef Mask, StringRef Indent) {
-    switch (resultUse(StepArray, nullptr, B, RBegin, REnd)) {
+    switch (resultUse(StepArray, Reg, B, RBegin, REnd)) {
     case Use::Fine:
       return std::string();
     case Use::Sync:
@@ -364,6 +367,26 @@ public:
     St.Own = dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens());
     if (!St.Own)
       return std::nullopt;
+    // `A[b] = r = r op A[b + k]`: the CUDA samples' register accumulator.
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *Inner =
+              dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          Inner && Inner->isAssignmentOp()) {
+        const auto *Ref =
+            dyn_cast<DeclRefExpr>(Inner->getLHS()->IgnoreParens());
+        const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+            VD->getType()->isReferenceType())
+          return std::nullopt;
+        St.Reg = VD;
+        BO = Inner;
+      }
+    auto IsOwn = [&](const Expr *E) {
+      if (!St.Reg)
+        return sameElement(E, St.Own);
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref && Ref->getDecl() == St.Reg;
+    };
     const Expr *OtherE = nullptr;
     const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
     if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO)) {
@@ -379,9 +402,9 @@ public:
         return std::nullopt;
       St.Op = BinaryOperator::getOpcodeStr(Bin->getOpcode());
       const Expr *L = Bin->getLHS(), *R = Bin->getRHS();
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         std::swap(L, R);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         return std::nullopt;
       OtherE = R;
     } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
@@ -392,9 +415,9 @@ public:
       St.Call = true;
       St.Op = Callee->getName().str();
       const Expr *L = Call->getArg(0), *R = Call->getArg(1);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         std::swap(L, R);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         return std::nullopt;
       OtherE = R;
     } else {
@@ -439,8 +462,16 @@ public:
       auto It = A.Slots.find(S);
       if (It == A.Slots.end())
         return nullptr;
-      if (It->second.Kind == SlotKind::Compound)
-        return S;
+      if (It->second.Kind == SlotKind::Compound) {
+        // The only statement of a braced `if (c) { S; }`: the `if`.
+        const auto *CS = cast<CompoundStmt>(It->second.Parent);
+        auto CIt = A.Slots.find(CS);
+        if (CS->size() != 1 || CIt == A.Slots.end() ||
+            CIt->second.Kind != SlotKind::IfThen)
+          return S;
+        S = CIt->second.Parent;
+        continue;
+      }
       S = It->second.Parent;
       if (S && isa<CompoundStmt>(S))
         return nullptr;
@@ -487,6 +518,76 @@ public:
     return CS->size() == 1 ? CS->body_front() : nullptr;
   }
 
+  /// Whether the register of `A[b] = r = r op A[b + k]` holds the thread's
+  /// element A[b] when the steps start: every store to A in the function is
+  /// `A[b] = r` or `A[b] = r = ...`, nothing else writes A (no address taken,
+  /// not passed to a call), and r is assigned otherwise only before the
+  /// first store, outside any loop around it.
+  bool regHoldsElement(const Step &St) const {
+    const ValueDecl *Arr = A.canonicalArray(St.Array);
+    const VarDecl *Reg = St.Reg;
+    auto refersTo = [&](const Expr *E, const ValueDecl *D) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref &&
+             (Ref->getDecl() == D || A.canonicalArray(Ref->getDecl()) == D);
+    };
+    auto arrayOf = [&](const Expr *E) -> bool {
+      const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+      return ASE && refersTo(ASE->getBase(), Arr);
+    };
+    bool OK = true;
+    unsigned FirstStore = std::numeric_limits<unsigned>::max();
+    llvm::SmallPtrSet<const Stmt *, 8> Chains;
+    SmallVector<unsigned, 4> Others; ///< Other assignments of r.
+    SmallVector<std::pair<unsigned, unsigned>, 4> Loops;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+        Loops.push_back({offsetOf(S->getBeginLoc()), offsetOf(S->getEndLoc())});
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        for (const Expr *Arg : Call->arguments())
+          OK &= !refersTo(Arg, Arr);
+      if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()) {
+          OK &= !arrayOf(UO->getSubExpr());
+          OK &=
+              !refersTo(UO->getSubExpr(), Reg) || UO->getOpcode() != UO_AddrOf;
+          if (refersTo(UO->getSubExpr(), Reg))
+            Others.push_back(offsetOf(UO->getBeginLoc()));
+        }
+        return;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (!BO || !BO->isAssignmentOp())
+        return;
+      if (refersTo(BO->getLHS(), Reg) && !Chains.count(BO))
+        Others.push_back(offsetOf(BO->getBeginLoc()));
+      if (!arrayOf(BO->getLHS()))
+        return;
+      const auto *ASE = cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens());
+      std::optional<IndexForm> I = A.parseIndex(ASE->getIdx());
+      const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+      if (const auto *Inner = dyn_cast<BinaryOperator>(R);
+          Inner && Inner->isAssignmentOp()) {
+        Chains.insert(Inner);
+        R = Inner->getLHS();
+      }
+      if (!I || I->Xor || I->Off != 0 || BO->getOpcode() != BO_Assign ||
+          !refersTo(R, Reg))
+        OK = false;
+      FirstStore = std::min(FirstStore, offsetOf(BO->getBeginLoc()));
+    });
+    if (!OK || FirstStore == std::numeric_limits<unsigned>::max())
+      return false;
+    for (unsigned O : Others) {
+      if (O > FirstStore)
+        return false;
+      for (auto [LB, LE] : Loops)
+        if (LB <= O && O <= LE && LB <= FirstStore && FirstStore <= LE)
+          return false;
+    }
+    return true;
+  }
+
   /// `for (o = 16; o > 0; o >>= 1) [if (b < o)] A[b] op= A[b + o];`, maybe
   /// after a 32 step, or the same loop from 32.
   bool loopShuffleFix(llvm::ArrayRef<Race> Races,
@@ -530,7 +631,7 @@ public:
         const auto *DRE = dyn_cast<DeclRefExpr>(X);
         UsesVar |= DRE && DRE->getDecl() == Var;
       });
-    if (!St || !UsesVar || St->K != Values.front())
+    if (!St || St->Reg || !UsesVar || St->K != Values.front())
       return false;
     // A 32 step just before a loop from 16.
     const auto *Parent = cast<CompoundStmt>(SlotIt->second.Parent);
@@ -599,7 +700,7 @@ public:
       Shfl = "{\n" + Indent + "  " + Shfl + "\n" + Indent + "}";
     Fixes.push_back(FixItHint::CreateReplacement(*BodyRange, Shfl));
     std::optional<std::string> Sync =
-        resultSync(St->Array, A.parseIndex(St->Own->getIdx())->B,
+        resultSync(St->Array, nullptr, A.parseIndex(St->Own->getIdx())->B,
                    offsetOf(First->getBeginLoc()), offsetOf(endOf(*ForRange)),
                    "0xffffffff", Indent);
     if (!Sync)
@@ -652,11 +753,16 @@ public:
       }
     if (First > Last)
       return false;
-    std::optional<Step> Before =
-        First > 0 ? parseStep(Body[First - 1]) : std::nullopt;
-    std::optional<Step> FirstStep = parseStep(Body[First]);
-    if (Before && FirstStep && Before->K == 2 * FirstStep->K)
+    // Steps before the racing ones (the 32 step, which reads the other
+    // warp's elements; in a small instantiation, steps whose block-size
+    // guard is false) belong to the run.
+    for (std::optional<Step> FirstStep = parseStep(Body[First]);
+         FirstStep && First > 0; FirstStep = parseStep(Body[First])) {
+      std::optional<Step> Before = parseStep(Body[First - 1]);
+      if (!Before || FirstStep->K >= 32 || Before->K != 2 * FirstStep->K)
+        break;
       --First;
+    }
     SmallVector<Step, 8> Steps;
     for (unsigned I = First; I <= Last; ++I) {
       std::optional<Step> St = parseStep(Body[I]);
@@ -665,7 +771,7 @@ public:
       if (!Steps.empty() &&
           (St->K * 2 != Steps.back().K || St->Array != Steps[0].Array ||
            St->Op != Steps[0].Op || St->Call != Steps[0].Call ||
-           !sameElement(St->Own, Steps[0].Own)))
+           St->Reg != Steps[0].Reg || !sameElement(St->Own, Steps[0].Own)))
         return false;
       Steps.push_back(*St);
     }
@@ -676,9 +782,12 @@ public:
       return false;
 
     std::optional<std::string> Own = text(Steps[0].Own->getSourceRange());
-    if (!Own)
+    const VarDecl *Reg = Steps[0].Reg;
+    if (!Own || (Reg && !regHoldsElement(Steps[0])))
       return false;
-    std::string V = freshName("v");
+    // The register of `A[b] = r = r + A[b + k]` is the value of the
+    // reduction; otherwise a new one.
+    std::string V = Reg ? Reg->getName().str() : freshName("v");
     std::string Mask = "0xffffffff";
     std::string MaskInit;
     // A block-size template parameter in the guards: blocks smaller than a
@@ -725,15 +834,17 @@ public:
       Fixes.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(St.Assign->getSourceRange()), New));
     }
-    Fixes.insert(Fixes.begin(),
-                 FixItHint::CreateInsertion(Steps.front().Outer->getBeginLoc(),
-                                            Prologue + "auto " + V + " = " +
-                                                *Own + ";\n" + Indent));
+    if (!Reg)
+      Prologue += "auto " + V + " = " + *Own + ";\n" + Indent;
+    if (!Prologue.empty())
+      Fixes.insert(Fixes.begin(),
+                   FixItHint::CreateInsertion(
+                       Steps.front().Outer->getBeginLoc(), Prologue));
     std::optional<CharSourceRange> LastRange = withSemi(Steps.back().Outer);
     if (!LastRange)
       return false;
     std::optional<std::string> Sync =
-        resultSync(Steps[0].Array, A.parseIndex(Steps[0].Own->getIdx())->B,
+        resultSync(Steps[0].Array, Reg, A.parseIndex(Steps[0].Own->getIdx())->B,
                    offsetOf(Steps.front().Outer->getBeginLoc()),
                    offsetOf(endOf(*LastRange)), Mask, Indent);
     if (!Sync)
@@ -1219,7 +1330,17 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       });
       const Race &First = Races.front();
       SourceLocation Loc = SM.getExpansionLoc(First.R->E->getBeginLoc());
-      if (!Reported.insert(Loc.getRawEncoding()).second)
+      // One warning per region of the source: a template instantiated
+      // twice (or a loop walked per offset) gives the same races again, or
+      // some of them.
+      auto LocOf = [&](const Race &R) {
+        return SM.getExpansionLoc(R.R->E->getBeginLoc()).getRawEncoding();
+      };
+      bool Seen = llvm::any_of(
+          Races, [&](const Race &R) { return Reported.count(LocOf(R)); });
+      for (const Race &R : Races)
+        Reported.insert(LocOf(R));
+      if (Seen)
         continue;
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
       // The array as spelled at the read (an alias such as `vs` of `s`).
