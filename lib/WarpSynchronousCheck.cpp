@@ -720,7 +720,10 @@ public:
                    "would be divergent";
       return false;
     }
-    return Any->Idx.B != Base::Tid || (Any->G.TidLo == 0 && Any->G.TidHi <= 32);
+    // A bound from the array sizes alone may be below a warp: the block
+    // may be smaller than the shuffle's full mask.
+    return Any->Idx.B != Base::Tid ||
+           (Any->G.TidLo == 0 && Any->G.TidHi <= 32 && !Any->G.Bounded);
   }
 
   bool shuffleFix(llvm::ArrayRef<Race> Races, std::vector<FixItHint> &Fixes) {
@@ -1257,6 +1260,62 @@ public:
   const CallMap &Calls;
 };
 
+/// Bounds the thread index by the accesses that every thread of \p FD makes:
+/// `A[tid + c]` of an array of N elements in a statement of the function's
+/// body (no branch, no loop, no return before it) means that the block has
+/// at most N - c threads, assuming that the program accesses A in bounds.
+void boundThreads(Analysis &A, const FunctionDecl *FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return;
+  const Stmt *FirstReturn = nullptr;
+  for (const Stmt *S : Body->body()) {
+    forEachDescendant(S, [&](const Stmt *X) {
+      if (!FirstReturn && isa<ReturnStmt>(X))
+        FirstReturn = S;
+    });
+    if (FirstReturn)
+      break;
+  }
+  auto before = [&](const Stmt *S) {
+    for (const Stmt *C : Body->body()) {
+      if (C == FirstReturn)
+        return false;
+      if (C == S)
+        return true;
+    }
+    return false;
+  };
+  int64_t Bound = Inf;
+  for (const auto &Region : A.Regions)
+    for (const Access &X : Region) {
+      const auto *VD = dyn_cast<VarDecl>(X.Array);
+      const auto *AT =
+          VD ? A.Ctx.getAsConstantArrayType(VD->getType()) : nullptr;
+      auto It = A.Slots.find(X.Stmt);
+      if (!AT || X.Idx.B != Base::Tid || X.Idx.Xor || X.G.TidLo != 0 ||
+          X.G.TidHi != Inf || !X.G.BlockUniform || It == A.Slots.end() ||
+          It->second.Kind != SlotKind::Compound || It->second.Parent != Body ||
+          !before(X.Stmt))
+        continue;
+      Bound = std::min<int64_t>(Bound, (int64_t)AT->getSize().getZExtValue() -
+                                           X.Idx.Off);
+    }
+  if (Bound >= Inf)
+    return;
+  auto clamp = [&](Guard &G) {
+    if (G.TidHi > Bound) {
+      G.TidHi = Bound;
+      G.Bounded = true;
+    }
+  };
+  for (auto &Region : A.Regions)
+    for (Access &X : Region)
+      clamp(X.G);
+  for (auto &KV : A.Slots)
+    clamp(KV.second.G);
+}
+
 } // namespace
 
 void WarpSynchronousCheck::onEndOfTranslationUnit() {
@@ -1314,6 +1373,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       }
     }
     A.walkFunction(FD, Entry);
+    boundThreads(A, FD);
     Fixer F(A, *Ctx, FD, Calls);
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {

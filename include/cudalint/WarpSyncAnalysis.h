@@ -43,6 +43,8 @@ struct Guard {
   int64_t LaneLo = 0, LaneHi = WarpSize; ///< lane in [LaneLo, LaneHi).
   bool WarpUniform = true;  ///< Whole warps reach this point or none.
   bool BlockUniform = true; ///< Every thread of the block reaches it.
+  /// TidHi comes from the sizes of the arrays accessed, not a condition.
+  bool Bounded = false;
 };
 
 enum class SlotKind { Compound, IfThen, IfElse, Other };
