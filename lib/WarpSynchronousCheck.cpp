@@ -1106,6 +1106,56 @@ public:
       return true;
     };
 
+    // A loop walked once (not per offset) around both statements of a race:
+    // the next iteration's statements race with this one's across the back
+    // edge, so its body also ends with a barrier.
+    llvm::SetVector<const Stmt *> BackEdges;
+    for (const Race &R : Races) {
+      unsigned WO = stmtOrder(R.W->Stmt);
+      for (const Stmt *X = R.R->Stmt; X;) {
+        auto It = A.Slots.find(X);
+        if (It == A.Slots.end())
+          break;
+        const Stmt *P = It->second.Parent;
+        const VarDecl *Var;
+        SmallVector<int64_t, 8> Values;
+        if (P && isa<ForStmt, WhileStmt, DoStmt>(P) && stmtOrder(P) <= WO &&
+            WO <= SM.getFileOffset(SM.getExpansionLoc(P->getEndLoc()))) {
+          const auto *For = dyn_cast<ForStmt>(P);
+          if (!For || (!A.halvingLoop(For, Var, Values) &&
+                       !A.doublingLoop(For, Var, Values)))
+            BackEdges.insert(P);
+          break;
+        }
+        X = P;
+      }
+    }
+    for (const Stmt *L : BackEdges) {
+      const Stmt *Body = isa<ForStmt>(L)     ? cast<ForStmt>(L)->getBody()
+                         : isa<WhileStmt>(L) ? cast<WhileStmt>(L)->getBody()
+                                             : cast<DoStmt>(L)->getBody();
+      const auto *CS = dyn_cast<CompoundStmt>(Body);
+      auto It = A.Slots.find(Body);
+      bool Continues = false;
+      forEachDescendant(
+          Body, [&](const Stmt *X) { Continues |= isa<ContinueStmt>(X); });
+      if (It == A.Slots.end() || !uniform(It->second.G, Warp)) {
+        Why = "the barrier would be inside a thread-dependent branch or loop";
+        return false;
+      }
+      if (!CS || CS->body_empty() || Continues ||
+          CS->getRBracLoc().isMacroID()) {
+        Why = "the loop body would need a barrier at its end";
+        return false;
+      }
+      const auto *Last = dyn_cast<CallExpr>(CS->body_back());
+      if (Last && isBarrierCall(Last))
+        continue;
+      Fixes.push_back(FixItHint::CreateInsertion(
+          CS->getRBracLoc(),
+          "  " + Barrier + ";\n" + indentOf(CS->getRBracLoc())));
+    }
+
     llvm::SmallPtrSet<const Stmt *, 4> Distributed;
     for (auto &[S, P] : Plans) {
       if (!P.Split && !P.BarrierBefore)
@@ -1330,6 +1380,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       A.collectLocals(FD);
     A.bindParameters(Fns);
   }
+  for (const FunctionDecl *FD : Fns)
+    A.collectVarying(FD);
   // First walk: the guards at every call site.
   for (const FunctionDecl *FD : Fns)
     A.walkFunction(FD, Guard());

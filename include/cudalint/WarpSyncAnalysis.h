@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -153,7 +154,8 @@ public:
   }
 
   /// Whether \p E may differ between the threads of a block: it names the
-  /// thread index or a local variable (which may hold one).
+  /// thread index or a local variable that may hold different values in
+  /// different threads.
   bool threadDependent(const Expr *E) const {
     bool Dep = false;
     forEachDescendant(E, [&](const Stmt *S) {
@@ -161,8 +163,7 @@ public:
         const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         if (OwnVars.count(DRE->getDecl()))
           Dep = true;
-        else if (VD && VD->isLocalVarDeclOrParm() && !isa<ParmVarDecl>(VD) &&
-                 !VD->getType().isConstQualified())
+        else if (VD && VD->isLocalVarDecl() && Varying.count(VD))
           Dep = true;
       } else if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
         if (isThreadIdxX(POE))
@@ -179,6 +180,140 @@ public:
       }
     });
     return Dep;
+  }
+
+  /// Whether \p E may have different values in different threads: it is
+  /// thread-dependent or calls a function (which may return anything).
+  bool varyingExpr(const Expr *E) const {
+    if (threadDependent(E))
+      return true;
+    bool V = false;
+    forEachDescendant(E, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        V |= !Callee || !Callee->isConstexpr();
+      }
+    });
+    return V;
+  }
+
+  /// Finds the locals of \p FD that may hold different values in different
+  /// threads: initialised or assigned from a varying value, or under a
+  /// thread-dependent condition, or whose address is taken.
+  void collectVarying(const FunctionDecl *FD) {
+    bool Changed = true;
+    auto mark = [&](const Expr *Target) {
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && VD->isLocalVarDecl())
+          Changed |= Varying.insert(VD).second;
+    };
+    std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S,
+                                                       bool Ctrl) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      const Expr *Cond = nullptr;
+      const Stmt *Body = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        Walk(If->getInit(), Ctrl);
+        Walk(If->getConditionVariableDeclStmt(), Ctrl);
+        Walk(If->getCond(), Ctrl);
+        bool C = Ctrl || threadDependent(If->getCond());
+        Walk(If->getThen(), C);
+        Walk(If->getElse(), C);
+        return;
+      }
+      if (const auto *For = dyn_cast<ForStmt>(S)) {
+        Walk(For->getInit(), Ctrl);
+        Cond = For->getCond();
+        Body = For->getBody();
+      } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+        Cond = While->getCond();
+        Body = While->getBody();
+      } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+        Cond = Do->getCond();
+        Body = Do->getBody();
+      } else if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+        Walk(Switch->getCond(), Ctrl);
+        Walk(Switch->getBody(), Ctrl || threadDependent(Switch->getCond()));
+        return;
+      }
+      if (Body) {
+        bool C = Ctrl || (Cond && threadDependent(Cond)) ||
+                 divergentExit(Body, /*Loop=*/true);
+        Walk(Cond, C);
+        Walk(Body, C);
+        if (const auto *For = dyn_cast<ForStmt>(S))
+          Walk(For->getInc(), C);
+        return;
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D);
+              VD && VD->getInit() && (Ctrl || varyingExpr(VD->getInit())))
+            Changed |= Varying.insert(VD).second;
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->isAssignmentOp() && (Ctrl || varyingExpr(BO->getRHS())))
+          mark(BO->getLHS());
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->getOpcode() == UO_AddrOf ||
+            (UO->isIncrementDecrementOp() && Ctrl))
+          mark(UO->getSubExpr());
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+          const ParmVarDecl *P = Callee && I < Callee->getNumParams()
+                                     ? Callee->getParamDecl(I)
+                                     : nullptr;
+          if (!P || (P->getType()->isReferenceType() &&
+                     !P->getType().getNonReferenceType().isConstQualified()))
+            mark(Call->getArg(I));
+        }
+      }
+      for (const Stmt *C : S->children())
+        Walk(C, Ctrl);
+    };
+    for (int Round = 0; Changed && Round < 8; ++Round) {
+      Changed = false;
+      Walk(FD->getBody(), false);
+    }
+  }
+
+  /// Whether some threads may leave \p S early (a `return`, or a `break` or
+  /// `continue` of the loop whose body is \p S when \p Loop, or of the
+  /// statement list \p S is in) under a thread-dependent condition, so that
+  /// what follows is not reached by all of them.
+  bool divergentExit(const Stmt *S, bool Loop) const {
+    bool Exit = false;
+    std::function<void(const Stmt *, bool, bool)> Walk =
+        [&](const Stmt *X, bool Under, bool Nested) {
+          if (!X || Exit || isa<LambdaExpr>(X))
+            return;
+          if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(X) ||
+              (isa<BreakStmt, ContinueStmt>(X) && !Nested)) {
+            Exit |= Under;
+            return;
+          }
+          if (const auto *If = dyn_cast<IfStmt>(X)) {
+            bool U = Under || threadDependent(If->getCond());
+            Walk(If->getThen(), U, Nested);
+            Walk(If->getElse(), U, Nested);
+            return;
+          }
+          if (isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(X)) {
+            // An early exit of a nested loop ends only that loop; a return
+            // inside it still counts, under whatever condition.
+            for (const Stmt *C : X->children())
+              Walk(C, true, true);
+            return;
+          }
+          for (const Stmt *C : X->children())
+            Walk(C, Under, Nested);
+        };
+    (void)Loop;
+    Walk(S, false, false);
+    return Exit;
   }
 
   /// Narrows \p G by the condition \p Cond being true.
@@ -349,6 +484,9 @@ public:
       for (const Stmt *Child : CS->body()) {
         setSlot(Child, SlotKind::Compound, CS, G);
         walkStmt(Child, G, Child);
+        // After `if (tid >= n) return;` not every thread is here.
+        if (divergentExit(Child, false))
+          G.BlockUniform = G.WarpUniform = false;
       }
       return;
     }
@@ -391,7 +529,8 @@ public:
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       const VarDecl *Var = nullptr;
       SmallVector<int64_t, 8> Values;
-      if (halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) {
+      if ((halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) &&
+          !divergentExit(For->getBody(), true)) {
         // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`: the
         // same trip count for every thread; walked once per value of `o`.
         setSlot(Body, SlotKind::Other, S, G);
@@ -410,6 +549,8 @@ public:
         if (threadDependent(LoopCond))
           GB.BlockUniform = GB.WarpUniform = false;
       }
+      if (divergentExit(Body, true))
+        GB.BlockUniform = GB.WarpUniform = false;
       setSlot(Body, SlotKind::Other, S, GB);
       walkStmt(Body, GB, Body);
       if (const auto *For = dyn_cast<ForStmt>(S))
@@ -652,6 +793,7 @@ public:
   unsigned Order = 0;
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
+  llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
