@@ -1432,8 +1432,9 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       SmallVector<Race, 8> Races;
       for (const Access &W : Region)
         for (const Access &R : Region)
-          if (std::optional<Race> Rc = raceBetween(W, R))
-            Races.push_back(*Rc);
+          if (!(W.Carried && R.Carried))
+            if (std::optional<Race> Rc = raceBetween(W, R))
+              Races.push_back(*Rc);
       if (Races.empty())
         continue;
       llvm::sort(Races, [](const Race &X, const Race &Y) {

@@ -65,6 +65,8 @@ struct Access {
   Guard G;
   const Stmt *Stmt; ///< The innermost statement holding the access.
   unsigned Order;
+  /// Copied past a branch that has a barrier on only one of its paths.
+  bool Carried = false;
 };
 
 struct CallSite {
@@ -465,6 +467,7 @@ public:
   }
 
   void flush() {
+    ++Flushes;
     if (Regions.empty() && Current.empty())
       FirstRegionAtEntry = false;
     if (!Current.empty())
@@ -507,10 +510,20 @@ public:
       refine(GT, Cond);
       if (threadDependent(Cond))
         GE.BlockUniform = GE.WarpUniform = false;
+      SmallVector<Access, 8> Before(Current);
+      unsigned F0 = Flushes;
       setSlot(If->getThen(), SlotKind::IfThen, If, GT);
       walkStmt(If->getThen(), GT, If->getThen());
+      unsigned F1 = Flushes;
       setSlot(If->getElse(), SlotKind::IfElse, If, GE);
       walkStmt(If->getElse(), GE, If->getElse());
+      // `if (c) __syncthreads();`: on the path without the barrier, the
+      // accesses before the branch meet those after it.
+      if ((F1 != F0) != (Flushes != F1))
+        for (Access X : Before) {
+          X.Carried = true;
+          Current.push_back(X);
+        }
       return;
     }
     const Expr *LoopCond = nullptr;
@@ -791,6 +804,7 @@ public:
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
+  unsigned Flushes = 0; ///< Barriers passed so far.
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
