@@ -63,6 +63,8 @@ struct Step {
   const ArraySubscriptExpr *Other;
   const ValueDecl *Array;
   std::string Op; ///< "+", "*", ... or a function name.
+  /// The register of `A[b] = r = r op A[b + k]`, which holds A[b].
+  const VarDecl *Reg = nullptr;
   bool Compound = false;
   bool Call = false;
   int64_t K;
@@ -119,9 +121,190 @@ namespace {
 /// Builds the diagnostics and fixes for one function's regions.
 class Fixer {
 public:
-  Fixer(Analysis &A, ASTContext &Ctx, const FunctionDecl *FD)
+  using CallMap =
+      llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>>;
+
+  Fixer(Analysis &A, ASTContext &Ctx, const FunctionDecl *FD,
+        const CallMap &Calls)
       : A(A), Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        FD(FD) {}
+        FD(FD), Calls(Calls) {}
+
+  // --- What the code after a rewritten reduction reads. ---
+
+  /// How the shuffle rewrite's result is used after it: only by lane 0 or
+  /// after a barrier (Fine), as `A[0]` by other lanes of the warp before any
+  /// barrier (Sync: a __syncwarp() after the write-back), or as elements
+  /// 1..31, or through the register, by lanes other than 0 (Unsafe: those
+  /// hold different partial values after the rewrite).
+  enum class Use { Fine, Sync, Unsafe };
+
+  unsigned offsetOf(SourceLocation L) const {
+    return SM.getFileOffset(SM.getExpansionLoc(L));
+  }
+
+  bool lane0Only(const Guard &G, Base B) const {
+    return G.TidHi <= 1 || (B == Base::Lane && G.LaneHi <= 1);
+  }
+
+  /// The threads that reach \p S in \p F, from the conditions of the `if`s
+  /// around it.
+  Guard
+  guardAt(const Stmt *S,
+          const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) const {
+    SmallVector<std::pair<const IfStmt *, bool>, 4> Ifs;
+    for (const Stmt *Child = S, *P = Parents.lookup(S); P;
+         Child = P, P = Parents.lookup(P))
+      if (const auto *If = dyn_cast<IfStmt>(P))
+        if (Child == If->getThen() || Child == If->getElse())
+          Ifs.push_back({If, Child == If->getThen()});
+    Guard G;
+    for (auto &[If, Then] : llvm::reverse(Ifs)) {
+      if (Then)
+        A.refine(G, If->getCond());
+      else if (A.threadDependent(If->getCond()))
+        G.WarpUniform = G.BlockUniform = false;
+    }
+    return G;
+  }
+
+  /// Whether a barrier statement lies between the offset \p From and \p S,
+  /// in a compound statement around \p S (so on every path to it).
+  bool barrierBefore(
+      const Stmt *S, unsigned From,
+      const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) const {
+    for (const Stmt *Child = S, *P = Parents.lookup(S); P;
+         Child = P, P = Parents.lookup(P)) {
+      const auto *CS = dyn_cast<CompoundStmt>(P);
+      if (!CS)
+        continue;
+      for (const Stmt *C : CS->body()) {
+        if (C == Child)
+          break;
+        const auto *Call = dyn_cast<CallExpr>(C);
+        if (Call && offsetOf(C->getBeginLoc()) >= From &&
+            (isBarrierCall(Call) || A.containsBarrier(Call->getDirectCallee())))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  /// The reads of \p Arr (and of the register \p Reg) in \p F after the
+  /// source range [\p RBegin, \p REnd) or in a loop around it.
+  Use scanUses(const FunctionDecl *F, const ValueDecl *Arr, const VarDecl *Reg,
+               Base B, unsigned RBegin, unsigned REnd) const {
+    llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+    llvm::DenseSet<const Stmt *> Written;
+    unsigned From = REnd;
+    forEachDescendant(F->getBody(), [&](const Stmt *S) {
+      for (const Stmt *C : S->children())
+        if (C)
+          Parents[C] = S;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->getOpcode() == BO_Assign)
+        Written.insert(BO->getLHS()->IgnoreParens());
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) &&
+          offsetOf(S->getBeginLoc()) <= RBegin &&
+          offsetOf(S->getEndLoc()) >= REnd)
+        From = std::min(From, offsetOf(S->getBeginLoc()));
+    });
+    Use U = Use::Fine;
+    forEachDescendant(F->getBody(), [&](const Stmt *S) {
+      if (U == Use::Unsafe || !isa<ArraySubscriptExpr, DeclRefExpr>(S) ||
+          Written.count(S))
+        return;
+      unsigned Off = offsetOf(S->getBeginLoc());
+      if (Off < From || (Off >= RBegin && Off < REnd))
+        return;
+      Guard G = guardAt(S, Parents);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        if (Reg && DRE->getDecl() == Reg && !lane0Only(G, B))
+          U = Use::Unsafe;
+        return;
+      }
+      const auto *ASE = cast<ArraySubscriptExpr>(S);
+      const auto *ArrRef =
+          dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+      if (!ArrRef || A.canonicalArray(ArrRef->getDecl()) != Arr)
+        return;
+      // The elements read: [Lo, Hi).
+      int64_t Lo, Hi;
+      if (std::optional<int64_t> C = A.constant(ASE->getIdx())) {
+        Lo = *C;
+        Hi = *C + 1;
+      } else if (std::optional<IndexForm> I = A.parseIndex(ASE->getIdx());
+                 I && !I->Xor && I->B == B) {
+        int64_t TLo = B == Base::Tid ? G.TidLo : G.LaneLo;
+        int64_t THi = B == Base::Tid ? G.TidHi : G.LaneHi;
+        Lo = TLo + I->Off;
+        Hi = THi >= Inf ? Inf : THi + I->Off;
+      } else {
+        U = Use::Unsafe;
+        return;
+      }
+      if (std::max<int64_t>(Lo, 1) < std::min<int64_t>(Hi, WarpSize)) {
+        U = Use::Unsafe;
+        return;
+      }
+      if (Lo <= 0 && 0 < Hi && !lane0Only(G, B) &&
+          !barrierBefore(S, REnd, Parents))
+        U = Use::Sync;
+    });
+    return U;
+  }
+
+  /// What follows the write-back of the rewritten reduction: nothing, a
+  /// __syncwarp() (other lanes read `A[0]`), or no rewrite at all.
+  std::optional<std::string> resultSync(const ValueDecl *StepArray,
+                                        const VarDecl *Reg, Base B,
+                                        unsigned RBegin, unsigned REnd,
+                                        StringRef Mask, StringRef Indent) {
+    switch (resultUse(StepArray, Reg, B, RBegin, REnd)) {
+    case Use::Fine:
+      return std::string();
+    case Use::Sync:
+      return ("\n" + Indent + "__syncwarp(" +
+              (Mask == "0xffffffff" ? StringRef() : Mask) + ");")
+          .str();
+    case Use::Unsafe:
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// The uses of the result of the steps writing \p Arr with own index base
+  /// \p B in [\p RBegin, \p REnd), here and, for a helper's parameter, in
+  /// its callers after each call.
+  Use resultUse(const ValueDecl *StepArray, const VarDecl *Reg, Base B,
+                unsigned RBegin, unsigned REnd) const {
+    const ValueDecl *Arr = A.canonicalArray(StepArray);
+    Use U = scanUses(FD, Arr, Reg, B, RBegin, REnd);
+    const auto *P = dyn_cast<ParmVarDecl>(Arr);
+    if (U == Use::Unsafe || !P || isKernel(FD))
+      return U;
+    auto It = Calls.find(FD->getCanonicalDecl());
+    if (It == Calls.end())
+      return U;
+    for (const CallSite &CS : It->second) {
+      unsigned I = P->getFunctionScopeIndex();
+      if (!CS.Caller || I >= CS.Call->getNumArgs())
+        return Use::Unsafe;
+      const auto *Arg =
+          dyn_cast<DeclRefExpr>(CS.Call->getArg(I)->IgnoreParenImpCasts());
+      if (!Arg)
+        return Use::Unsafe;
+      const ValueDecl *CallerArr = A.canonicalArray(Arg->getDecl());
+      // Callers of callers are not followed.
+      if (isa<ParmVarDecl>(CallerArr) && !isKernel(CS.Caller))
+        return Use::Unsafe;
+      U = std::max(U, scanUses(CS.Caller, CallerArr, nullptr, B,
+                               offsetOf(CS.Call->getBeginLoc()),
+                               offsetOf(CS.Call->getEndLoc()) + 1));
+      if (U == Use::Unsafe)
+        return U;
+    }
+    return U;
+  }
 
   std::optional<std::string> text(SourceRange R) const {
     if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
@@ -184,6 +367,26 @@ public:
     St.Own = dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens());
     if (!St.Own)
       return std::nullopt;
+    // `A[b] = r = r op A[b + k]`: the CUDA samples' register accumulator.
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *Inner =
+              dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          Inner && Inner->isAssignmentOp()) {
+        const auto *Ref =
+            dyn_cast<DeclRefExpr>(Inner->getLHS()->IgnoreParens());
+        const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+            VD->getType()->isReferenceType())
+          return std::nullopt;
+        St.Reg = VD;
+        BO = Inner;
+      }
+    auto IsOwn = [&](const Expr *E) {
+      if (!St.Reg)
+        return sameElement(E, St.Own);
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref && Ref->getDecl() == St.Reg;
+    };
     const Expr *OtherE = nullptr;
     const Expr *RHS = BO->getRHS()->IgnoreParenImpCasts();
     if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO)) {
@@ -199,9 +402,9 @@ public:
         return std::nullopt;
       St.Op = BinaryOperator::getOpcodeStr(Bin->getOpcode());
       const Expr *L = Bin->getLHS(), *R = Bin->getRHS();
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         std::swap(L, R);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         return std::nullopt;
       OtherE = R;
     } else if (const auto *Call = dyn_cast<CallExpr>(RHS)) {
@@ -212,9 +415,9 @@ public:
       St.Call = true;
       St.Op = Callee->getName().str();
       const Expr *L = Call->getArg(0), *R = Call->getArg(1);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         std::swap(L, R);
-      if (!sameElement(L, St.Own))
+      if (!IsOwn(L))
         return std::nullopt;
       OtherE = R;
     } else {
@@ -259,8 +462,16 @@ public:
       auto It = A.Slots.find(S);
       if (It == A.Slots.end())
         return nullptr;
-      if (It->second.Kind == SlotKind::Compound)
-        return S;
+      if (It->second.Kind == SlotKind::Compound) {
+        // The only statement of a braced `if (c) { S; }`: the `if`.
+        const auto *CS = cast<CompoundStmt>(It->second.Parent);
+        auto CIt = A.Slots.find(CS);
+        if (CS->size() != 1 || CIt == A.Slots.end() ||
+            CIt->second.Kind != SlotKind::IfThen)
+          return S;
+        S = CIt->second.Parent;
+        continue;
+      }
       S = It->second.Parent;
       if (S && isa<CompoundStmt>(S))
         return nullptr;
@@ -307,6 +518,76 @@ public:
     return CS->size() == 1 ? CS->body_front() : nullptr;
   }
 
+  /// Whether the register of `A[b] = r = r op A[b + k]` holds the thread's
+  /// element A[b] when the steps start: every store to A in the function is
+  /// `A[b] = r` or `A[b] = r = ...`, nothing else writes A (no address taken,
+  /// not passed to a call), and r is assigned otherwise only before the
+  /// first store, outside any loop around it.
+  bool regHoldsElement(const Step &St) const {
+    const ValueDecl *Arr = A.canonicalArray(St.Array);
+    const VarDecl *Reg = St.Reg;
+    auto refersTo = [&](const Expr *E, const ValueDecl *D) {
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return Ref &&
+             (Ref->getDecl() == D || A.canonicalArray(Ref->getDecl()) == D);
+    };
+    auto arrayOf = [&](const Expr *E) -> bool {
+      const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+      return ASE && refersTo(ASE->getBase(), Arr);
+    };
+    bool OK = true;
+    unsigned FirstStore = std::numeric_limits<unsigned>::max();
+    llvm::SmallPtrSet<const Stmt *, 8> Chains;
+    SmallVector<unsigned, 4> Others; ///< Other assignments of r.
+    SmallVector<std::pair<unsigned, unsigned>, 4> Loops;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+        Loops.push_back({offsetOf(S->getBeginLoc()), offsetOf(S->getEndLoc())});
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        for (const Expr *Arg : Call->arguments())
+          OK &= !refersTo(Arg, Arr);
+      if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp()) {
+          OK &= !arrayOf(UO->getSubExpr());
+          OK &=
+              !refersTo(UO->getSubExpr(), Reg) || UO->getOpcode() != UO_AddrOf;
+          if (refersTo(UO->getSubExpr(), Reg))
+            Others.push_back(offsetOf(UO->getBeginLoc()));
+        }
+        return;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (!BO || !BO->isAssignmentOp())
+        return;
+      if (refersTo(BO->getLHS(), Reg) && !Chains.count(BO))
+        Others.push_back(offsetOf(BO->getBeginLoc()));
+      if (!arrayOf(BO->getLHS()))
+        return;
+      const auto *ASE = cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens());
+      std::optional<IndexForm> I = A.parseIndex(ASE->getIdx());
+      const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+      if (const auto *Inner = dyn_cast<BinaryOperator>(R);
+          Inner && Inner->isAssignmentOp()) {
+        Chains.insert(Inner);
+        R = Inner->getLHS();
+      }
+      if (!I || I->Xor || I->Off != 0 || BO->getOpcode() != BO_Assign ||
+          !refersTo(R, Reg))
+        OK = false;
+      FirstStore = std::min(FirstStore, offsetOf(BO->getBeginLoc()));
+    });
+    if (!OK || FirstStore == std::numeric_limits<unsigned>::max())
+      return false;
+    for (unsigned O : Others) {
+      if (O > FirstStore)
+        return false;
+      for (auto [LB, LE] : Loops)
+        if (LB <= O && O <= LE && LB <= FirstStore && FirstStore <= LE)
+          return false;
+    }
+    return true;
+  }
+
   /// `for (o = 16; o > 0; o >>= 1) [if (b < o)] A[b] op= A[b + o];`, maybe
   /// after a 32 step, or the same loop from 32.
   bool loopShuffleFix(llvm::ArrayRef<Race> Races,
@@ -350,7 +631,7 @@ public:
         const auto *DRE = dyn_cast<DeclRefExpr>(X);
         UsesVar |= DRE && DRE->getDecl() == Var;
       });
-    if (!St || !UsesVar || St->K != Values.front())
+    if (!St || St->Reg || !UsesVar || St->K != Values.front())
       return false;
     // A 32 step just before a loop from 16.
     const auto *Parent = cast<CompoundStmt>(SlotIt->second.Parent);
@@ -379,8 +660,7 @@ public:
         if (!InLoop)
           return false;
       }
-    const Access *Any = Races.front().W;
-    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32))
+    if (!wholeWarp(Races.front().W, SlotIt->second.G))
       return false;
     std::optional<std::string> Own = text(St->Own->getSourceRange());
     std::optional<std::string> ArrayText =
@@ -419,9 +699,31 @@ public:
     if (isa<CompoundStmt>(For->getBody()))
       Shfl = "{\n" + Indent + "  " + Shfl + "\n" + Indent + "}";
     Fixes.push_back(FixItHint::CreateReplacement(*BodyRange, Shfl));
+    std::optional<std::string> Sync =
+        resultSync(St->Array, nullptr, A.parseIndex(St->Own->getIdx())->B,
+                   offsetOf(First->getBeginLoc()), offsetOf(endOf(*ForRange)),
+                   "0xffffffff", Indent);
+    if (!Sync)
+      return false;
     Fixes.push_back(FixItHint::CreateInsertion(
-        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";"));
+        endOf(*ForRange), "\n" + Indent + *Own + " = " + V + ";" + *Sync));
     return true;
+  }
+
+  /// Whether the steps at \p Any, in a statement reached under \p G, are
+  /// run by every lane of exactly one warp: a full-mask shuffle executed by
+  /// fewer lanes is undefined and reads lanes that do not take part.
+  bool wholeWarp(const Access *Any, const Guard &G) {
+    if (!G.WarpUniform) {
+      ShuffleWhy = "the steps run on only some lanes of a warp (a "
+                   "thread-dependent branch); a shuffle or __syncwarp() there "
+                   "would be divergent";
+      return false;
+    }
+    // A bound from the array sizes alone may be below a warp: the block
+    // may be smaller than the shuffle's full mask.
+    return Any->Idx.B != Base::Tid ||
+           (Any->G.TidLo == 0 && Any->G.TidHi <= 32 && !Any->G.Bounded);
   }
 
   bool shuffleFix(llvm::ArrayRef<Race> Races, std::vector<FixItHint> &Fixes) {
@@ -454,11 +756,16 @@ public:
       }
     if (First > Last)
       return false;
-    std::optional<Step> Before =
-        First > 0 ? parseStep(Body[First - 1]) : std::nullopt;
-    std::optional<Step> FirstStep = parseStep(Body[First]);
-    if (Before && FirstStep && Before->K == 2 * FirstStep->K)
+    // Steps before the racing ones (the 32 step, which reads the other
+    // warp's elements; in a small instantiation, steps whose block-size
+    // guard is false) belong to the run.
+    for (std::optional<Step> FirstStep = parseStep(Body[First]);
+         FirstStep && First > 0; FirstStep = parseStep(Body[First])) {
+      std::optional<Step> Before = parseStep(Body[First - 1]);
+      if (!Before || FirstStep->K >= 32 || Before->K != 2 * FirstStep->K)
+        break;
       --First;
+    }
     SmallVector<Step, 8> Steps;
     for (unsigned I = First; I <= Last; ++I) {
       std::optional<Step> St = parseStep(Body[I]);
@@ -467,22 +774,23 @@ public:
       if (!Steps.empty() &&
           (St->K * 2 != Steps.back().K || St->Array != Steps[0].Array ||
            St->Op != Steps[0].Op || St->Call != Steps[0].Call ||
-           !sameElement(St->Own, Steps[0].Own)))
+           St->Reg != Steps[0].Reg || !sameElement(St->Own, Steps[0].Own)))
         return false;
       Steps.push_back(*St);
     }
     if (Steps.back().K != 1 || (Steps.front().K != 32 && Steps.front().K != 16))
       return false;
     // The lanes that run the steps are exactly the first warp (or each lane).
-    const Access *Any = Races.front().W;
-    if (Any->Idx.B == Base::Tid && (Any->G.TidLo != 0 || Any->G.TidHi > 32 ||
-                                    !A.Slots[Body[First]].G.WarpUniform))
+    if (!wholeWarp(Races.front().W, A.Slots[Body[First]].G))
       return false;
 
     std::optional<std::string> Own = text(Steps[0].Own->getSourceRange());
-    if (!Own)
+    const VarDecl *Reg = Steps[0].Reg;
+    if (!Own || (Reg && !regHoldsElement(Steps[0])))
       return false;
-    std::string V = freshName("v");
+    // The register of `A[b] = r = r + A[b + k]` is the value of the
+    // reduction; otherwise a new one.
+    std::string V = Reg ? Reg->getName().str() : freshName("v");
     std::string Mask = "0xffffffff";
     std::string MaskInit;
     // A block-size template parameter in the guards: blocks smaller than a
@@ -529,19 +837,131 @@ public:
       Fixes.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(St.Assign->getSourceRange()), New));
     }
-    Fixes.insert(Fixes.begin(),
-                 FixItHint::CreateInsertion(Steps.front().Outer->getBeginLoc(),
-                                            Prologue + "auto " + V + " = " +
-                                                *Own + ";\n" + Indent));
+    if (!Reg)
+      Prologue += "auto " + V + " = " + *Own + ";\n" + Indent;
+    if (!Prologue.empty())
+      Fixes.insert(Fixes.begin(),
+                   FixItHint::CreateInsertion(
+                       Steps.front().Outer->getBeginLoc(), Prologue));
     std::optional<CharSourceRange> LastRange = withSemi(Steps.back().Outer);
     if (!LastRange)
       return false;
+    std::optional<std::string> Sync =
+        resultSync(Steps[0].Array, Reg, A.parseIndex(Steps[0].Own->getIdx())->B,
+                   offsetOf(Steps.front().Outer->getBeginLoc()),
+                   offsetOf(endOf(*LastRange)), Mask, Indent);
+    if (!Sync)
+      return false;
     Fixes.push_back(FixItHint::CreateInsertion(
-        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";"));
+        endOf(*LastRange), "\n" + Indent + *Own + " = " + V + ";" + *Sync));
     return true;
   }
 
   // --- Barrier fixes (__syncwarp or __syncthreads). ---
+
+  /// The text of \p S with its trailing semicolon.
+  std::optional<std::string> textWithSemi(const Stmt *S) const {
+    std::optional<CharSourceRange> R = withSemi(S);
+    if (!R)
+      return std::nullopt;
+    return Lexer::getSourceText(*R, SM, LO).str();
+  }
+
+  bool atLineStart(SourceLocation Loc) const {
+    StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
+    unsigned Off = SM.getFileOffset(Loc);
+    while (Off > 0 && (Buf[Off - 1] == ' ' || Buf[Off - 1] == '\t'))
+      --Off;
+    return Off == 0 || Buf[Off - 1] == '\n';
+  }
+
+  bool restOfLineBlank(SourceLocation Loc) const {
+    StringRef Buf = SM.getBufferData(SM.getFileID(Loc));
+    for (unsigned Off = SM.getFileOffset(Loc); Off < Buf.size(); ++Off) {
+      if (Buf[Off] == '\n' || Buf[Off] == '\r')
+        return true;
+      if (Buf[Off] != ' ' && Buf[Off] != '\t')
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether the element \p E (`A[base + c]`) is accessed somewhere in the
+  /// function by every thread that \p G admits.
+  bool accessedByAll(const Expr *E, const Guard &G) const {
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(E->IgnoreParens());
+    const auto *Ref =
+        ASE ? dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts())
+            : nullptr;
+    std::optional<IndexForm> I =
+        ASE ? A.parseIndex(ASE->getIdx()) : std::nullopt;
+    if (!Ref || !I || I->Xor)
+      return false;
+    const ValueDecl *Arr = A.canonicalArray(Ref->getDecl());
+    for (const auto &Region : A.Regions)
+      for (const Access &X : Region)
+        if (X.Array == Arr && X.Idx.B == I->B && !X.Idx.Xor &&
+            X.Idx.Off == I->Off && X.G.TidLo <= G.TidLo &&
+            X.G.TidHi >= G.TidHi && X.G.LaneLo <= G.LaneLo &&
+            X.G.LaneHi >= G.LaneHi)
+          return true;
+    return false;
+  }
+
+  /// The `for` or `while` loop whose unbraced body is \p S.
+  static const Stmt *loopWithBody(const Stmt *S, const Slot &Sl) {
+    if (Sl.Kind != SlotKind::Other || !Sl.Parent)
+      return nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(Sl.Parent))
+      return For->getBody() == S ? For : nullptr;
+    if (const auto *While = dyn_cast<WhileStmt>(Sl.Parent))
+      return While->getBody() == S ? While : nullptr;
+    return nullptr;
+  }
+
+  /// The text of the condition of \p If, where it may be evaluated again
+  /// (no side effects, no memory read).
+  std::optional<std::string> liftableCond(const IfStmt *If) const {
+    bool ReadsMemory = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *X) {
+      ReadsMemory |= isa<ArraySubscriptExpr>(X) ||
+                     (isa<UnaryOperator>(X) &&
+                      cast<UnaryOperator>(X)->getOpcode() == UO_Deref);
+    });
+    if (ReadsMemory || If->getCond()->HasSideEffects(Ctx))
+      return std::nullopt;
+    return text(If->getCond()->getSourceRange());
+  }
+
+  /// The thread-dependent `if (C) { ... S ... }` (no else, in a compound
+  /// statement that whole warps, or the block, reach) around \p S whose
+  /// statements may each be put under `if (C)` of their own: none declares a
+  /// name, none assigns a variable of C.
+  const IfStmt *distributable(const Stmt *S, bool Warp) const {
+    auto It = A.Slots.find(S);
+    if (It == A.Slots.end() || It->second.Kind != SlotKind::Compound)
+      return nullptr;
+    const auto *CS = dyn_cast_or_null<CompoundStmt>(It->second.Parent);
+    auto CIt = CS ? A.Slots.find(CS) : A.Slots.end();
+    if (CIt == A.Slots.end() || CIt->second.Kind != SlotKind::IfThen)
+      return nullptr;
+    const auto *If = cast<IfStmt>(CIt->second.Parent);
+    auto IIt = A.Slots.find(If);
+    if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+        IIt == A.Slots.end() || IIt->second.Kind != SlotKind::Compound ||
+        !uniform(IIt->second.G, Warp))
+      return nullptr;
+    for (const Stmt *Child : CS->body())
+      if (isa<DeclStmt, NullStmt, LabelStmt, CaseStmt, DefaultStmt>(Child))
+        return nullptr;
+    bool Assigned = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *X) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Assigned |= Analysis::assignedIn(CS, VD);
+    });
+    return Assigned ? nullptr : If;
+  }
 
   struct Plan {
     bool Split = false;
@@ -626,6 +1046,117 @@ public:
     std::string Peer = freshName("peer");
     unsigned NumSplits =
         llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
+
+    // The lines that replace \p S: a barrier before it, the racing reads
+    // hoisted into temporaries, the statement (under `if (Cond)` where it is
+    // lifted out of a thread-dependent branch).
+    auto makeLines = [&](const Stmt *S, const Plan &P, const std::string &Cond,
+                         bool Braces, SmallVectorImpl<std::string> &Lines,
+                         const Guard &Outer) {
+      std::string If = Cond.empty() ? "" : "if (" + Cond + ") ";
+      if (P.BarrierBefore)
+        Lines.push_back(Barrier + ";");
+      if (!P.Split) {
+        std::optional<std::string> T = textWithSemi(S);
+        if (!T)
+          return false;
+        Lines.push_back(If + *T);
+        return true;
+      }
+      std::optional<std::string> StmtText = text(S->getSourceRange());
+      const auto *BO = cast<BinaryOperator>(S);
+      std::optional<std::string> OwnText = text(BO->getLHS()->getSourceRange());
+      if (!StmtText || !OwnText)
+        return false;
+      // The threads outside the condition read their own element instead:
+      // only where the function accesses it in all of them, so that it is
+      // known to be in bounds.
+      if (!Cond.empty() && !accessedByAll(BO->getLHS(), Outer))
+        return false;
+      std::string Body = *StmtText;
+      // Replace the racing reads, last first, by temporaries.
+      SmallVector<const Access *, 2> Reads(P.Reads);
+      llvm::sort(Reads, [&](const Access *X, const Access *Y) {
+        return SM.getFileOffset(X->E->getBeginLoc()) >
+               SM.getFileOffset(Y->E->getBeginLoc());
+      });
+      unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
+      SmallVector<std::string, 2> Decls;
+      for (const Access *Rd : Reads) {
+        std::optional<std::string> RT = text(Rd->E->getSourceRange());
+        if (!RT || Rd->E->getBeginLoc().isMacroID())
+          return false;
+        std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
+                               ? Peer
+                               : Peer + std::to_string(++Counter);
+        if (Braces && Reads.size() == 1)
+          Name = Peer;
+        unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
+        Body.replace(B, RT->size(), Name);
+        Decls.insert(
+            Decls.begin(),
+            "auto " + Name + " = " +
+                (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
+                ";");
+      }
+      Lines.append(Decls.begin(), Decls.end());
+      Lines.push_back(Barrier + ";");
+      Lines.push_back(If + Body + ";");
+      Lines.push_back(Barrier + ";");
+      return true;
+    };
+
+    // A loop walked once (not per offset) around both statements of a race:
+    // the next iteration's statements race with this one's across the back
+    // edge, so its body also ends with a barrier.
+    llvm::SetVector<const Stmt *> BackEdges;
+    for (const Race &R : Races) {
+      unsigned WO = stmtOrder(R.W->Stmt);
+      for (const Stmt *X = R.R->Stmt; X;) {
+        auto It = A.Slots.find(X);
+        if (It == A.Slots.end())
+          break;
+        const Stmt *P = It->second.Parent;
+        const VarDecl *Var;
+        SmallVector<int64_t, 8> Values;
+        if (P && isa<ForStmt, WhileStmt, DoStmt>(P) && stmtOrder(P) <= WO &&
+            WO <= SM.getFileOffset(SM.getExpansionLoc(P->getEndLoc()))) {
+          const auto *For = dyn_cast<ForStmt>(P);
+          if (!For || (!A.halvingLoop(For, Var, Values) &&
+                       !A.doublingLoop(For, Var, Values)))
+            BackEdges.insert(P);
+          break;
+        }
+        X = P;
+      }
+    }
+    for (const Stmt *L : BackEdges) {
+      const Stmt *Body = isa<ForStmt>(L)     ? cast<ForStmt>(L)->getBody()
+                         : isa<WhileStmt>(L) ? cast<WhileStmt>(L)->getBody()
+                                             : cast<DoStmt>(L)->getBody();
+      const auto *CS = dyn_cast<CompoundStmt>(Body);
+      auto It = A.Slots.find(Body);
+      bool Continues = false;
+      forEachDescendant(
+          Body, [&](const Stmt *X) { Continues |= isa<ContinueStmt>(X); });
+      if (It == A.Slots.end() || !uniform(It->second.G, Warp)) {
+        Why = "the barrier would be inside a thread-dependent branch or loop";
+        return false;
+      }
+      if (!CS || CS->body_empty() || Continues ||
+          CS->getRBracLoc().isMacroID()) {
+        Why = "the loop body would need a barrier at its end";
+        return false;
+      }
+      const auto *Last = dyn_cast<CallExpr>(CS->body_back());
+      if (Last && isBarrierCall(Last))
+        continue;
+      Fixes.push_back(FixItHint::CreateInsertion(
+          CS->getRBracLoc(),
+          "  " + Barrier + ";\n" + indentOf(CS->getRBracLoc())));
+    }
+
+    llvm::SmallPtrSet<const Stmt *, 4> Distributed;
     for (auto &[S, P] : Plans) {
       if (!P.Split && !P.BarrierBefore)
         continue;
@@ -633,14 +1164,15 @@ public:
       if (SlotIt == A.Slots.end())
         return false;
       const Slot &Sl = SlotIt->second;
-      std::string Replacement;
       const Stmt *Target = S;
       std::string Indent = indentOf(S->getBeginLoc());
       std::string Cond;
       bool Braces = false;
-      const Stmt *Own = nullptr;
+      const Stmt *Loop = nullptr; ///< Whose unbraced body gets braces.
       if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
         // In place.
+      } else if ((Loop = loopWithBody(S, Sl)) && uniform(Sl.G, Warp)) {
+        // In place, in braces.
       } else if (Sl.Kind == SlotKind::IfThen &&
                  uniform(A.Slots[Sl.Parent].G, Warp) &&
                  !A.threadDependent(cast<IfStmt>(Sl.Parent)->getCond()) &&
@@ -651,90 +1183,74 @@ public:
         // Lift out of a thread-dependent `if (C) S;`.
         const auto *If = cast<IfStmt>(Sl.Parent);
         auto PIt = A.Slots.find(If);
+        if (PIt != A.Slots.end())
+          Loop = loopWithBody(If, PIt->second);
         if (If->getElse() || If->getInit() || If->getConditionVariable() ||
-            PIt == A.Slots.end() || PIt->second.Kind != SlotKind::Compound ||
+            PIt == A.Slots.end() ||
+            (PIt->second.Kind != SlotKind::Compound && !Loop) ||
             !uniform(PIt->second.G, Warp)) {
           Why = "the barrier would be inside a thread-dependent branch";
           return false;
         }
-        bool ReadsArray = false;
-        forEachDescendant(If->getCond(), [&](const Stmt *X) {
-          ReadsArray |= isa<ArraySubscriptExpr>(X);
-        });
-        if (ReadsArray || If->getCond()->HasSideEffects(Ctx))
-          return false;
-        std::optional<std::string> C = text(If->getCond()->getSourceRange());
+        std::optional<std::string> C = liftableCond(If);
         if (!C)
           return false;
         Cond = *C;
         Target = If;
         Indent = indentOf(If->getBeginLoc());
+      } else if (const IfStmt *If = distributable(S, Warp)) {
+        // `if (C) { S1; S2; }`: `if (C) S1; barrier; if (C) S2;`.
+        if (!Distributed.insert(If).second)
+          continue;
+        std::optional<std::string> C = liftableCond(If);
+        std::optional<CharSourceRange> Range = withSemi(If);
+        if (!C || !Range)
+          return false;
+        SmallVector<std::string, 8> Lines;
+        for (const Stmt *Child : cast<CompoundStmt>(If->getThen())->body()) {
+          auto PIt = Plans.find(Child);
+          if (PIt != Plans.end() &&
+              (PIt->second.Split || PIt->second.BarrierBefore)) {
+            if (!makeLines(Child, PIt->second, *C, false, Lines, A.Slots[If].G))
+              return false;
+            continue;
+          }
+          std::optional<std::string> T = textWithSemi(Child);
+          if (!T)
+            return false;
+          Lines.push_back("if (" + *C + ") " + *T);
+        }
+        std::string In = indentOf(If->getBeginLoc());
+        Fixes.push_back(
+            FixItHint::CreateReplacement(*Range, llvm::join(Lines, "\n" + In)));
+        continue;
       } else {
         Why = "the barrier would be inside a thread-dependent branch or loop";
         return false;
       }
       std::optional<CharSourceRange> Range = withSemi(Target);
-      std::optional<std::string> StmtText = text(S->getSourceRange());
-      if (!Range || !StmtText)
+      if (!Range)
         return false;
-      std::string In = Braces ? Indent + "  " : Indent;
-      SmallVector<std::string, 4> Lines;
-      if (P.BarrierBefore)
-        Lines.push_back(Barrier + ";");
-      std::string Body = *StmtText;
-      if (P.Split) {
-        const auto *BO = cast<BinaryOperator>(S);
-        Own = BO->getLHS();
-        std::optional<std::string> OwnText = text(Own->getSourceRange());
-        if (!OwnText)
+      SmallVector<std::string, 6> Lines;
+      if (!makeLines(S, P, Cond, Braces, Lines, A.Slots[Target].G))
+        return false;
+      if (Loop) {
+        SourceLocation RParen = isa<ForStmt>(Loop)
+                                    ? cast<ForStmt>(Loop)->getRParenLoc()
+                                    : cast<WhileStmt>(Loop)->getRParenLoc();
+        if (RParen.isMacroID())
           return false;
-        // Replace the racing reads, last first, by temporaries.
-        SmallVector<const Access *, 2> Reads(P.Reads);
-        llvm::sort(Reads, [&](const Access *X, const Access *Y) {
-          return SM.getFileOffset(X->E->getBeginLoc()) >
-                 SM.getFileOffset(Y->E->getBeginLoc());
-        });
-        unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
-        SmallVector<std::string, 2> Decls;
-        for (const Access *Rd : Reads) {
-          std::optional<std::string> RT = text(Rd->E->getSourceRange());
-          if (!RT || Rd->E->getBeginLoc().isMacroID())
-            return false;
-          std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
-                                 ? Peer
-                                 : Peer + std::to_string(++Counter);
-          if (Braces && Reads.size() == 1)
-            Name = Peer;
-          unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
-          Body.replace(B, RT->size(), Name);
-          Decls.insert(
-              Decls.begin(),
-              "auto " + Name + " = " +
-                  (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
-                  ";");
-        }
-        Lines.append(Decls.begin(), Decls.end());
-        Lines.push_back(Barrier + ";");
-        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
-                        ";");
-        Lines.push_back(Barrier + ";");
-      } else {
-        Lines.push_back((Cond.empty() ? "" : "if (" + Cond + ") ") + Body +
-                        (isa<Expr>(S) ? ";" : ""));
+        std::string LI = indentOf(Loop->getBeginLoc());
+        std::string New = " {";
+        for (const std::string &L : Lines)
+          New += "\n" + LI + "  " + L;
+        New += "\n" + LI + "}";
+        Fixes.push_back(FixItHint::CreateReplacement(
+            CharSourceRange::getCharRange(
+                Lexer::getLocForEndOfToken(RParen, 0, SM, LO), endOf(*Range)),
+            New));
+        continue;
       }
-      std::string New;
-      if (Braces)
-        New = "{\n";
-      for (unsigned I = 0; I < Lines.size(); ++I) {
-        if (I > 0 || Braces)
-          New += In;
-        New += Lines[I];
-        New += "\n";
-      }
-      if (Braces)
-        New += Indent + "}";
-      else
-        New.pop_back();
       if (!Cond.empty() && !P.Split) {
         // A pure read under a thread-dependent branch: the barrier goes
         // before the branch, the branch stays as it is.
@@ -742,22 +1258,113 @@ public:
                                                    Barrier + ";\n" + Indent));
         continue;
       }
+      // A statement that shares its line with what comes before it
+      // (`if (c) { S; }`) starts on a line of its own, one level deeper.
+      bool LineStart = atLineStart(Target->getBeginLoc());
       if (!P.Split && !Braces) {
-        Fixes.push_back(FixItHint::CreateInsertion(S->getBeginLoc(),
-                                                   Barrier + ";\n" + Indent));
+        Fixes.push_back(FixItHint::CreateInsertion(
+            S->getBeginLoc(), LineStart ? Barrier + ";\n" + Indent
+                                        : "\n" + Indent + "  " + Barrier +
+                                              ";\n" + Indent + "  "));
         continue;
+      }
+      std::string New;
+      if (Braces) {
+        New = "{\n";
+        for (const std::string &L : Lines)
+          New += Indent + "  " + L + "\n";
+        New += Indent + "}";
+      } else if (LineStart) {
+        New = llvm::join(Lines, "\n" + Indent);
+      } else {
+        // Also replace the blanks around the statement on its line.
+        StringRef Buf = SM.getBufferData(SM.getFileID(Range->getBegin()));
+        unsigned B = SM.getFileOffset(Range->getBegin());
+        unsigned E = SM.getFileOffset(endOf(*Range));
+        unsigned NB = B, NE = E;
+        while (NB > 0 && (Buf[NB - 1] == ' ' || Buf[NB - 1] == '\t'))
+          --NB;
+        while (NE < Buf.size() && (Buf[NE] == ' ' || Buf[NE] == '\t'))
+          ++NE;
+        for (const std::string &L : Lines)
+          New += "\n" + Indent + "  " + L;
+        if (!restOfLineBlank(endOf(*Range)))
+          New += "\n" + Indent;
+        else
+          NE = E;
+        Range = CharSourceRange::getCharRange(
+            Range->getBegin().getLocWithOffset(-(int)(B - NB)),
+            endOf(*Range).getLocWithOffset(NE - E));
       }
       Fixes.push_back(FixItHint::CreateReplacement(*Range, New));
     }
     return !Fixes.empty();
   }
 
+  std::string ShuffleWhy; ///< Why the shuffle rewrite was not offered.
   Analysis &A;
   ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
   const FunctionDecl *FD;
+  const CallMap &Calls;
 };
+
+/// Bounds the thread index by the accesses that every thread of \p FD makes:
+/// `A[tid + c]` of an array of N elements in a statement of the function's
+/// body (no branch, no loop, no return before it) means that the block has
+/// at most N - c threads, assuming that the program accesses A in bounds.
+void boundThreads(Analysis &A, const FunctionDecl *FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return;
+  const Stmt *FirstReturn = nullptr;
+  for (const Stmt *S : Body->body()) {
+    forEachDescendant(S, [&](const Stmt *X) {
+      if (!FirstReturn && isa<ReturnStmt>(X))
+        FirstReturn = S;
+    });
+    if (FirstReturn)
+      break;
+  }
+  auto before = [&](const Stmt *S) {
+    for (const Stmt *C : Body->body()) {
+      if (C == FirstReturn)
+        return false;
+      if (C == S)
+        return true;
+    }
+    return false;
+  };
+  int64_t Bound = Inf;
+  for (const auto &Region : A.Regions)
+    for (const Access &X : Region) {
+      const auto *VD = dyn_cast<VarDecl>(X.Array);
+      const auto *AT =
+          VD ? A.Ctx.getAsConstantArrayType(VD->getType()) : nullptr;
+      auto It = A.Slots.find(X.Stmt);
+      if (!AT || X.Idx.B != Base::Tid || X.Idx.Xor || X.G.TidLo != 0 ||
+          X.G.TidHi != Inf || !X.G.BlockUniform || It == A.Slots.end() ||
+          It->second.Kind != SlotKind::Compound || It->second.Parent != Body ||
+          !before(X.Stmt))
+        continue;
+      Bound = std::min<int64_t>(Bound, (int64_t)AT->getSize().getZExtValue() -
+                                           X.Idx.Off);
+    }
+  if (Bound >= Inf)
+    return;
+  auto clamp = [&](Guard &G) {
+    if (G.TidHi > Bound) {
+      G.TidHi = Bound;
+      G.Bounded = true;
+    }
+  };
+  for (auto &Region : A.Regions)
+    for (Access &X : Region)
+      clamp(X.G);
+  for (auto &KV : A.Slots)
+    clamp(KV.second.G);
+}
 
 } // namespace
 
@@ -773,6 +1380,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       A.collectLocals(FD);
     A.bindParameters(Fns);
   }
+  for (const FunctionDecl *FD : Fns)
+    A.collectVarying(FD);
   // First walk: the guards at every call site.
   for (const FunctionDecl *FD : Fns)
     A.walkFunction(FD, Guard());
@@ -816,14 +1425,16 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       }
     }
     A.walkFunction(FD, Entry);
-    Fixer F(A, *Ctx, FD);
+    boundThreads(A, FD);
+    Fixer F(A, *Ctx, FD, Calls);
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;
       for (const Access &W : Region)
         for (const Access &R : Region)
-          if (std::optional<Race> Rc = raceBetween(W, R))
-            Races.push_back(*Rc);
+          if (!(W.Carried && R.Carried))
+            if (std::optional<Race> Rc = raceBetween(W, R))
+              Races.push_back(*Rc);
       if (Races.empty())
         continue;
       llvm::sort(Races, [](const Race &X, const Race &Y) {
@@ -832,7 +1443,17 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       });
       const Race &First = Races.front();
       SourceLocation Loc = SM.getExpansionLoc(First.R->E->getBeginLoc());
-      if (!Reported.insert(Loc.getRawEncoding()).second)
+      // One warning per region of the source: a template instantiated
+      // twice (or a loop walked per offset) gives the same races again, or
+      // some of them.
+      auto LocOf = [&](const Race &R) {
+        return SM.getExpansionLoc(R.R->E->getBeginLoc()).getRawEncoding();
+      };
+      bool Seen = llvm::any_of(
+          Races, [&](const Race &R) { return Reported.count(LocOf(R)); });
+      for (const Race &R : Races)
+        Reported.insert(LocOf(R));
+      if (Seen)
         continue;
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
       // The array as spelled at the read (an alias such as `vs` of `s`).
@@ -844,6 +1465,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       std::vector<FixItHint> Fixes;
       std::string Why;
       bool Fixed = false;
+      F.ShuffleWhy.clear();
       if (Warp && FixStyle == FixStyleKind::Shuffle)
         Fixed = F.shuffleFix(Races, Fixes);
       if (!Fixed) {
@@ -873,6 +1495,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
              "this relies on the lanes of a warp running in lock-step and on "
              "a warp size of 32; neither is guaranteed since Volta",
              DiagnosticIDs::Note);
+      if (!Fixed && !F.ShuffleWhy.empty())
+        Why = F.ShuffleWhy;
       if (!Fixed && !Why.empty())
         diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Why;
     }

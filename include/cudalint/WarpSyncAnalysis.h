@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -43,6 +44,8 @@ struct Guard {
   int64_t LaneLo = 0, LaneHi = WarpSize; ///< lane in [LaneLo, LaneHi).
   bool WarpUniform = true;  ///< Whole warps reach this point or none.
   bool BlockUniform = true; ///< Every thread of the block reaches it.
+  /// TidHi comes from the sizes of the arrays accessed, not a condition.
+  bool Bounded = false;
 };
 
 enum class SlotKind { Compound, IfThen, IfElse, Other };
@@ -62,11 +65,14 @@ struct Access {
   Guard G;
   const Stmt *Stmt; ///< The innermost statement holding the access.
   unsigned Order;
+  /// Copied past a branch that has a barrier on only one of its paths.
+  bool Carried = false;
 };
 
 struct CallSite {
   const CallExpr *Call;
   Guard G;
+  const FunctionDecl *Caller = nullptr;
 };
 
 /// A barrier: __syncthreads and variants, __syncwarp, __barrier_sync,
@@ -150,7 +156,8 @@ public:
   }
 
   /// Whether \p E may differ between the threads of a block: it names the
-  /// thread index or a local variable (which may hold one).
+  /// thread index or a local variable that may hold different values in
+  /// different threads.
   bool threadDependent(const Expr *E) const {
     bool Dep = false;
     forEachDescendant(E, [&](const Stmt *S) {
@@ -158,8 +165,7 @@ public:
         const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         if (OwnVars.count(DRE->getDecl()))
           Dep = true;
-        else if (VD && VD->isLocalVarDeclOrParm() && !isa<ParmVarDecl>(VD) &&
-                 !VD->getType().isConstQualified())
+        else if (VD && VD->isLocalVarDecl() && Varying.count(VD))
           Dep = true;
       } else if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
         if (isThreadIdxX(POE))
@@ -176,6 +182,140 @@ public:
       }
     });
     return Dep;
+  }
+
+  /// Whether \p E may have different values in different threads: it is
+  /// thread-dependent or calls a function (which may return anything).
+  bool varyingExpr(const Expr *E) const {
+    if (threadDependent(E))
+      return true;
+    bool V = false;
+    forEachDescendant(E, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        V |= !Callee || !Callee->isConstexpr();
+      }
+    });
+    return V;
+  }
+
+  /// Finds the locals of \p FD that may hold different values in different
+  /// threads: initialised or assigned from a varying value, or under a
+  /// thread-dependent condition, or whose address is taken.
+  void collectVarying(const FunctionDecl *FD) {
+    bool Changed = true;
+    auto mark = [&](const Expr *Target) {
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && VD->isLocalVarDecl())
+          Changed |= Varying.insert(VD).second;
+    };
+    std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S,
+                                                       bool Ctrl) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      const Expr *Cond = nullptr;
+      const Stmt *Body = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        Walk(If->getInit(), Ctrl);
+        Walk(If->getConditionVariableDeclStmt(), Ctrl);
+        Walk(If->getCond(), Ctrl);
+        bool C = Ctrl || threadDependent(If->getCond());
+        Walk(If->getThen(), C);
+        Walk(If->getElse(), C);
+        return;
+      }
+      if (const auto *For = dyn_cast<ForStmt>(S)) {
+        Walk(For->getInit(), Ctrl);
+        Cond = For->getCond();
+        Body = For->getBody();
+      } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+        Cond = While->getCond();
+        Body = While->getBody();
+      } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+        Cond = Do->getCond();
+        Body = Do->getBody();
+      } else if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+        Walk(Switch->getCond(), Ctrl);
+        Walk(Switch->getBody(), Ctrl || threadDependent(Switch->getCond()));
+        return;
+      }
+      if (Body) {
+        bool C = Ctrl || (Cond && threadDependent(Cond)) ||
+                 divergentExit(Body, /*Loop=*/true);
+        Walk(Cond, C);
+        Walk(Body, C);
+        if (const auto *For = dyn_cast<ForStmt>(S))
+          Walk(For->getInc(), C);
+        return;
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D);
+              VD && VD->getInit() && (Ctrl || varyingExpr(VD->getInit())))
+            Changed |= Varying.insert(VD).second;
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+        if (BO->isAssignmentOp() && (Ctrl || varyingExpr(BO->getRHS())))
+          mark(BO->getLHS());
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+        if (UO->getOpcode() == UO_AddrOf ||
+            (UO->isIncrementDecrementOp() && Ctrl))
+          mark(UO->getSubExpr());
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+          const ParmVarDecl *P = Callee && I < Callee->getNumParams()
+                                     ? Callee->getParamDecl(I)
+                                     : nullptr;
+          if (!P || (P->getType()->isReferenceType() &&
+                     !P->getType().getNonReferenceType().isConstQualified()))
+            mark(Call->getArg(I));
+        }
+      }
+      for (const Stmt *C : S->children())
+        Walk(C, Ctrl);
+    };
+    for (int Round = 0; Changed && Round < 8; ++Round) {
+      Changed = false;
+      Walk(FD->getBody(), false);
+    }
+  }
+
+  /// Whether some threads may leave \p S early (a `return`, or a `break` or
+  /// `continue` of the loop whose body is \p S when \p Loop, or of the
+  /// statement list \p S is in) under a thread-dependent condition, so that
+  /// what follows is not reached by all of them.
+  bool divergentExit(const Stmt *S, bool Loop) const {
+    bool Exit = false;
+    std::function<void(const Stmt *, bool, bool)> Walk =
+        [&](const Stmt *X, bool Under, bool Nested) {
+          if (!X || Exit || isa<LambdaExpr>(X))
+            return;
+          if (isa<ReturnStmt, GotoStmt, IndirectGotoStmt>(X) ||
+              (isa<BreakStmt, ContinueStmt>(X) && !Nested)) {
+            Exit |= Under;
+            return;
+          }
+          if (const auto *If = dyn_cast<IfStmt>(X)) {
+            bool U = Under || threadDependent(If->getCond());
+            Walk(If->getThen(), U, Nested);
+            Walk(If->getElse(), U, Nested);
+            return;
+          }
+          if (isa<ForStmt, WhileStmt, DoStmt, SwitchStmt, CXXForRangeStmt>(X)) {
+            // An early exit of a nested loop ends only that loop; a return
+            // inside it still counts, under whatever condition.
+            for (const Stmt *C : X->children())
+              Walk(C, true, true);
+            return;
+          }
+          for (const Stmt *C : X->children())
+            Walk(C, Under, Nested);
+        };
+    (void)Loop;
+    Walk(S, false, false);
+    return Exit;
   }
 
   /// Narrows \p G by the condition \p Cond being true.
@@ -321,11 +461,13 @@ public:
     FirstRegionAtEntry = true;
     Slots.clear();
     Order = 0;
+    CurrentFD = FD;
     walkStmt(FD->getBody(), Entry, FD->getBody());
     flush();
   }
 
   void flush() {
+    ++Flushes;
     if (Regions.empty() && Current.empty())
       FirstRegionAtEntry = false;
     if (!Current.empty())
@@ -345,6 +487,9 @@ public:
       for (const Stmt *Child : CS->body()) {
         setSlot(Child, SlotKind::Compound, CS, G);
         walkStmt(Child, G, Child);
+        // After `if (tid >= n) return;` not every thread is here.
+        if (divergentExit(Child, false))
+          G.BlockUniform = G.WarpUniform = false;
       }
       return;
     }
@@ -365,10 +510,20 @@ public:
       refine(GT, Cond);
       if (threadDependent(Cond))
         GE.BlockUniform = GE.WarpUniform = false;
+      SmallVector<Access, 8> Before(Current);
+      unsigned F0 = Flushes;
       setSlot(If->getThen(), SlotKind::IfThen, If, GT);
       walkStmt(If->getThen(), GT, If->getThen());
+      unsigned F1 = Flushes;
       setSlot(If->getElse(), SlotKind::IfElse, If, GE);
       walkStmt(If->getElse(), GE, If->getElse());
+      // `if (c) __syncthreads();`: on the path without the barrier, the
+      // accesses before the branch meet those after it.
+      if ((F1 != F0) != (Flushes != F1))
+        for (Access X : Before) {
+          X.Carried = true;
+          Current.push_back(X);
+        }
       return;
     }
     const Expr *LoopCond = nullptr;
@@ -387,9 +542,10 @@ public:
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       const VarDecl *Var = nullptr;
       SmallVector<int64_t, 8> Values;
-      if (halvingLoop(For, Var, Values)) {
-        // `for (o = C; o > 0; o >>= 1)`: the same trip count for every
-        // thread; walked once per value of `o`.
+      if ((halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) &&
+          !divergentExit(For->getBody(), true)) {
+        // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`: the
+        // same trip count for every thread; walked once per value of `o`.
         setSlot(Body, SlotKind::Other, S, G);
         for (int64_t V : Values) {
           LoopValues[Var] = V;
@@ -406,6 +562,8 @@ public:
         if (threadDependent(LoopCond))
           GB.BlockUniform = GB.WarpUniform = false;
       }
+      if (divergentExit(Body, true))
+        GB.BlockUniform = GB.WarpUniform = false;
       setSlot(Body, SlotKind::Other, S, GB);
       walkStmt(Body, GB, Body);
       if (const auto *For = dyn_cast<ForStmt>(S))
@@ -493,6 +651,74 @@ public:
     return true;
   }
 
+  /// `for (T o = C0; o < C; o <<= 1)` (or `o *= 2`, `o = o * 2`,
+  /// `o = o << 1`, `o += o`, `o <= C`) with `o` not assigned in the body: the
+  /// values of `o`, C0, 2 C0, ... below C.
+  bool doublingLoop(const ForStmt *For, const VarDecl *&Var,
+                    SmallVector<int64_t, 8> &Values) const {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+    if (!Init || !Init->isSingleDecl())
+      return false;
+    Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+    if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+      return false;
+    std::optional<int64_t> Start = constant(Var->getInit());
+    if (!Start || *Start <= 0 || *Start > 4096)
+      return false;
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+    if (!Cond || !isVar(Cond->getLHS()) ||
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return false;
+    std::optional<int64_t> Bound = constant(Cond->getRHS());
+    if (!Bound || *Bound > 4096)
+      return false;
+    int64_t End = Cond->getOpcode() == BO_LT ? *Bound : *Bound + 1;
+    const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+    if (!Inc || !isVar(Inc->getLHS()))
+      return false;
+    std::optional<int64_t> By = constant(Inc->getRHS());
+    const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+    std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
+    if (Inc->getOpcode() == BO_ShlAssign && By && *By == 1) {
+    } else if (Inc->getOpcode() == BO_MulAssign && By && *By == 2) {
+    } else if (Inc->getOpcode() == BO_AddAssign && isVar(Inc->getRHS())) {
+    } else if (Inc->getOpcode() == BO_Assign && RHS && RC &&
+               ((RHS->getOpcode() == BO_Shl && *RC == 1) ||
+                (RHS->getOpcode() == BO_Mul && *RC == 2)) &&
+               isVar(RHS->getLHS())) {
+    } else {
+      return false;
+    }
+    if (assignedIn(For->getBody(), Var))
+      return false;
+    Values.clear();
+    for (int64_t V = *Start; V < End; V *= 2)
+      Values.push_back(V);
+    return true;
+  }
+
+  /// Whether \p S assigns \p Var or takes its address.
+  static bool assignedIn(const Stmt *S, const VarDecl *Var) {
+    auto isVar = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == Var;
+    };
+    bool Assigned = false;
+    forEachDescendant(S, [&](const Stmt *X) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(X))
+        Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
+      else if (const auto *UO = dyn_cast<UnaryOperator>(X))
+        Assigned |=
+            (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            isVar(UO->getSubExpr());
+    });
+    return Assigned;
+  }
+
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder) {
     const auto *DRE =
@@ -561,7 +787,8 @@ public:
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
       if (const FunctionDecl *Callee = Call->getDirectCallee();
           Callee && Callee->hasBody())
-        Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G});
+        Calls[Callee->getCanonicalDecl()].push_back(
+            CallSite{Call, G, CurrentFD});
       if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
         flush();
     }
@@ -577,10 +804,13 @@ public:
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
+  unsigned Flushes = 0; ///< Barriers passed so far.
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
+  llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
+  const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
 };
 
 /// A racing write and read.

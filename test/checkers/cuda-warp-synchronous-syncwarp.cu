@@ -124,3 +124,39 @@ __global__ void alias(const float *in, float *out) {
 // CHECK-FIXES: {{^}}  volatile float *vs = s;{{$}}
 // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
 // CHECK-FIXES-NEXT: {{^}}  out[tid] = vs[tid + 1];{{$}}
+
+// A step that shares its line with the `{` of its block starts a line of its
+// own, one level deeper; the `}` goes back to the block's indentation.
+template <unsigned int blockSize>
+__global__ void sameLine(const float *in, float *out) {
+  __shared__ float sdata[blockSize];
+  unsigned tid = threadIdx.x;
+  float mySum = in[tid];
+  sdata[tid] = mySum;
+  __syncthreads();
+  if (tid < 32) {
+    volatile float *smem = sdata;
+    if (blockSize >= 64) { smem[tid] = mySum = mySum + smem[tid + 32]; }
+    if (blockSize >= 32) { smem[tid] = mySum = mySum + smem[tid + 16]; }
+    if (blockSize >= 16) { smem[tid] = mySum = mySum + smem[tid + 8]; }
+  }
+  // CHECK-MESSAGES: :[[@LINE-3]]:56: warning: lanes of a warp communicate through 'smem' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-FIXES: {{^}}    if (blockSize >= 64) { smem[tid] = mySum = mySum + smem[tid + 32]; }{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    if (blockSize >= 32) {{[{]}}{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      auto peer1 = smem[tid + 16];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      smem[tid] = mySum = mySum + peer1;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    if (blockSize >= 16) {{[{]}}{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      auto peer2 = smem[tid + 8];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      smem[tid] = mySum = mySum + peer2;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}      __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    }{{$}}
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+template __global__ void sameLine<64>(const float *, float *);
+template __global__ void sameLine<32>(const float *, float *);

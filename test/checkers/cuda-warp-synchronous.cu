@@ -195,7 +195,9 @@ __global__ void neighbours(const float *in, float *out) {
 // CHECK-FIXES-NEXT: {{^}}  out[tid] = right;{{$}}
 // CHECK-FIXES-NEXT: {{^}}}{{$}}
 
-// The barrier would be divergent: warning without fix.
+// The racing statements are in a thread-dependent branch: each goes under
+// its own copy of the condition, the barrier between them is reached by
+// every thread.
 __global__ void divergent(const float *in, float *out) {
   __shared__ float s[256];
   int tid = threadIdx.x;
@@ -208,11 +210,33 @@ __global__ void divergent(const float *in, float *out) {
 // CHECK-FIXES: __global__ void divergent(const float *in, float *out) {
 // CHECK-FIXES-NEXT: {{^}}  __shared__ float s[256];{{$}}
 // CHECK-FIXES-NEXT: {{^}}  int tid = threadIdx.x;{{$}}
-// CHECK-FIXES-NEXT: {{^}}  if (tid < 200) {{{$}}
-// CHECK-FIXES-NEXT: {{^}}    s[tid] = in[tid];{{$}}
-// CHECK-FIXES-NEXT: {{^}}    out[tid] = s[tid + 40];{{$}}
-// CHECK-FIXES-NEXT: {{^}}  }{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (tid < 200) s[tid] = in[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (tid < 200) out[tid] = s[tid + 40];{{$}}
 // CHECK-FIXES-NEXT: {{^}}}{{$}}
+
+// The same with a declaration in the branch (its scope would change) and
+// with a condition that reads memory: warning without fix.
+__global__ void divergentDecl(const float *in, float *out) {
+  __shared__ float s[256];
+  int tid = threadIdx.x;
+  if (tid < 200) {
+    float x = in[tid];
+    s[tid] = x;
+    out[tid] = s[tid + 40];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:16: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+}
+
+__global__ void divergentData(const float *in, float *out) {
+  __shared__ float s[256];
+  int tid = threadIdx.x;
+  if (in[tid] > 0) {
+    s[tid] = in[tid];
+    out[tid] = s[tid + 40];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:16: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+}
 
 // A step spelled through a macro: warning, no fix.
 #define STEP(k) s[tid] += s[tid + k]

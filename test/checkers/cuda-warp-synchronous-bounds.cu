@@ -1,0 +1,51 @@
+// RUN: %check_cuda_lint %s cuda-warp-synchronous %t
+
+// Accesses that every thread makes bound the block size (assuming in-bounds
+// accesses): `s[tid + B]` on an array of 2 B elements means at most B
+// threads, so `s[tid + B]` is this thread's own second element.
+template <int B>
+__global__ void ownTwo(float *out) {
+  __shared__ float s[2 * B];
+  unsigned tid = threadIdx.x;
+  s[tid] = 1.0f;
+  s[tid + B] = 2.0f;
+  out[tid] = s[tid] + s[tid + B];
+}
+template __global__ void ownTwo<256>(float *);
+
+// The same bound, a neighbour's element: a race between warps.
+__global__ void neighbourTwo(float *out) {
+  __shared__ float s[512];
+  unsigned tid = threadIdx.x;
+  s[tid] = 1.0f;
+  s[tid + 256] = 2.0f;
+  out[tid] = s[tid + 1] + s[tid + 256];
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:14: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}  s[tid + 256] = 2.0f;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = s[tid + 1] + s[tid + 256];{{$}}
+
+// A bound below a warp from the array size alone (s[tid + 16] of 32
+// elements: at most 16 threads): a full-mask shuffle would name lanes that do
+// not exist. The __syncwarp() split instead. The 16 step reads s[16..31],
+// which no thread writes: the race starts with the 8 step.
+__global__ void smallBlock(const int *in, int *out) {
+  __shared__ int s[32];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncwarp();
+  s[tid] += s[tid + 16];
+  s[tid] += s[tid + 8];
+  s[tid] += s[tid + 4];
+  s[tid] += s[tid + 2];
+  s[tid] += s[tid + 1];
+  if (tid == 0)
+    out[0] = s[0];
+}
+// CHECK-MESSAGES: :[[@LINE-7]]:13: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}  s[tid] += s[tid + 16];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  auto peer1 = s[tid + 8];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  s[tid] += peer1;{{$}}
