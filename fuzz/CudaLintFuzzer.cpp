@@ -14,7 +14,10 @@
 #include "cudalint/PrecompiledPrelude.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -46,13 +49,30 @@ const std::vector<std::string> &compileArgs() {
   return Args;
 }
 
+/// The flags with the legacy compatibility header, as the driver adds it
+/// for code that names an API CUDA 12 removed, so that the checks for such
+/// code (cuda-legacy-*, texture references) are reachable.
+const std::vector<std::string> &legacyCompileArgs() {
+  static std::vector<std::string> Args = [] {
+    std::vector<std::string> Flags = compileArgs();
+    llvm::SmallString<256> Legacy(cudalint::findShareDir("cuda-lint-fuzzer"));
+    llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
+    if (cudalint::findCudaPath("") && llvm::sys::fs::exists(Legacy))
+      Flags.push_back("-include" + std::string(Legacy));
+    return Flags;
+  }();
+  return Args;
+}
+
 /// Lints \p Code; returns the diagnostics.
 std::vector<tidy::ClangTidyError> lint(llvm::StringRef Code) {
   tidy::ClangTidyOptions Opts = tidy::ClangTidyOptions::getDefaults();
   Opts.Checks = "-*,cuda-*";
   tidy::ClangTidyContext Context(std::make_unique<tidy::DefaultOptionsProvider>(
       tidy::ClangTidyGlobalOptions(), Opts));
-  tooling::FixedCompilationDatabase Db(".", compileArgs());
+  tooling::FixedCompilationDatabase Db(".", cudalint::mentionsRemovedApi(Code)
+                                                ? legacyCompileArgs()
+                                                : compileArgs());
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::getRealFileSystem());
   auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();

@@ -13,7 +13,10 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/YAMLTraits.h"
 #include <algorithm>
+#include <cerrno>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using llvm::StringRef;
 namespace fs = llvm::sys::fs;
@@ -75,6 +78,35 @@ std::pair<unsigned, unsigned> offsetToPosition(StringRef Text,
     }
   }
   return {Line, Col};
+}
+
+/// The 1-based column of \p Offset in UTF-16 code units, as SARIF's
+/// `columnKind: utf16CodeUnits` wants it (clang counts bytes). A UTF-8 byte
+/// order mark is not part of the first line.
+/// UTF-16 code units in the UTF-8 bytes [From, To) of \p Text.
+unsigned utf16Units(StringRef Text, size_t From, size_t To) {
+  unsigned Units = 0;
+  for (size_t I = From; I < To && I < Text.size(); ++I) {
+    unsigned char C = Text[I];
+    if ((C & 0xC0) == 0x80)
+      continue; // A continuation byte: counted with its lead byte.
+    Units += (C & 0xF8) == 0xF0 ? 2 : 1; // Outside the BMP: a surrogate pair.
+  }
+  return Units;
+}
+
+/// Where the text proper starts: after a UTF-8 byte order mark.
+size_t textStart(StringRef Text) {
+  return Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+}
+
+unsigned utf16Column(StringRef Text, unsigned Offset) {
+  Offset = std::min<size_t>(Offset, Text.size());
+  size_t Start = Offset ? Text.rfind('\n', Offset - 1) : StringRef::npos;
+  Start = Start == StringRef::npos ? 0 : Start + 1;
+  if (Start == 0)
+    Start = std::min<size_t>(textStart(Text), Offset);
+  return utf16Units(Text, Start, Offset) + 1;
 }
 
 struct Edit {
@@ -183,6 +215,77 @@ std::vector<std::string> findCudaSources(StringRef Dir) {
   }
   llvm::sort(Out);
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
+bool isCudaHeaderName(StringRef File) {
+  return path::extension(File) == ".cuh";
+}
+
+std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files) {
+  std::set<std::string> Headers;
+  for (const std::string &F : Files)
+    if (isCudaHeaderName(F))
+      Headers.insert(F);
+  if (Headers.empty())
+    return std::vector<std::string>(Files.begin(), Files.end());
+
+  // The headers of the set that \p Includer names.
+  auto IncludedBy = [&](StringRef Includer) {
+    std::vector<std::string> Out;
+    bool Ok;
+    std::string Text = readFile(Includer, Ok);
+    llvm::SmallVector<StringRef> Lines;
+    StringRef(Text).split(Lines, '\n');
+    for (StringRef L : Lines) {
+      L = L.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim();
+      if (L.empty() || (L.front() != '"' && L.front() != '<'))
+        continue;
+      char Close = L.front() == '"' ? '"' : '>';
+      size_t End = L.find(Close, 1);
+      if (End == StringRef::npos)
+        continue;
+      StringRef Name = L.slice(1, End);
+      std::string Beside = makeAbsolute(Name, path::parent_path(Includer));
+      if (Headers.count(Beside)) {
+        Out.push_back(Beside);
+        continue;
+      }
+      llvm::SmallString<128> Suffix("/");
+      Suffix += Name;
+      path::remove_dots(Suffix, true);
+      for (const std::string &H : Headers)
+        if (StringRef(H).ends_with(Suffix))
+          Out.push_back(H);
+    }
+    return Out;
+  };
+
+  std::set<std::string> Covered;
+  std::vector<std::string> Work;
+  for (const std::string &F : Files)
+    if (!isCudaHeaderName(F))
+      Work.push_back(F);
+  std::set<std::string> Scanned;
+  while (!Work.empty()) {
+    std::string F = std::move(Work.back());
+    Work.pop_back();
+    if (!Scanned.insert(F).second)
+      continue;
+    for (std::string &H : IncludedBy(F))
+      if (Covered.insert(H).second)
+        Work.push_back(H);
+  }
+  std::vector<std::string> Out;
+  for (const std::string &F : Files)
+    if (!Covered.count(F))
+      Out.push_back(F);
   return Out;
 }
 
@@ -415,6 +518,54 @@ FixPlan planFixes(llvm::ArrayRef<Finding> Findings) {
   return Plan;
 }
 
+std::optional<std::string> notWritableReason(StringRef File) {
+  fs::file_status St;
+  if (fs::status(File, St))
+    return std::string("no such file");
+  if (::access(File.str().c_str(), W_OK) != 0 ||
+      (St.permissions() & fs::owner_write) == 0)
+    return std::string("is not writable");
+  return std::nullopt;
+}
+
+std::optional<std::string> writeFileAtomically(StringRef File, StringRef Text) {
+  llvm::SmallString<256> Real;
+  if (std::error_code EC = fs::real_path(File, Real))
+    return EC.message();
+  fs::file_status St;
+  if (std::error_code EC = fs::status(Real, St))
+    return EC.message();
+  llvm::SmallString<256> Model(Real), Temp;
+  Model += ".cuda-lint-%%%%%%%%.tmp";
+  int FD;
+  if (std::error_code EC = fs::createUniqueFile(Model, FD, Temp))
+    return "cannot create a temporary file beside it: " + EC.message();
+  // The temporary file takes the original's mode (not the umask's) and,
+  // when we may, its owner and group.
+  (void)::fchmod(FD, static_cast<mode_t>(St.permissions()));
+  (void)::fchown(FD, St.getUser(), St.getGroup());
+  std::string Error;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.flush();
+    if (OS.has_error()) {
+      Error = OS.error().message();
+      OS.clear_error();
+    } else if (::fsync(FD) != 0) {
+      Error = std::error_code(errno, std::generic_category()).message();
+    }
+  }
+  if (Error.empty())
+    if (std::error_code EC = fs::rename(Temp, Real))
+      Error = EC.message();
+  if (!Error.empty()) {
+    fs::remove(Temp);
+    return Error;
+  }
+  return std::nullopt;
+}
+
 std::string unifiedDiff(const FixPlan &Plan, StringRef Root) {
   std::string Result;
   auto Diff = llvm::sys::findProgramByName("diff");
@@ -482,9 +633,12 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
         {"ruleIndex", It->second},
         {"level", sarifLevel(F.Diag.DiagLevel)},
         {"message", llvm::json::Object{{"text", F.Diag.Message.Message}}}};
-    if (!F.File.empty())
-      R["locations"] =
-          llvm::json::Array{sarifLocation(F.File, F.Line, F.Column, Root)};
+    if (!F.File.empty()) {
+      bool Ok;
+      std::string Text = readFile(F.File, Ok);
+      R["locations"] = llvm::json::Array{sarifLocation(
+          F.File, F.Line, utf16Column(Text, F.Diag.Message.FileOffset), Root)};
+    }
     llvm::json::Array Related;
     for (const clang::tooling::DiagnosticMessage &N : F.Diag.Notes) {
       if (N.FilePath.empty())
@@ -492,8 +646,9 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
       // Positions of notes come from the same file contents.
       bool Ok;
       std::string Text = readFile(N.FilePath, Ok);
-      auto [L, C] = offsetToPosition(Text, N.FileOffset);
-      llvm::json::Object Loc = sarifLocation(N.FilePath, L, C, Root);
+      unsigned L = offsetToPosition(Text, N.FileOffset).first;
+      llvm::json::Object Loc =
+          sarifLocation(N.FilePath, L, utf16Column(Text, N.FileOffset), Root);
       Loc["message"] = llvm::json::Object{{"text", N.Message}};
       Related.push_back(std::move(Loc));
     }
@@ -505,17 +660,23 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
       std::string Text = readFile(File, Ok);
       llvm::json::Array Replacements;
       for (const clang::tooling::Replacement &Rep : Reps) {
-        auto [SL, SC] = offsetToPosition(Text, Rep.getOffset());
-        auto [EL, EC] =
-            offsetToPosition(Text, Rep.getOffset() + Rep.getLength());
+        unsigned SL = offsetToPosition(Text, Rep.getOffset()).first;
+        unsigned EL =
+            offsetToPosition(Text, Rep.getOffset() + Rep.getLength()).first;
+        unsigned SC = utf16Column(Text, Rep.getOffset());
+        unsigned EC = utf16Column(Text, Rep.getOffset() + Rep.getLength());
         Replacements.push_back(llvm::json::Object{
             {"deletedRegion",
-             llvm::json::Object{{"startLine", SL},
-                                {"startColumn", SC},
-                                {"endLine", EL},
-                                {"endColumn", EC},
-                                {"charOffset", Rep.getOffset()},
-                                {"charLength", Rep.getLength()}}},
+             llvm::json::Object{
+                 {"startLine", SL},
+                 {"startColumn", SC},
+                 {"endLine", EL},
+                 {"endColumn", EC},
+                 {"charOffset",
+                  utf16Units(Text, textStart(Text), Rep.getOffset())},
+                 {"charLength",
+                  utf16Units(Text, Rep.getOffset(),
+                             Rep.getOffset() + Rep.getLength())}}},
             {"insertedContent",
              llvm::json::Object{{"text", Rep.getReplacementText()}}}});
       }

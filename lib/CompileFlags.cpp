@@ -527,4 +527,31 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
   return Out;
 }
 
+/// Names that only code written for a CUDA toolkit older than 12.0 uses:
+/// the runtime calls and texture-reference API that CUDA 12.0 removed. A
+/// source that mentions one gets the legacy compatibility header. Texture
+/// *object* functions (`tex1Dfetch<float>(obj, i)`) still exist and are not
+/// listed; the non-`_sync` warp intrinsics parse without help because
+/// clang's CUDA headers still declare them.
+bool mentionsRemovedApi(StringRef Text) {
+  for (StringRef Name :
+       {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
+        "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
+        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture"})
+    if (Text.contains(Name))
+      return true;
+  // `texture<...>` alone may be the program's own class template: only a
+  // file that also reads a texture or names a read mode, and defines no
+  // `texture` of its own, uses texture references.
+  if (!Text.contains("texture<") && !Text.contains("texture <"))
+    return false;
+  if (Text.contains("struct texture") || Text.contains("class texture"))
+    return false;
+  for (StringRef Use :
+       {"cudaReadMode", "tex1Dfetch(", "tex1D(", "tex2D(", "tex3D("})
+    if (Text.contains(Use))
+      return true;
+  return false;
+}
+
 } // namespace cudalint

@@ -27,6 +27,18 @@ namespace cudalint {
 /// in sorted order. Hidden directories (`.git`, ...) are skipped.
 std::vector<std::string> findCudaSources(llvm::StringRef Dir);
 
+/// The translation units of \p Files (as findCudaSources returns them): every
+/// `.cu` file, and only the `.cuh` headers that no file in the set includes,
+/// directly or through other headers. An included header is analysed
+/// through the translation unit that includes it (clang-tidy reports and
+/// fixes findings in headers too); a header alone is linted as its own
+/// translation unit. Includes are read from the text (`#include "..."` and
+/// `<...>`), resolved beside the including file, then by path suffix.
+std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files);
+
+/// Whether \p File is a CUDA header by name (`.cuh`).
+bool isCudaHeaderName(llvm::StringRef File);
+
 /// Parses `K/N` (1 <= K <= N).
 bool parseShard(llvm::StringRef Spec, unsigned &K, unsigned &N);
 
@@ -101,6 +113,20 @@ struct FixPlan {
 /// fix from two translation units) are applied once; overlapping different
 /// edits are a conflict, and the file they are in is left alone.
 FixPlan planFixes(llvm::ArrayRef<Finding> Findings);
+
+/// Why \p File must not be rewritten by --fix (it does not exist, or it is
+/// not writable: no write permission for this user, or no owner write bit,
+/// which marks a file read-only even for root), or nothing.
+std::optional<std::string> notWritableReason(llvm::StringRef File);
+
+/// Replaces the contents of \p File with \p Text atomically: the text goes to
+/// a temporary file in the same directory, with the original's permissions
+/// (and owner, where allowed), which is then renamed over it. A symbolic link
+/// is followed, so its target changes, not the link. The original is never
+/// opened for writing, so an interrupted run leaves it old or new. Returns an
+/// error message, or nothing on success.
+std::optional<std::string> writeFileAtomically(llvm::StringRef File,
+                                               llvm::StringRef Text);
 
 /// A unified diff (`diff -u` style, with a/ and b/ prefixes relative to
 /// \p Root) of every file \p Plan changes.

@@ -72,6 +72,11 @@ std::vector<std::string>
 dropUnknownClangFlags(llvm::ArrayRef<std::string> Args,
                       std::vector<std::string> *Dropped);
 
+/// Whether the source text \p Text names an API that CUDA 12.0 removed (the
+/// thread-management runtime calls, texture references): such code gets the
+/// legacy compatibility header (share/cuda-lint/include/cuda_lint_legacy.h).
+bool mentionsRemovedApi(llvm::StringRef Text);
+
 /// Add what a CUDA compile needs and the command lacks: -x cuda (for
 /// headers), --cuda-path or the bundled fallback, -isystem <cuda>/include/cccl,
 /// --cuda-gpu-arch, --cuda-device-only, -Wno-unknown-cuda-version,

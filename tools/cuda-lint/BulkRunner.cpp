@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -98,6 +99,9 @@ std::optional<std::string> capture(llvm::ArrayRef<std::string> Args) {
 
 struct Job {
   std::string File;
+  /// The file as the child gets it: as the user spelled it when several
+  /// files were named (clang-tidy's output names files so), else absolute.
+  std::string Arg;
   std::string OutFile, ErrFile, YamlFile;
   Clock::time_point Start;
   double Seconds = 0;
@@ -108,6 +112,8 @@ struct Job {
   std::vector<clang::tooling::Diagnostic> Diags;
   bool Failed = false;
   std::string Reason;
+  /// The child printed its one-line error about this file.
+  bool ReasonShown = false;
   unsigned Findings = 0;
 };
 
@@ -189,6 +195,14 @@ std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
   if (path::filename(Dir) == "compile_commands.json")
     Dir = path::parent_path(BuildPath);
   std::string Error;
+  llvm::SmallString<256> File(Dir);
+  path::append(File, "compile_commands.json");
+  if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
+    if (llvm::Expected<llvm::json::Value> V =
+            llvm::json::parse((*Buf)->getBuffer());
+        !V)
+      fatal(File + ": invalid JSON: " + llvm::toString(V.takeError()));
+  }
   auto Db = clang::tooling::JSONCompilationDatabase::autoDetectFromDirectory(
       Dir, Error);
   if (!Db)
@@ -233,9 +247,13 @@ std::string failureReason(const Job &J, StringRef Root) {
       auto [L, C] =
           Tmp.position(D.Message.FilePath.empty() ? J.File : D.Message.FilePath,
                        D.Message.FileOffset);
-      return "compile error: " + relative(D.Message.FilePath, Root) + ":" +
-             std::to_string(L) + ":" + std::to_string(C) + ": " +
-             D.Message.Message;
+      return std::string(isCudaHeaderName(J.File)
+                             ? "header is not self-contained (no .cu file "
+                               "here includes it, and alone it does not "
+                               "compile): "
+                             : "compile error: ") +
+             relative(D.Message.FilePath, Root) + ":" + std::to_string(L) +
+             ":" + std::to_string(C) + ": " + D.Message.Message;
     }
   int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
   if (Code == 0)
@@ -246,6 +264,13 @@ std::string failureReason(const Job &J, StringRef Root) {
   llvm::SmallVector<StringRef> Lines;
   std::string Err = readAll(J.ErrFile);
   StringRef(Err).split(Lines, '\n');
+  for (StringRef L : Lines) {
+    // The child's own one-line error about the file: its cause alone.
+    StringRef Cause = L.trim();
+    if (Cause.consume_front("cuda-lint: error: ") &&
+        Cause.consume_front(J.Arg + ": "))
+      return Cause.str();
+  }
   for (StringRef L : Lines)
     if (L.contains("error:"))
       return L.trim().str();
@@ -393,23 +418,19 @@ bool emit(const BulkOptions &Opts, const FindingSet &Set,
   if (Opts.Fix) {
     unsigned Edits = 0, Files = 0;
     for (const auto &[File, Text] : Plan.NewContents) {
-      fs::file_status St;
-      if (fs::status(File, St) || ::access(File.c_str(), W_OK) != 0 ||
-          (St.permissions() & fs::owner_write) == 0) {
+      if (std::optional<std::string> Why = notWritableReason(File)) {
+        llvm::errs() << "cuda-lint: error: " << File << ": " << *Why
+                     << ", so its fixes were not applied\n";
+        Ok = false;
+        continue;
+      }
+      if (std::optional<std::string> Err = writeFileAtomically(File, Text)) {
         llvm::errs() << "cuda-lint: error: " << File
-                     << ": is not writable, so its fixes were not applied\n";
+                     << ": cannot write the fixed file (" << *Err
+                     << "); it was left unchanged\n";
         Ok = false;
         continue;
       }
-      std::error_code EC;
-      llvm::raw_fd_ostream OS(File, EC);
-      if (EC) {
-        llvm::errs() << "cuda-lint: error: " << File << ": " << EC.message()
-                     << "\n";
-        Ok = false;
-        continue;
-      }
-      OS << Text;
       Edits += Plan.EditCount[File];
       ++Files;
     }
@@ -464,15 +485,19 @@ int runBulk(const BulkOptions &Opts) {
 
   // 1. The translation units.
   std::vector<std::string> Files;
+  std::map<std::string, std::string> Spelling;
   unsigned NonCuda = 0;
   for (const std::string &In : Opts.Inputs) {
     if (fs::is_directory(In)) {
       std::vector<std::string> Found = findCudaSources(In);
       if (Found.empty())
         fatal(In + ": no CUDA sources (.cu, .cuh) in this directory");
+      // A header that a .cu file includes is analysed through it.
+      Found = translationUnits(Found);
       Files.insert(Files.end(), Found.begin(), Found.end());
     } else {
       Files.push_back(absolutePath(In));
+      Spelling.emplace(Files.back(), In);
     }
   }
   if (Opts.Inputs.empty() && !Opts.BuildPath.empty())
@@ -539,6 +564,19 @@ int runBulk(const BulkOptions &Opts) {
     for (clang::tooling::Diagnostic &D : J.Diags) {
       if (StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error"))
         continue;
+      // --fix-notes: a note's fix when the warning has none and exactly one
+      // note has one, as clang-tidy does.
+      if (Opts.FixNotes && D.Message.Fix.empty()) {
+        const clang::tooling::DiagnosticMessage *Only = nullptr;
+        unsigned WithFix = 0;
+        for (const clang::tooling::DiagnosticMessage &N : D.Notes)
+          if (!N.Fix.empty()) {
+            Only = &N;
+            ++WithFix;
+          }
+        if (WithFix == 1)
+          D.Message.Fix = Only->Fix;
+      }
       // clang-tidy applies no fix to a file that does not compile.
       if (J.Failed && !Opts.FixErrors)
         D.Message.Fix.clear();
@@ -554,9 +592,24 @@ int runBulk(const BulkOptions &Opts) {
     std::string Err = readAll(J.ErrFile);
     llvm::SmallVector<StringRef> Lines;
     StringRef(Err).split(Lines, '\n');
-    for (StringRef L : Lines)
-      if (L.starts_with("cuda-lint: ") && StderrSeen.insert(L).second)
+    for (StringRef L : Lines) {
+      if (!L.starts_with("cuda-lint: "))
+        continue;
+      // The child's error about its file is the reason it failed: the
+      // summary lists it, so it is printed here only when there is none.
+      if (L.starts_with("cuda-lint: error: " + J.Arg + ": ")) {
+        J.ReasonShown = true;
+        if (!Opts.Implicit && !Opts.Quiet)
+          continue;
+      }
+      if (StderrSeen.insert(L).second)
         llvm::errs() << L << "\n";
+    }
+    // Without a summary, a file that failed for a reason the output does not
+    // already show (a crash, a timeout) gets its one-line error here.
+    if (Opts.Implicit && J.Failed && !J.ReasonShown &&
+        !StringRef(J.Reason).starts_with("compile error:"))
+      llvm::errs() << "cuda-lint: error: " << J.Arg << ": " << J.Reason << "\n";
     Prog.done(J, Root);
   };
 
@@ -564,6 +617,8 @@ int runBulk(const BulkOptions &Opts) {
     while (Next < Jobs.size() && Running.size() < Parallel) {
       Job &J = Jobs[Next];
       J.File = Files[Next];
+      auto Given = Spelling.find(J.File);
+      J.Arg = Opts.Implicit && Given != Spelling.end() ? Given->second : J.File;
       std::string Base = (TempDir + "/" + std::to_string(Next)).str();
       J.OutFile = Base + ".out";
       J.ErrFile = Base + ".err";
@@ -576,7 +631,7 @@ int runBulk(const BulkOptions &Opts) {
         Args.push_back("--line-filter=" + LineFilter);
       if (!Opts.BuildPath.empty())
         Args.push_back("-p=" + Opts.BuildPath);
-      Args.push_back(J.File);
+      Args.push_back(J.Arg);
       if (Opts.HasDoubleDash) {
         Args.push_back("--");
         Args.insert(Args.end(), Opts.CompileArgs.begin(),
@@ -632,7 +687,7 @@ int runBulk(const BulkOptions &Opts) {
     if (J.Failed)
       Failures.push_back({J.File, J.Reason});
   bool Ok = emit(Opts, Set, Findings, Failures, Root);
-  if (!Opts.Quiet)
+  if (!Opts.Quiet && !Opts.Implicit)
     printSummary(Jobs, Findings, Root,
                  std::chrono::duration<double>(Clock::now() - Begin).count(),
                  Parallel, NonCuda);

@@ -29,7 +29,8 @@ struct BulkOptions {
   unsigned Jobs = 0;
   std::string Format = "text"; // text | json | sarif
   std::string Output;          // report file; stdout when empty
-  bool Fix = false, FixErrors = false, Diff = false, Quiet = false;
+  bool Fix = false, FixErrors = false, FixNotes = false, Diff = false,
+       Quiet = false;
   std::string ExportFixes;
   unsigned ShardK = 0, ShardN = 0;
   /// --changed-lines: "" compares the index with HEAD (what a commit adds),
@@ -40,7 +41,12 @@ struct BulkOptions {
   std::string Progress = "auto"; // auto | bar | lines | none
   /// A file still being analysed after this many seconds is killed and
   /// reported as not analysed; 0 waits for ever.
-  double TimeoutSeconds = 0;
+  double TimeoutSeconds = 300;
+  /// Several files named without any bulk option: each still runs in its own
+  /// process (a crash costs one file), but the output is clang-tidy's: no
+  /// progress and no summary; a file that could not be analysed for another
+  /// reason than its compile errors gets a one-line error.
+  bool Implicit = false;
 };
 
 /// Runs a bulk lint; returns the exit code.

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkRunner.h"
+#include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
@@ -23,8 +24,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <unistd.h>
 
 using namespace cudalint;
@@ -98,6 +101,67 @@ std::string findUpwards(StringRef Dir, StringRef Name) {
   return "";
 }
 
+/// Whether the configuration text \p Yaml (a `.clang-tidy` file or
+/// --config) says which checks to run; sets \p Inherit when it asks for its
+/// parent directory's configuration too. Text that does not parse counts as
+/// setting checks: clang-tidy reports it, and cuda-lint does not add to it.
+bool configSetsChecks(StringRef Yaml, StringRef Name, bool &Inherit) {
+  llvm::ErrorOr<clang::tidy::ClangTidyOptions> Opts =
+      clang::tidy::parseConfiguration(llvm::MemoryBufferRef(Yaml, Name));
+  Inherit = false;
+  if (!Opts)
+    return true;
+  Inherit = Opts->InheritParentConfig.value_or(false);
+  return Opts->Checks.has_value();
+}
+
+/// Whether the `.clang-tidy` files clang-tidy would use for a file in \p Dir
+/// (the nearest one, and its parents while they say InheritParentConfig) set
+/// Checks. A file with only CheckOptions does not.
+bool configFilesSetChecks(StringRef Dir) {
+  std::string Cur = Dir.str();
+  while (true) {
+    std::string File = findUpwards(Cur, ".clang-tidy");
+    if (File.empty())
+      return false;
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (!Buf)
+      return true;
+    bool Inherit;
+    if (configSetsChecks((*Buf)->getBuffer(), File, Inherit))
+      return true;
+    if (!Inherit)
+      return false;
+    StringRef Parent =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(File));
+    if (Parent.empty() || Parent == llvm::sys::path::parent_path(File))
+      return false;
+    Cur = Parent.str();
+  }
+}
+
+/// Whether --config or --config-file in \p Tidy sets Checks.
+bool configGivenSetsChecks(llvm::ArrayRef<std::string> Tidy) {
+  for (size_t I = 0; I < Tidy.size(); ++I) {
+    StringRef A = Tidy[I];
+    std::string Value;
+    bool Inherit;
+    if (isFlag(A, "config")) {
+      Value = A.contains('=') ? A.split('=').second.str()
+                              : (I + 1 < Tidy.size() ? Tidy[I + 1] : "");
+      if (configSetsChecks(Value, "--config", Inherit))
+        return true;
+    } else if (isFlag(A, "config-file")) {
+      Value = A.contains('=') ? A.split('=').second.str()
+                              : (I + 1 < Tidy.size() ? Tidy[I + 1] : "");
+      auto Buf = llvm::MemoryBuffer::getFile(Value);
+      if (!Buf || configSetsChecks((*Buf)->getBuffer(), Value, Inherit))
+        return true;
+    }
+  }
+  return false;
+}
+
 void report(const llvm::Twine &File, const llvm::Twine &Cause) {
   llvm::errs() << "cuda-lint: error: " << File << ": " << Cause << "\n";
 }
@@ -119,6 +183,10 @@ std::optional<std::string> sourceProblem(StringRef Path, bool Fix) {
               (Status.permissions() & llvm::sys::fs::owner_write) == 0))
     return "is not writable, so fixes cannot be applied; it was left "
            "unchanged";
+  // An empty file has nothing to check: a mistake (a truncated file, the
+  // wrong name) more often than not, so it counts as a failure.
+  if (Status.getSize() == 0)
+    return "is empty, nothing to check";
   // A NUL byte in the first 64 KiB: an object file, an image, a binary
   // mistaken for source. Parsing it would print pages of errors.
   if (auto Head = llvm::MemoryBuffer::getFileSlice(
@@ -126,14 +194,6 @@ std::optional<std::string> sourceProblem(StringRef Path, bool Fix) {
     if ((*Head)->getBuffer().contains('\0'))
       return "is a binary file, not a CUDA source";
   return std::nullopt;
-}
-
-/// Warn about a source that has nothing to check.
-void noteEmpty(StringRef Path) {
-  uint64_t Size = 0;
-  if (!llvm::sys::fs::file_size(Path, Size) && Size == 0)
-    llvm::errs() << "cuda-lint: warning: " << Path
-                 << ": empty file, nothing to check\n";
 }
 
 bool isHeaderName(StringRef Path) {
@@ -182,8 +242,7 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     if (llvm::Expected<llvm::json::Value> V =
             llvm::json::parse((*Buf)->getBuffer());
         !V)
-      fail(DbFile,
-           "invalid compile database: " + llvm::toString(V.takeError()));
+      fail(DbFile, "invalid JSON: " + llvm::toString(V.takeError()));
   } else {
     fail(DbFile, "cannot be read: " + Buf.getError().message());
   }
@@ -319,36 +378,166 @@ private:
   std::vector<std::pair<std::string, llvm::sys::fs::perms>> Modes;
 };
 
-/// Names that only code written for a CUDA toolkit older than 12.0 uses:
-/// the runtime calls and texture-reference API that CUDA 12.0 removed. A
-/// source that mentions one gets the legacy compatibility header. Texture
-/// *object* functions (`tex1Dfetch<float>(obj, i)`) still exist and are not
-/// listed; the non-`_sync` warp intrinsics parse without help because
-/// clang's CUDA headers still declare them.
-bool mentionsRemovedApi(StringRef Path) {
+/// Whether the source \p Path names an API that CUDA 12.0 removed.
+bool fileMentionsRemovedApi(StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return false;
-  StringRef Text = (*Buf)->getBuffer();
-  for (StringRef Name :
-       {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
-        "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
-        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture"})
-    if (Text.contains(Name))
-      return true;
-  // `texture<...>` alone may be the program's own class template: only a
-  // file that also reads a texture or names a read mode, and defines no
-  // `texture` of its own, uses texture references.
-  if (!Text.contains("texture<") && !Text.contains("texture <"))
-    return false;
-  if (Text.contains("struct texture") || Text.contains("class texture"))
-    return false;
-  for (StringRef Use :
-       {"cudaReadMode", "tex1Dfetch(", "tex1D(", "tex2D(", "tex3D("})
-    if (Text.contains(Use))
-      return true;
-  return false;
+  return Buf && cudalint::mentionsRemovedApi((*Buf)->getBuffer());
 }
+
+/// For each diagnostic whose fix was applied ("file:line:col:check", the
+/// file absolute), where clang-tidy would print its "FIX-IT applied" notes.
+using AppliedFixes = std::map<std::string, std::vector<std::string>>;
+
+/// Applies the fixes clang-tidy exported to \p YamlFile, as clang-tidy's own
+/// --fix would (fixes of compiler errors only with --fix-errors; a note's fix
+/// with --fix-notes when the warning has none and exactly one note has one),
+/// but refusing files that are not writable and writing each file atomically.
+/// Records in \p Applied the diagnostics whose fixes were written. Returns
+/// false when a fix could not be applied (reported, naming the file).
+bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
+                        bool Quiet, AppliedFixes &Applied) {
+  std::vector<clang::tooling::Diagnostic> Diags;
+  std::string Error;
+  if (!llvm::sys::fs::exists(YamlFile))
+    return true; // Nothing was found.
+  if (!readFixesYaml(YamlFile, Diags, Error)) {
+    report(YamlFile, Error);
+    return false;
+  }
+  bool CompileErrors = llvm::any_of(Diags, [](const auto &D) {
+    return D.DiagLevel == clang::tooling::Diagnostic::Error;
+  });
+  if (CompileErrors && !FixErrors) {
+    llvm::errs() << "Found compiler errors, but -fix-errors was not "
+                    "specified.\nFixes will not be applied.\n";
+    return true;
+  }
+  FindingSet Set;
+  for (clang::tooling::Diagnostic D : Diags) {
+    if (D.Message.Fix.empty() && FixNotes) {
+      const llvm::StringMap<clang::tooling::Replacements> *Only = nullptr;
+      unsigned WithFix = 0;
+      for (const clang::tooling::DiagnosticMessage &N : D.Notes)
+        if (!N.Fix.empty()) {
+          Only = &N.Fix;
+          ++WithFix;
+        }
+      if (WithFix == 1)
+        D.Message.Fix = *Only;
+    }
+    if (!D.Message.Fix.empty())
+      Set.add(D);
+  }
+  std::vector<Finding> Findings = Set.findings();
+  FixPlan Plan = planFixes(Findings);
+  // Where each applied fix is, computed before any file changes.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> Notes;
+  for (const Finding &F : Findings) {
+    std::string Key = F.File + ":" + std::to_string(F.Line) + ":" +
+                      std::to_string(F.Column) + ":" + F.Diag.DiagnosticName;
+    for (const auto &[File, Reps] : F.Diag.Message.Fix)
+      for (const clang::tooling::Replacement &R : Reps) {
+        auto [L, C] = Set.position(R.getFilePath(), R.getOffset());
+        Notes[Key].emplace_back(R.getFilePath().str(),
+                                R.getFilePath().str() + ":" +
+                                    std::to_string(L) + ":" +
+                                    std::to_string(C));
+      }
+  }
+  bool Ok = Plan.Conflicts.empty() && Plan.Errors.empty();
+  for (const std::string &C : Plan.Conflicts)
+    llvm::errs() << "cuda-lint: error: " << C << "\n";
+  for (const std::string &E : Plan.Errors)
+    llvm::errs() << "cuda-lint: error: " << E << "\n";
+  unsigned Edits = 0, Files = 0;
+  llvm::StringSet<> Written;
+  for (const auto &[File, Text] : Plan.NewContents) {
+    if (std::optional<std::string> Why = notWritableReason(File)) {
+      report(File, *Why + ", so its fixes were not applied; it was left "
+                          "unchanged");
+      Ok = false;
+      continue;
+    }
+    if (std::optional<std::string> Err = writeFileAtomically(File, Text)) {
+      report(File, "cannot write the fixed file (" + *Err +
+                       "); it was left unchanged");
+      Ok = false;
+      continue;
+    }
+    Written.insert(File);
+    Edits += Plan.EditCount[File];
+    ++Files;
+  }
+  // A diagnostic's fix counts as applied when every file it edits was
+  // written (an edit that changed nothing, already there, counts too).
+  for (auto &[Key, Locs] : Notes) {
+    bool All = llvm::all_of(Locs, [&](const auto &L) {
+      return Written.contains(L.first) || !Plan.NewContents.count(L.first);
+    });
+    bool Refused = llvm::any_of(Locs, [&](const auto &L) {
+      return llvm::any_of(Plan.Conflicts,
+                          [&](const std::string &C) {
+                            return StringRef(C).starts_with(L.first + ":");
+                          }) ||
+             llvm::any_of(Plan.Errors, [&](const std::string &E) {
+               return StringRef(E).starts_with(L.first + ":");
+             });
+    });
+    if (All && !Refused)
+      for (const auto &L : Locs)
+        Applied[Key].push_back(L.second);
+  }
+  if (!Quiet && Edits)
+    llvm::errs() << "cuda-lint: applied " << Edits << " fix"
+                 << (Edits == 1 ? "" : "es") << " to " << Files << " file"
+                 << (Files == 1 ? "" : "s") << "\n";
+  return Ok;
+}
+
+/// clang-tidy's output \p Text with a "FIX-IT applied suggested code
+/// changes" note after each diagnostic whose fix was applied, where
+/// clang-tidy's own --fix prints them (after the diagnostic's source excerpt,
+/// before its other notes), so that tools that read them keep working.
+std::string addFixItNotes(StringRef Text, const AppliedFixes &Applied) {
+  static const llvm::Regex Ansi("\x1b\\[[0-9;]*m");
+  static const llvm::Regex Head(
+      "^(.+):([0-9]+):([0-9]+): (warning|error|note): .*\\[([^],]+)[],]");
+  static const llvm::Regex AnyHead("^.+:[0-9]+:[0-9]+: (warning|error|note): ");
+  std::string Out;
+  const std::vector<std::string> *Pending = nullptr;
+  auto Flush = [&] {
+    if (Pending)
+      for (const std::string &Loc : *Pending)
+        Out += Loc + ": note: FIX-IT applied suggested code changes\n";
+    Pending = nullptr;
+  };
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  if (!Lines.empty() && Lines.back().empty())
+    Lines.pop_back();
+  for (StringRef L : Lines) {
+    std::string Plain = L.str();
+    while (Ansi.match(Plain))
+      Plain = Ansi.sub("", Plain);
+    llvm::SmallVector<StringRef> M;
+    if (AnyHead.match(Plain)) {
+      Flush();
+      if (Head.match(Plain, &M) && M[4] != "note") {
+        auto It = Applied.find(absolute(M[1]) + ":" + M[2].str() + ":" +
+                               M[3].str() + ":" + M[5].str());
+        if (It != Applied.end())
+          Pending = &It->second;
+      }
+    } else if (Pending && !StringRef(Plain).starts_with(" ")) {
+      Flush(); // The end of the excerpt ("N warnings generated.", ...).
+    }
+    Out += L.str();
+    Out += "\n";
+  }
+  Flush();
+  return Out;
+}
+
 const char *const kBulkHelp =
     R"(cuda-lint: clang-tidy with the cuda-* checks and CUDA set up. Besides
 clang-tidy's options (below), it takes:
@@ -390,6 +579,7 @@ int main(int argc, const char **argv) {
   // header is added when a source names a removed API (--no-legacy-compat
   // turns that off).
   bool LegacyCompat = false, NoLegacyCompat = false;
+  bool FixNotes = false, FormatStyle = false, ProgressGiven = false;
   // Bulk runs (one child per translation unit): see BulkRunner.h.
   BulkOptions Bulk;
   bool BulkMode = false;
@@ -465,13 +655,15 @@ int main(int argc, const char **argv) {
     }
     if (matchOption(In, I, "timeout", Value)) {
       if (StringRef(Value).getAsDouble(Bulk.TimeoutSeconds) ||
-          Bulk.TimeoutSeconds <= 0)
-        fail("--timeout=" + Value, "expected a number of seconds");
+          Bulk.TimeoutSeconds < 0)
+        fail("--timeout=" + Value,
+             "expected a number of seconds (0: no limit)");
       BulkMode = true;
       continue;
     }
     if (matchOption(In, I, "progress", Value)) {
       Bulk.Progress = Value;
+      ProgressGiven = true;
       continue;
     }
     if (matchOption(In, I, "cuda-path", Value)) {
@@ -516,6 +708,10 @@ int main(int argc, const char **argv) {
       Fix = true;
     if (isFlag(A, "fix-errors"))
       Bulk.FixErrors = true;
+    if (isFlag(A, "fix-notes"))
+      FixNotes = Bulk.FixNotes = true;
+    if (isFlag(A, "format-style"))
+      FormatStyle = true;
     if (isFlag(A, "quiet"))
       Bulk.Quiet = true;
     if (isFlag(A, "checks"))
@@ -550,6 +746,19 @@ int main(int argc, const char **argv) {
               !llvm::is_contained(Tidy, "-dump-config") &&
               !llvm::is_contained(Tidy, "--list-checks") &&
               !llvm::is_contained(Tidy, "-list-checks");
+
+  // Several files: each in a child process too, so that a crash in one does
+  // not take the others with it, with clang-tidy's output (no progress, no
+  // summary).
+  if (!BulkMode && Sources.size() > 1 &&
+      !llvm::is_contained(Tidy, "--dump-config") &&
+      !llvm::is_contained(Tidy, "-dump-config") &&
+      !llvm::is_contained(Tidy, "--list-checks") &&
+      !llvm::is_contained(Tidy, "-list-checks") && !FormatStyle) {
+    BulkMode = Bulk.Implicit = true;
+    if (!ProgressGiven)
+      Bulk.Progress = "none";
+  }
 
   if (BulkMode) {
     llvm::SmallVector<StringRef> Bad;
@@ -599,7 +808,6 @@ int main(int argc, const char **argv) {
   if (HadSources && Sources.empty())
     return 1;
   for (std::string &S : Sources) {
-    noteEmpty(S);
     // Fixing through a symbolic link must change the file it points to,
     // not replace the link with a copy.
     llvm::SmallString<256> Real;
@@ -639,7 +847,7 @@ int main(int argc, const char **argv) {
   // Code for old toolkits: declare what CUDA 12 removed. The header needs
   // the real toolkit's types, so it is not used with the bundled fallback.
   if (!NoLegacyCompat && !Env.CudaPath.empty() &&
-      (LegacyCompat || llvm::any_of(Sources, mentionsRemovedApi))) {
+      (LegacyCompat || llvm::any_of(Sources, fileMentionsRemovedApi))) {
     llvm::SmallString<256> Legacy(findShareDir(argv[0]));
     llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
     Tidy.push_back("--extra-arg=-include" + std::string(Legacy));
@@ -688,6 +896,20 @@ int main(int argc, const char **argv) {
     std::vector<std::string> Cmd{"nvcc"};
     Cmd.insert(Cmd.end(), CompileArgs.begin(), CompileArgs.end());
     Cmd = translateNvccCommand(Cmd, "", nullptr);
+    // A flag given after `--` that clang does not know fails every file:
+    // say so once per file, naming it, instead of clang's bare error.
+    std::vector<std::string> Unknown;
+    dropUnknownClangFlags(Cmd, &Unknown);
+    if (!Unknown.empty()) {
+      std::string List;
+      for (const std::string &U : Unknown)
+        List += (List.empty() ? "'" : ", '") + U + "'";
+      for (const std::string &S : Sources)
+        report(S, "cannot be compiled: clang does not know the flag" +
+                      std::string(Unknown.size() > 1 ? "s " : " ") + List +
+                      " given after --");
+      return 1;
+    }
     Cmd = addCudaDefaults(Cmd, Env, AnyHeader);
     if (UsePch)
       if (std::optional<std::string> Pch = preludePch(Cmd, "", "", Env)) {
@@ -698,14 +920,65 @@ int main(int argc, const char **argv) {
     HasDoubleDash = true;
   }
 
-  // cuda-* is the default check set unless the user configured checks.
-  if (!HasChecks && !HasConfig) {
+  // cuda-* is the default check set unless some configuration sets Checks
+  // (--checks, a --config or --config-file with Checks, or a .clang-tidy file
+  // clang-tidy would read). A configuration with only CheckOptions keeps it.
+  if (!HasChecks && !configGivenSetsChecks(Tidy)) {
     std::string Start = Sources.empty()
                             ? absolute(".")
                             : std::string(llvm::sys::path::parent_path(
                                   absolute(Sources.front())));
-    if (findUpwards(Start, ".clang-tidy").empty())
+    if (HasConfig || !configFilesSetChecks(Start))
       Tidy.insert(Tidy.begin(), "--checks=-*,cuda-*");
+  }
+
+  // clang-tidy's own --fix replaces read-only files without a word and exits
+  // 0 when a file cannot be written. Unless fixes are to be formatted
+  // (--format-style, which only clang-tidy does), cuda-lint takes the fixes
+  // clang-tidy exports and applies them itself, as a bulk run does: files
+  // that are not writable are refused, each file is written atomically, and
+  // any failure is an error naming the file.
+  bool OwnFixes = Fix && !FormatStyle;
+  std::string UserExport;
+  llvm::SmallString<128> FixesYaml, CapturedOut;
+  int SavedStdout = -1;
+  if (OwnFixes) {
+    std::vector<std::string> Kept;
+    for (size_t I = 0; I < Tidy.size(); ++I) {
+      StringRef A = Tidy[I];
+      if (isFlag(A, "fix") || isFlag(A, "fix-errors") || isFlag(A, "fix-notes"))
+        continue;
+      if (isFlag(A, "export-fixes")) {
+        if (A.contains('='))
+          UserExport = A.split('=').second.str();
+        else if (I + 1 < Tidy.size())
+          UserExport = Tidy[++I];
+        continue;
+      }
+      Kept.push_back(Tidy[I]);
+    }
+    Tidy = std::move(Kept);
+    if (llvm::sys::fs::createTemporaryFile("cuda-lint-fixes", "yaml",
+                                           FixesYaml))
+      fail("cuda-lint", "cannot create a temporary file for the fixes");
+    llvm::sys::fs::remove(FixesYaml);
+    llvm::sys::RemoveFileOnSignal(FixesYaml);
+    Tidy.push_back("--export-fixes=" + std::string(FixesYaml));
+    // clang-tidy's output is held back until the fixes are applied, to add
+    // the "FIX-IT applied" notes; colours stay as on a terminal.
+    if (llvm::sys::Process::StandardOutIsDisplayed() &&
+        llvm::none_of(
+            Tidy, [](const std::string &A) { return isFlag(A, "use-color"); }))
+      Tidy.push_back("--use-color");
+    int FD;
+    if (!llvm::sys::fs::createTemporaryFile("cuda-lint-out", "txt", FD,
+                                            CapturedOut)) {
+      llvm::sys::RemoveFileOnSignal(CapturedOut);
+      llvm::outs().flush();
+      SavedStdout = ::dup(1);
+      ::dup2(FD, 1);
+      ::close(FD);
+    }
   }
 
   std::vector<std::string> Final{argv[0]};
@@ -725,7 +998,31 @@ int main(int argc, const char **argv) {
     CArgs.push_back(A.c_str());
   int RC =
       clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()), CArgs.data());
+  bool FixFailed = false;
+  if (SavedStdout >= 0) {
+    llvm::outs().flush();
+    ::dup2(SavedStdout, 1);
+    ::close(SavedStdout);
+  }
+  if (OwnFixes) {
+    if (!UserExport.empty() && llvm::sys::fs::exists(FixesYaml))
+      if (std::error_code EC =
+              llvm::sys::fs::copy_file(FixesYaml, UserExport)) {
+        report(UserExport, EC.message());
+        FixFailed = true;
+      }
+    AppliedFixes Applied;
+    FixFailed |= !applyExportedFixes(FixesYaml, Bulk.FixErrors, FixNotes,
+                                     Bulk.Quiet, Applied);
+    llvm::sys::fs::remove(FixesYaml);
+    if (!CapturedOut.empty()) {
+      if (auto Buf = llvm::MemoryBuffer::getFile(CapturedOut))
+        llvm::outs() << addFixItNotes((*Buf)->getBuffer(), Applied);
+      llvm::outs().flush();
+      llvm::sys::fs::remove(CapturedOut);
+    }
+  }
   if (Fix)
     Permissions.restore();
-  return RC ? RC : InputFailed;
+  return RC ? RC : (InputFailed || FixFailed);
 }
