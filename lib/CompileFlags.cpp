@@ -527,19 +527,69 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
   return Out;
 }
 
-/// Names that only code written for a CUDA toolkit older than 12.0 uses:
-/// the runtime calls and texture-reference API that CUDA 12.0 removed. A
-/// source that mentions one gets the legacy compatibility header. Texture
-/// *object* functions (`tex1Dfetch<float>(obj, i)`) still exist and are not
-/// listed; the non-`_sync` warp intrinsics parse without help because
-/// clang's CUDA headers still declare them.
-bool mentionsRemovedApi(StringRef Text) {
+/// \p Text without its comments (a name in a comment is not a use).
+static std::string withoutComments(StringRef Text) {
+  std::string Out;
+  Out.reserve(Text.size());
+  for (size_t I = 0, N = Text.size(); I < N;) {
+    if (Text[I] == '"' || Text[I] == '\'') {
+      // Copy a string or character literal whole: "//" inside is not a
+      // comment.
+      char Q = Text[I];
+      Out += Text[I++];
+      while (I < N && Text[I] != Q && Text[I] != '\n') {
+        if (Text[I] == '\\' && I + 1 < N)
+          Out += Text[I++];
+        Out += Text[I++];
+      }
+      if (I < N)
+        Out += Text[I++];
+    } else if (Text.substr(I).starts_with("//")) {
+      while (I < N && Text[I] != '\n')
+        ++I;
+    } else if (Text.substr(I).starts_with("/*")) {
+      size_t End = Text.find("*/", I + 2);
+      I = End == StringRef::npos ? N : End + 2;
+      Out += ' ';
+    } else {
+      Out += Text[I++];
+    }
+  }
+  return Out;
+}
+
+/// Names that only code written for a CUDA toolkit older than 12.0 (or
+/// 13.0) uses: the runtime calls, texture- and surface-reference API and
+/// launch API that CUDA removed. A source that mentions one outside a
+/// comment gets the legacy compatibility header. Texture *object* functions
+/// (`tex1Dfetch<float>(obj, i)`) still exist and are not listed; the
+/// non-`_sync` warp intrinsics parse without help because clang's CUDA
+/// headers still declare them.
+bool mentionsRemovedApi(StringRef Source) {
+  std::string Stripped = withoutComments(Source);
+  StringRef Text = Stripped;
   for (StringRef Name :
        {"cudaThreadSynchronize", "cudaThreadExit", "cudaThreadSetLimit",
         "cudaThreadGetLimit", "cudaThreadSetCacheConfig",
-        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture"})
+        "cudaThreadGetCacheConfig", "cudaBindTexture", "cudaUnbindTexture",
+        "cudaBindSurfaceToArray", "cudaGetTextureReference",
+        "cudaGetSurfaceReference", "cudaGetTextureAlignmentOffset",
+        "cudaConfigureCall", "cudaSetupArgument", "cudaSetDoubleForDevice",
+        "cudaSetDoubleForHost"})
     if (Text.contains(Name))
       return true;
+  // `cudaLaunch(` but not `cudaLaunchKernel(` and the other launch calls
+  // that still exist.
+  if (Text.contains("cudaLaunch(") || Text.contains("cudaLaunch ("))
+    return true;
+  // Surface references: `surface<void, 2>` used with a surface read or write
+  // (surface objects are `cudaSurfaceObject_t`, not a template).
+  if ((Text.contains("surface<") || Text.contains("surface <")) &&
+      !Text.contains("struct surface") && !Text.contains("class surface"))
+    for (StringRef Use : {"surf1Dread", "surf1Dwrite", "surf2Dread",
+                          "surf2Dwrite", "surf3Dread", "surf3Dwrite"})
+      if (Text.contains(Use))
+        return true;
   // `texture<...>` alone may be the program's own class template: only a
   // file that also reads a texture or names a read mode, and defines no
   // `texture` of its own, uses texture references.

@@ -127,4 +127,23 @@ TEST(CompileFlagsTest, CudaCommands) {
   EXPECT_FALSE(isCudaCommand({"g++", "-c", "a.cpp"}, "a.cpp"));
 }
 
+TEST(CompileFlagsTest, RemovedApiPreScan) {
+  EXPECT_TRUE(mentionsRemovedApi("int main() { cudaThreadSynchronize(); }"));
+  EXPECT_TRUE(mentionsRemovedApi("cudaLaunch((const void *)k);"));
+  EXPECT_TRUE(mentionsRemovedApi("surface<void, 2> s;\n__global__ void k() { "
+                                 "surf2Dwrite(1.0f, s, 0, 0); }"));
+  EXPECT_TRUE(
+      mentionsRemovedApi("texture<float, 1, cudaReadModeElementType> t;"));
+  // Names in comments, the launch calls that still exist and a program's own
+  // class templates are not uses.
+  EXPECT_FALSE(mentionsRemovedApi("// CUDA 13 dropped cudaConfigureCall\n"));
+  EXPECT_FALSE(mentionsRemovedApi("/* cudaThreadExit() */ int x;"));
+  EXPECT_FALSE(mentionsRemovedApi(
+      "const char *s = \"//\"; cudaLaunchKernel(f, 1, 1, 0);"));
+  EXPECT_TRUE(mentionsRemovedApi("const char *s = \"//\"; cudaThreadExit();"));
+  EXPECT_FALSE(mentionsRemovedApi(
+      "template <class T, int N> struct surface {};\nsurface<int, 2> s; "
+      "void f() { surf2Dwrite(s); }"));
+}
+
 } // namespace

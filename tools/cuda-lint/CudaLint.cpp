@@ -378,10 +378,46 @@ private:
   std::vector<std::pair<std::string, llvm::sys::fs::perms>> Modes;
 };
 
-/// Whether the source \p Path names an API that CUDA 12.0 removed.
+/// Whether the source \p Path, or a header it includes with quotes (found
+/// beside the including file, followed transitively up to 64 files), names
+/// an API that CUDA 12.0 or 13.0 removed: legacy code often keeps its
+/// `cudaThreadSynchronize()` or texture references in a project header.
 bool fileMentionsRemovedApi(StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  return Buf && cudalint::mentionsRemovedApi((*Buf)->getBuffer());
+  llvm::SmallVector<std::string, 8> Work{Path.str()};
+  llvm::StringSet<> Seen;
+  while (!Work.empty() && Seen.size() < 64) {
+    std::string File = Work.pop_back_val();
+    if (!Seen.insert(File).second)
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (!Buf)
+      continue;
+    StringRef Text = (*Buf)->getBuffer();
+    if (cudalint::mentionsRemovedApi(Text))
+      return true;
+    StringRef Dir = llvm::sys::path::parent_path(File);
+    for (StringRef Rest = Text; !Rest.empty();) {
+      auto [Line, Next] = Rest.split('\n');
+      Rest = Next;
+      StringRef L = Line.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("\""))
+        continue;
+      StringRef Name = L.take_until([](char C) { return C == '"'; });
+      if (Name.empty() || Name.size() == L.size())
+        continue;
+      llvm::SmallString<256> Inc(Dir);
+      llvm::sys::path::append(Inc, Name);
+      if (llvm::sys::fs::is_regular_file(Inc))
+        Work.push_back(std::string(Inc));
+    }
+  }
+  return false;
 }
 
 /// For each diagnostic whose fix was applied ("file:line:col:check", the
