@@ -55,7 +55,7 @@ void host(cudaArray_t arr) {
   cudaSetDoubleForDevice(&d);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaSetDoubleForDevice' is not declared by CUDA 13
   // CHECK-NOTES: :[[@LINE-2]]:3: note: it converted double arguments for GPUs without double precision, which CUDA 13 does not support; remove the call
-  cudaConfigureCall(dim3(1), dim3(32));
+  cudaConfigureCall(dim3(1), dim3(32), 0, 0);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaConfigureCall' is not declared by CUDA 13
   // CHECK-NOTES: :[[@LINE-2]]:3: note: launch the kernel with '<<<...>>>' or 'cudaLaunchKernel' instead
   cudaSetupArgument(&d, sizeof(d), 0);

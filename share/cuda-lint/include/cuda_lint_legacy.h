@@ -102,9 +102,12 @@ cudaUnbindTexture(const struct texture<T, D, M> &tex);
 // texture references; the launch API (cudaConfigureCall, cudaSetupArgument,
 // cudaLaunch) is older than <<<...>>>'s cudaLaunchKernel.
 extern "C" {
+// No default arguments (the removed declaration had `sharedMem = 0, stream =
+// 0`): code that declares cudaConfigureCall itself for clang's <<<...>>>
+// lowering, with those defaults, must still parse with this header.
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
-                  cudaStream_t stream = 0);
+cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                  cudaStream_t stream);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaSetupArgument(const void *arg, size_t size, size_t offset);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaLaunch(const void *func);
