@@ -5,7 +5,9 @@
 // 128, 256 and 512 and for float, double, int and unsigned; every block sum
 // is checked against a CPU reference (exact for int and unsigned, relative
 // 1e-5 for float and 1e-12 for double, whose sums are reordered) and written
-// as double (exact for all four types at these sizes).
+// as double (exact for all four types at these sizes). As in the samples,
+// a block of 32 or fewer threads gets twice its size in shared memory, since
+// the last-warp steps read up to sdata[tid + 16] for every tid < 32.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -36,7 +38,7 @@ __device__ void warpReduce(volatile T *sdata, unsigned int tid) {
 
 template <unsigned int blockSize, typename T>
 __global__ void reduce6(const T *g_idata, T *g_odata, unsigned int n) {
-  __shared__ T sdata[blockSize];
+  __shared__ T sdata[blockSize <= 32 ? 2 * blockSize : blockSize];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + tid;
   unsigned int gridSize = blockSize * 2 * gridDim.x;
