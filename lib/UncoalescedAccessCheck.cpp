@@ -16,6 +16,8 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
+#include <set>
+#include <vector>
 
 using namespace clang::ast_matchers;
 
@@ -198,10 +200,12 @@ int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize,
 UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
                                                ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      MinStride(Options.get("MinStride", int64_t(2))) {}
+      MinStride(Options.get("MinStride", int64_t(2))),
+      ReportWholeRecords(Options.get("ReportWholeRecords", false)) {}
 
 void UncoalescedAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinStride", MinStride);
+  Options.store(Opts, "ReportWholeRecords", ReportWholeRecords);
 }
 
 void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
@@ -228,6 +232,156 @@ void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+namespace {
+
+// One access to global memory through a pointer parameter of the kernel.
+struct AccessInfo {
+  AccessKind Kind;
+  const ParmVarDecl *Param = nullptr;
+  int64_t ElemSize = 0, AccessSize = 0;
+  IndexForm Index;
+};
+
+// What \p Access (with the pointer \p BasePtr it goes through, its subscript
+// \p Idx, and for a member of an element the member \p Member at byte
+// \p Offset of the element) reads or writes, or nullopt when it is not an
+// access this check analyses.
+std::optional<AccessInfo>
+describeAccess(ASTContext &Ctx, const FunctionDecl *Kernel, const Expr *Access,
+               const Expr *BasePtr, const Expr *Idx, const FieldDecl *Member,
+               ThreadIndexAnalysis &TIA) {
+  if (Kernel->isDependentContext() ||
+      enclosingFunction(Ctx, *Access) != Kernel ||
+      !BasePtr->getType()->isPointerType())
+    return std::nullopt;
+  std::optional<AccessKind> Kind = accessKind(Ctx, Access);
+  if (!Kind)
+    return std::nullopt;
+  // The element the index counts, and the bytes the access reads.
+  QualType ElemType = BasePtr->getType()->getPointeeType();
+  QualType AccessType = Access->getType();
+  if (ElemType->isIncompleteType() || ElemType->isDependentType() ||
+      ElemType->isArrayType() || AccessType->isIncompleteType() ||
+      AccessType->isDependentType() || AccessType->isArrayType())
+    return std::nullopt;
+  AccessInfo Info;
+  Info.Kind = *Kind;
+  Info.ElemSize = Ctx.getTypeSizeInChars(ElemType).getQuantity();
+  Info.AccessSize = Ctx.getTypeSizeInChars(AccessType).getQuantity();
+  // A struct the compiler may load whole with one vector instruction when
+  // several members are read (float4, int2): not reported by member.
+  if (Member && Info.ElemSize <= 16 && llvm::isPowerOf2_64(Info.ElemSize) &&
+      Ctx.getTypeAlignInChars(ElemType).getQuantity() == Info.ElemSize)
+    return std::nullopt;
+  if (Info.ElemSize <= 0 || Info.ElemSize > 32 || Info.AccessSize <= 0 ||
+      Info.AccessSize > Info.ElemSize)
+    return std::nullopt;
+
+  SmallVector<const Expr *, 2> Offsets;
+  Info.Param = globalPointer(BasePtr, Kernel, TIA, Offsets);
+  if (!Info.Param)
+    return std::nullopt;
+  IndexForm &Index = Info.Index;
+  Index.Poly = IndexPoly();
+  Index.MayDependOnThread = false;
+  if (Idx)
+    Index = TIA.analyze(Idx);
+  for (const Expr *Off : Offsets) {
+    IndexForm F = TIA.analyze(Off);
+    if (!F.Poly || !Index.Poly)
+      return std::nullopt;
+    Index.Poly = *Index.Poly + *F.Poly;
+    Index.Definitions.append(F.Definitions.begin(), F.Definitions.end());
+  }
+  return Info;
+}
+
+// The pointer and subscript of `p[i]` and `*(p + i)`; false for anything
+// else.
+bool elementAccess(const Expr *E, const Expr *&BasePtr, const Expr *&Idx) {
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    BasePtr = ASE->getBase();
+    Idx = ASE->getIdx();
+    return true;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref) {
+    BasePtr = UO->getSubExpr();
+    Idx = nullptr;
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+const llvm::DenseMap<const Expr *, int64_t> &
+UncoalescedAccessCheck::wholeRecordLoads(ASTContext &Ctx,
+                                         const FunctionDecl *Kernel,
+                                         ThreadIndexAnalysis &TIA) {
+  auto [It, Inserted] = WholeRecords.try_emplace(Kernel);
+  llvm::DenseMap<const Expr *, int64_t> &Result = It->second;
+  if (!Inserted)
+    return Result;
+  // The element reads (`p[i]`, `*(p + i)`, not members) whose lane stride
+  // S is a constant, grouped by pointer parameter, element size, S and the
+  // non-constant part of the index; the residues mod S of the constant
+  // parts that each group's reads cover.
+  struct Group {
+    const ParmVarDecl *Param;
+    int64_t ElemSize, Stride;
+    IndexPoly Rest;
+    std::set<int64_t> Residues;
+    SmallVector<const Expr *, 4> Loads; ///< The pure loads of the group.
+  };
+  std::vector<Group> Groups;
+  const Stmt &Body = *Kernel->getBody();
+  auto Visit = [&](const Expr *E) {
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    if (!elementAccess(E, BasePtr, Idx))
+      return;
+    std::optional<AccessInfo> Info =
+        describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+    // Reads only: `a[i] += v` reads too, plain stores do not.
+    if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
+      return;
+    LaneStride Stride = TIA.laneStride(Info->Index);
+    if (!Stride.isConstant())
+      return;
+    int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
+    if (S < 2)
+      return;
+    const IndexPoly &Poly = *Info->Index.Poly;
+    int64_t C = 0;
+    auto ConstTerm = Poly.terms().find(IndexPoly::Monomial());
+    if (ConstTerm != Poly.terms().end())
+      C = ConstTerm->second;
+    IndexPoly Rest = Poly - IndexPoly::constant(C);
+    auto G = llvm::find_if(Groups, [&](const Group &G) {
+      return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
+             G.Stride == S && G.Rest == Rest;
+    });
+    if (G == Groups.end()) {
+      Groups.push_back({Info->Param, Info->ElemSize, S, Rest, {}, {}});
+      G = std::prev(Groups.end());
+    }
+    G->Residues.insert(((C % S) + S) % S);
+    if (Info->Kind == AccessKind::Load)
+      G->Loads.push_back(E);
+  };
+  for (const auto &Node :
+       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx))
+    Visit(Node.getNodeAs<Expr>("e"));
+  for (const auto &Node :
+       match(findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx))
+    Visit(Node.getNodeAs<Expr>("e"));
+  for (const Group &G : Groups)
+    if (static_cast<int64_t>(G.Residues.size()) == G.Stride)
+      for (const Expr *E : G.Loads)
+        Result[E] = G.Stride;
+  return Result;
+}
+
 void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   ASTContext &Ctx = *Result.Context;
@@ -237,11 +391,10 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   const FieldDecl *Member = nullptr;
   if (const auto *ASE = Result.Nodes.getNodeAs<ArraySubscriptExpr>("access")) {
     Access = ASE;
-    BasePtr = ASE->getBase();
-    Idx = ASE->getIdx();
+    elementAccess(ASE, BasePtr, Idx);
   } else if (const auto *UO = Result.Nodes.getNodeAs<UnaryOperator>("deref")) {
     Access = UO;
-    BasePtr = UO->getSubExpr();
+    elementAccess(UO, BasePtr, Idx);
   } else if (const auto *ME = Result.Nodes.getNodeAs<MemberExpr>("member")) {
     Member = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!Member || Member->isBitField())
@@ -260,56 +413,23 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   }
-  if (!Access || Kernel->isDependentContext() ||
-      enclosingFunction(Ctx, *Access) != Kernel ||
-      !BasePtr->getType()->isPointerType())
+  if (!Access || Kernel->isDependentContext())
     return;
-  std::optional<AccessKind> Kind = accessKind(Ctx, Access);
-  if (!Kind)
-    return;
-  // The element the index counts, and the bytes the access reads.
-  QualType ElemType = BasePtr->getType()->getPointeeType();
-  QualType AccessType = Access->getType();
-  if (ElemType->isIncompleteType() || ElemType->isDependentType() ||
-      ElemType->isArrayType() || AccessType->isIncompleteType() ||
-      AccessType->isDependentType() || AccessType->isArrayType())
-    return;
-  int64_t ElemSize = Ctx.getTypeSizeInChars(ElemType).getQuantity();
-  int64_t AccessSize = Ctx.getTypeSizeInChars(AccessType).getQuantity();
-  int64_t Offset = 0;
-  if (Member) {
-    // A struct the compiler may load whole with one vector instruction when
-    // several members are read (float4, int2): not reported by member.
-    if (ElemSize <= 16 && llvm::isPowerOf2_64(ElemSize) &&
-        Ctx.getTypeAlignInChars(ElemType).getQuantity() == ElemSize)
-      return;
-    Offset = Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity();
-  }
-  if (ElemSize <= 0 || ElemSize > 32 || AccessSize <= 0 ||
-      AccessSize > ElemSize)
-    return;
-
   std::unique_ptr<ThreadIndexAnalysis> &Slot = Analyses[Kernel];
   if (!Slot)
     Slot = std::make_unique<ThreadIndexAnalysis>(Ctx, Kernel);
   ThreadIndexAnalysis &TIA = *Slot;
-  SmallVector<const Expr *, 2> Offsets;
-  const ParmVarDecl *Param = globalPointer(BasePtr, Kernel, TIA, Offsets);
-  if (!Param)
+  std::optional<AccessInfo> Info =
+      describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
+  if (!Info)
     return;
-
-  IndexForm Index;
-  Index.Poly = IndexPoly();
-  Index.MayDependOnThread = false;
-  if (Idx)
-    Index = TIA.analyze(Idx);
-  for (const Expr *Off : Offsets) {
-    IndexForm F = TIA.analyze(Off);
-    if (!F.Poly || !Index.Poly)
-      return;
-    Index.Poly = *Index.Poly + *F.Poly;
-    Index.Definitions.append(F.Definitions.begin(), F.Definitions.end());
-  }
+  AccessKind Kind = Info->Kind;
+  const ParmVarDecl *Param = Info->Param;
+  const IndexForm &Index = Info->Index;
+  int64_t ElemSize = Info->ElemSize, AccessSize = Info->AccessSize;
+  int64_t Offset =
+      Member ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+             : 0;
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
   int64_t Sectors;
@@ -341,6 +461,20 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
+  // Each thread reads its whole record of S elements (every residue mod S
+  // of the constant offsets, with the same non-constant part): every sector
+  // fetched is used in full across the S loads, so DRAM traffic is that of
+  // the coalesced layout.
+  int64_t WholeRecord = 0;
+  if (Stride.isConstant() && !Member && Kind == AccessKind::Load) {
+    const auto &Whole = wholeRecordLoads(Ctx, Kernel, TIA);
+    auto It = Whole.find(Access);
+    if (It != Whole.end()) {
+      if (!ReportWholeRecords)
+        return;
+      WholeRecord = It->second;
+    }
+  }
 
   SourceLocation Loc = Access->getBeginLoc();
   if (!Reported.insert(Loc).second)
@@ -350,8 +484,8 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
             "%select{elements|member '%6'}5 %1 apart, so a warp "
             "request touches %select{|up to }2%3 32-byte sectors instead of %4")
-      << KindNames[static_cast<int>(*Kind)] << StrideText
-      << !Stride.isConstant() << Sectors << Coalesced << (Member != nullptr)
+      << KindNames[static_cast<int>(Kind)] << StrideText << !Stride.isConstant()
+      << Sectors << Coalesced << (Member != nullptr)
       << (Member ? Member->getName() : StringRef()) << Access->getSourceRange();
   for (const IndexDefinition &D : Index.Definitions) {
     if (isa<ParmVarDecl>(D.Var))
@@ -363,7 +497,14 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
-  if (*Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
+  if (WholeRecord)
+    diag(Loc,
+         "each thread reads all %0 elements of its record, so the sectors "
+         "fetched are used in full: the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << static_cast<int>(WholeRecord);
+  if (Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,
          "'%0' is only read: load it with consecutive threads reading "
          "consecutive elements into a __shared__ tile, then read the tile",
@@ -372,6 +513,7 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void UncoalescedAccessCheck::onEndOfTranslationUnit() {
+  WholeRecords.clear();
   Analyses.clear();
   Reported.clear();
 }

@@ -30,7 +30,16 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
+  /// The loads of \p Kernel that read, with the others of their group, a
+  /// whole record of S elements per thread, with S.
+  const llvm::DenseMap<const Expr *, int64_t> &
+  wholeRecordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
+                   ThreadIndexAnalysis &TIA);
+
   const int64_t MinStride;
+  const bool ReportWholeRecords;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Expr *, int64_t>>
+      WholeRecords;
   /// One analysis per kernel of the translation unit.
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
       Analyses;

@@ -1,0 +1,114 @@
+// RUN: %check_cuda_lint %s cuda-uncoalesced-access %t
+// RUN: %check_cuda_lint -check-suffix=WHOLE %s cuda-uncoalesced-access %t -- -config="{CheckOptions: {cuda-uncoalesced-access.ReportWholeRecords: true}}"
+
+// Records of S elements read whole by one thread: the loads through one
+// pointer with the same lane stride S and the same non-constant part cover
+// every offset mod S, so every sector fetched is used in full across them.
+// Not reported by default; ReportWholeRecords reports them with a note.
+
+// A point of three floats: x, y and z of each record.
+__global__ void lengths(const float *a, float *len, unsigned n) {
+  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid < n) {
+    float x = a[tid * 3];
+    // CHECK-NOTES-WHOLE: :[[@LINE-1]]:15: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+    // CHECK-NOTES-WHOLE: :[[@LINE-4]]:12: note: index 'tid' is computed here
+    // CHECK-NOTES-WHOLE: :[[@LINE-3]]:15: note: each thread reads all 3 elements of its record, so the sectors fetched are used in full: the cost is in L1 requests, not DRAM traffic
+    // CHECK-NOTES-WHOLE: :[[@LINE-4]]:15: note: 'a' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
+    float y = a[tid * 3 + 1];
+    // CHECK-NOTES-WHOLE: :[[@LINE-1]]:15: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
+    // CHECK-NOTES-WHOLE: :[[@LINE-9]]:12: note: index 'tid' is computed here
+    // CHECK-NOTES-WHOLE: :[[@LINE-3]]:15: note: each thread reads all 3 elements of its record
+    // CHECK-NOTES-WHOLE: :[[@LINE-4]]:15: note: 'a' is only read
+    float z = a[tid * 3 + 2];
+    // CHECK-NOTES-WHOLE: :[[@LINE-1]]:15: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
+    // CHECK-NOTES-WHOLE: :[[@LINE-14]]:12: note: index 'tid' is computed here
+    // CHECK-NOTES-WHOLE: :[[@LINE-3]]:15: note: each thread reads all 3 elements of its record
+    // CHECK-NOTES-WHOLE: :[[@LINE-4]]:15: note: 'a' is only read
+    len[tid] = sqrtf(x * x + y * y + z * z);
+  }
+}
+
+// A record of two, written 2 * tid and 2 * tid + 1, in either order, through
+// a pointer that is also written elsewhere.
+__global__ void pairs(float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = a[2 * tid + 1] - a[2 * tid];
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:31: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4
+  a[0] = 0.0f;
+}
+
+// Through a local pointer to the record, and by dereference.
+__global__ void localRecord(const float *a, float *out) {
+  const float *rec = a + (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  out[threadIdx.x] = rec[0] + rec[1] + *(rec + 2) + rec[3];
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:22: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:31: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:40: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:53: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+}
+
+//===--- Still reported ---------------------------------------------------===//
+
+// Only x and z of a 3-float record: y's bytes are fetched and not used.
+__global__ void partial(const float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = a[tid * 3] + a[tid * 3 + 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
+}
+
+// One member of a record of four: a[tid * 4] alone.
+__global__ void firstOnly(const float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = a[tid * 4];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart, so a warp request touches 16 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart
+}
+
+// The same residues through different pointers: each pointer is read in
+// part.
+__global__ void differentBases(const float *a, const float *b, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = a[2 * tid] + b[2 * tid + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:14: warning: uncoalesced load
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:27: warning: uncoalesced load
+}
+
+// Different non-constant parts: tid and threadIdx.x are not one record.
+__global__ void differentRest(const float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[tid] = a[2 * tid] + a[2 * threadIdx.x + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart
+  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 2 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:14: warning: uncoalesced load
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:27: warning: uncoalesced load
+}
+
+// Stores stay reported, also when a thread writes its whole record: each
+// store sends its partial sectors to L2 (not measured here).
+__global__ void storeRecord(float *a) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  a[2 * tid] = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  a[2 * tid + 1] = 1.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 2 apart, so a warp request touches 8 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+}
+
+// Offsets that are not constants: a loop counter is not a residue.
+__global__ void loopOffsets(const float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  for (int k = 0; k < 3; ++k)
+    s += a[tid * 3 + k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:10: warning: uncoalesced load
+  out[tid] = s;
+}
