@@ -5,8 +5,9 @@
 // with --legacy-compat, or by itself when the source text names one of the
 // removed APIs. Every declaration is annotated "cuda-lint-legacy":
 // cuda-legacy-runtime-api reports each use of a declaration so annotated
-// (and of the same names declared by an old toolkit's own headers). Nothing here is meant to be
-// compiled into a program: the functions have no definitions.
+// (and of the same names declared by an old toolkit's own headers). Nothing
+// here is meant to be compiled into a program: the functions have no
+// definitions.
 //
 // The non-_sync warp intrinsics (__shfl_down, __ballot, __any, ...) are not
 // declared here: clang's own CUDA headers still declare them for every GPU.
@@ -67,29 +68,25 @@ __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaBindTexture(size_t *offset, const struct texture<T, D, M> &tex,
                 const void *devPtr, size_t size = ~(size_t)0);
 template <class T, int D, enum cudaTextureReadMode M>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindTexture(size_t *offset, const struct texture<T, D, M> &tex,
-                const void *devPtr, const struct cudaChannelFormatDesc &desc,
-                size_t size = ~(size_t)0);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTexture(
+    size_t *offset, const struct texture<T, D, M> &tex, const void *devPtr,
+    const struct cudaChannelFormatDesc &desc, size_t size = ~(size_t)0);
 template <class T, int D, enum cudaTextureReadMode M>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindTexture2D(size_t *offset, const struct texture<T, D, M> &tex,
-                  const void *devPtr, size_t width, size_t height,
-                  size_t pitch);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTexture2D(
+    size_t *offset, const struct texture<T, D, M> &tex, const void *devPtr,
+    size_t width, size_t height, size_t pitch);
 template <class T, int D, enum cudaTextureReadMode M>
 __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaBindTexture2D(size_t *offset, const struct texture<T, D, M> &tex,
                   const void *devPtr, const struct cudaChannelFormatDesc &desc,
                   size_t width, size_t height, size_t pitch);
 template <class T, int D, enum cudaTextureReadMode M>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindTextureToArray(const struct texture<T, D, M> &tex,
-                       cudaArray_const_t array);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTextureToArray(
+    const struct texture<T, D, M> &tex, cudaArray_const_t array);
 template <class T, int D, enum cudaTextureReadMode M>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindTextureToArray(const struct texture<T, D, M> &tex,
-                       cudaArray_const_t array,
-                       const struct cudaChannelFormatDesc &desc);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTextureToArray(
+    const struct texture<T, D, M> &tex, cudaArray_const_t array,
+    const struct cudaChannelFormatDesc &desc);
 template <class T, int D, enum cudaTextureReadMode M>
 __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaUnbindTexture(const struct texture<T, D, M> &tex);
@@ -105,35 +102,31 @@ extern "C" {
 // No default arguments (the removed declaration had `sharedMem = 0, stream =
 // 0`): code that declares cudaConfigureCall itself for clang's <<<...>>>
 // lowering, with those defaults, must still parse with this header.
-extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem,
-                  cudaStream_t stream);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaConfigureCall(
+    dim3 gridDim, dim3 blockDim, size_t sharedMem, cudaStream_t stream);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
 cudaSetupArgument(const void *arg, size_t size, size_t offset);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaLaunch(const void *func);
-extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaSetDoubleForDevice(double *d);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t
+cudaSetDoubleForDevice(double *d);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaSetDoubleForHost(double *d);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaGetTextureReference(
+    const struct textureReference **texref, const void *symbol);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaGetTextureAlignmentOffset(
+    size_t *offset, const struct textureReference *texref);
 extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaGetTextureReference(const struct textureReference **texref,
-                        const void *symbol);
-extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaGetTextureAlignmentOffset(size_t *offset,
-                              const struct textureReference *texref);
-extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaBindTextureToMipmappedArray(
-    const struct textureReference *texref,
-    cudaMipmappedArray_const_t mipmappedArray,
-    const struct cudaChannelFormatDesc *desc);
+cudaBindTextureToMipmappedArray(const struct textureReference *texref,
+                                cudaMipmappedArray_const_t mipmappedArray,
+                                const struct cudaChannelFormatDesc *desc);
 
 struct surfaceReference {
   struct cudaChannelFormatDesc channelDesc;
 };
-extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindSurfaceToArray(const struct surfaceReference *surfref,
-                       cudaArray_const_t array,
-                       const struct cudaChannelFormatDesc *desc);
-extern __host__ __CUDA_LINT_LEGACY cudaError_t
-cudaGetSurfaceReference(const struct surfaceReference **surfref,
-                        const void *symbol);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaBindSurfaceToArray(
+    const struct surfaceReference *surfref, cudaArray_const_t array,
+    const struct cudaChannelFormatDesc *desc);
+extern __host__ __CUDA_LINT_LEGACY cudaError_t cudaGetSurfaceReference(
+    const struct surfaceReference **surfref, const void *symbol);
 } // extern "C"
 
 // Surface references: `surface<void, 2> surf;` at namespace scope, bound with
@@ -145,14 +138,12 @@ struct __attribute__((device_builtin_surface_type)) __CUDA_LINT_LEGACY surface
 };
 
 template <class T, int dim>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindSurfaceToArray(const struct surface<T, dim> &surf,
-                       cudaArray_const_t array);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindSurfaceToArray(
+    const struct surface<T, dim> &surf, cudaArray_const_t array);
 template <class T, int dim>
-__host__ __CUDA_LINT_LEGACY cudaError_t
-cudaBindSurfaceToArray(const struct surface<T, dim> &surf,
-                       cudaArray_const_t array,
-                       const struct cudaChannelFormatDesc &desc);
+__host__ __CUDA_LINT_LEGACY cudaError_t cudaBindSurfaceToArray(
+    const struct surface<T, dim> &surf, cudaArray_const_t array,
+    const struct cudaChannelFormatDesc &desc);
 
 template <class T>
 __device__ __CUDA_LINT_LEGACY void
