@@ -218,6 +218,29 @@ std::vector<std::string> findCudaSources(StringRef Dir) {
   return Out;
 }
 
+std::vector<IncludeDirective> includeDirectives(StringRef Text) {
+  std::vector<IncludeDirective> Out;
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.ltrim();
+    if (!L.consume_front("#"))
+      continue;
+    L = L.ltrim();
+    if (!L.consume_front("include"))
+      continue;
+    L = L.ltrim();
+    if (L.empty() || (L.front() != '"' && L.front() != '<'))
+      continue;
+    char Close = L.front() == '"' ? '"' : '>';
+    size_t End = L.find(Close, 1);
+    if (End == StringRef::npos)
+      continue;
+    Out.push_back({L.slice(1, End), Close == '"'});
+  }
+  return Out;
+}
+
 bool isCudaHeaderName(StringRef File) {
   return path::extension(File) == ".cuh";
 }
@@ -235,23 +258,8 @@ std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files) {
     std::vector<std::string> Out;
     bool Ok;
     std::string Text = readFile(Includer, Ok);
-    llvm::SmallVector<StringRef> Lines;
-    StringRef(Text).split(Lines, '\n');
-    for (StringRef L : Lines) {
-      L = L.ltrim();
-      if (!L.consume_front("#"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("include"))
-        continue;
-      L = L.ltrim();
-      if (L.empty() || (L.front() != '"' && L.front() != '<'))
-        continue;
-      char Close = L.front() == '"' ? '"' : '>';
-      size_t End = L.find(Close, 1);
-      if (End == StringRef::npos)
-        continue;
-      StringRef Name = L.slice(1, End);
+    for (const IncludeDirective &D : includeDirectives(Text)) {
+      StringRef Name = D.Name;
       std::string Beside = makeAbsolute(Name, path::parent_path(Includer));
       if (Headers.count(Beside)) {
         Out.push_back(Beside);

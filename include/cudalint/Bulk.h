@@ -36,6 +36,16 @@ std::vector<std::string> findCudaSources(llvm::StringRef Dir);
 /// `<...>`), resolved beside the including file, then by path suffix.
 std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files);
 
+/// One `#include` directive read from a file's text.
+struct IncludeDirective {
+  llvm::StringRef Name; ///< The spelled name, without quotes or brackets.
+  bool Quoted;          ///< `"..."` rather than `<...>`.
+};
+
+/// The `#include "..."` and `#include <...>` directives of \p Text, in order,
+/// read line by line without preprocessing (names point into \p Text).
+std::vector<IncludeDirective> includeDirectives(llvm::StringRef Text);
+
 /// Whether \p File is a CUDA header by name (`.cuh`).
 bool isCudaHeaderName(llvm::StringRef File);
 

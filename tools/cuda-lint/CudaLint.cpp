@@ -396,23 +396,12 @@ bool fileMentionsRemovedApi(StringRef Path) {
     if (cudalint::mentionsRemovedApi(Text))
       return true;
     StringRef Dir = llvm::sys::path::parent_path(File);
-    for (StringRef Rest = Text; !Rest.empty();) {
-      auto [Line, Next] = Rest.split('\n');
-      Rest = Next;
-      StringRef L = Line.ltrim();
-      if (!L.consume_front("#"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("include"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("\""))
-        continue;
-      StringRef Name = L.take_until([](char C) { return C == '"'; });
-      if (Name.empty() || Name.size() == L.size())
+    for (const cudalint::IncludeDirective &D :
+         cudalint::includeDirectives(Text)) {
+      if (!D.Quoted || D.Name.empty())
         continue;
       llvm::SmallString<256> Inc(Dir);
-      llvm::sys::path::append(Inc, Name);
+      llvm::sys::path::append(Inc, D.Name);
       if (llvm::sys::fs::is_regular_file(Inc))
         Work.push_back(std::string(Inc));
     }
