@@ -536,6 +536,37 @@ std::optional<std::string> notWritableReason(StringRef File) {
   return std::nullopt;
 }
 
+bool reportPlanProblems(const FixPlan &Plan) {
+  for (const std::string &C : Plan.Conflicts)
+    llvm::errs() << "cuda-lint: error: " << C << "\n";
+  for (const std::string &E : Plan.Errors)
+    llvm::errs() << "cuda-lint: error: " << E << "\n";
+  return Plan.Conflicts.empty() && Plan.Errors.empty();
+}
+
+PlanWrite writeFixPlan(const FixPlan &Plan) {
+  PlanWrite Out;
+  for (const auto &[File, Text] : Plan.NewContents) {
+    if (std::optional<std::string> Why = notWritableReason(File)) {
+      llvm::errs() << "cuda-lint: error: " << File << ": " << *Why
+                   << ", so its fixes were not applied; it was left "
+                      "unchanged\n";
+      Out.Ok = false;
+      continue;
+    }
+    if (std::optional<std::string> Err = writeFileAtomically(File, Text)) {
+      llvm::errs() << "cuda-lint: error: " << File
+                   << ": cannot write the fixed file (" << *Err
+                   << "); it was left unchanged\n";
+      Out.Ok = false;
+      continue;
+    }
+    Out.Written.insert(File);
+    Out.Edits += Plan.EditCount.at(File);
+  }
+  return Out;
+}
+
 std::optional<std::string> writeFileAtomically(StringRef File, StringRef Text) {
   llvm::SmallString<256> Real;
   if (std::error_code EC = fs::real_path(File, Real))

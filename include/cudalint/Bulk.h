@@ -14,6 +14,7 @@
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <optional>
@@ -128,6 +129,22 @@ FixPlan planFixes(llvm::ArrayRef<Finding> Findings);
 /// not writable: no write permission for this user, or no owner write bit,
 /// which marks a file read-only even for root), or nothing.
 std::optional<std::string> notWritableReason(llvm::StringRef File);
+
+/// Prints each conflict and error of \p Plan as a one-line error; true when
+/// there are none.
+bool reportPlanProblems(const FixPlan &Plan);
+
+/// What writeFixPlan did.
+struct PlanWrite {
+  llvm::StringSet<> Written; ///< The files written.
+  unsigned Edits = 0;        ///< Their distinct edits.
+  bool Ok = true;            ///< Every file of the plan was written.
+};
+
+/// Writes every file of \p Plan with writeFileAtomically. A file that is not
+/// writable (notWritableReason) or cannot be written is reported as a
+/// one-line error naming it and left unchanged.
+PlanWrite writeFixPlan(const FixPlan &Plan);
 
 /// Replaces the contents of \p File with \p Text atomically: the text goes to
 /// a temporary file in the same directory, with the original's permissions

@@ -406,34 +406,15 @@ bool emit(const BulkOptions &Opts, const FindingSet &Set,
   if (!Opts.Fix && !Opts.Diff)
     return Ok;
   FixPlan Plan = planFixes(Findings);
-  for (const std::string &C : Plan.Conflicts)
-    llvm::errs() << "cuda-lint: error: " << C << "\n";
-  for (const std::string &E : Plan.Errors)
-    llvm::errs() << "cuda-lint: error: " << E << "\n";
-  Ok &= Plan.Conflicts.empty() && Plan.Errors.empty();
+  Ok &= reportPlanProblems(Plan);
   if (Opts.Diff) {
     llvm::outs() << unifiedDiff(Plan, Root);
     llvm::outs().flush();
   }
   if (Opts.Fix) {
-    unsigned Edits = 0, Files = 0;
-    for (const auto &[File, Text] : Plan.NewContents) {
-      if (std::optional<std::string> Why = notWritableReason(File)) {
-        llvm::errs() << "cuda-lint: error: " << File << ": " << *Why
-                     << ", so its fixes were not applied\n";
-        Ok = false;
-        continue;
-      }
-      if (std::optional<std::string> Err = writeFileAtomically(File, Text)) {
-        llvm::errs() << "cuda-lint: error: " << File
-                     << ": cannot write the fixed file (" << *Err
-                     << "); it was left unchanged\n";
-        Ok = false;
-        continue;
-      }
-      Edits += Plan.EditCount[File];
-      ++Files;
-    }
+    PlanWrite W = writeFixPlan(Plan);
+    Ok &= W.Ok;
+    unsigned Edits = W.Edits, Files = W.Written.size();
     llvm::errs() << "cuda-lint: applied " << Edits << " fix"
                  << (Edits == 1 ? "" : "es") << " to " << Files << " file"
                  << (Files == 1 ? "" : "s") << "\n";

@@ -469,30 +469,11 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
                                     std::to_string(C));
       }
   }
-  bool Ok = Plan.Conflicts.empty() && Plan.Errors.empty();
-  for (const std::string &C : Plan.Conflicts)
-    llvm::errs() << "cuda-lint: error: " << C << "\n";
-  for (const std::string &E : Plan.Errors)
-    llvm::errs() << "cuda-lint: error: " << E << "\n";
-  unsigned Edits = 0, Files = 0;
-  llvm::StringSet<> Written;
-  for (const auto &[File, Text] : Plan.NewContents) {
-    if (std::optional<std::string> Why = notWritableReason(File)) {
-      report(File, *Why + ", so its fixes were not applied; it was left "
-                          "unchanged");
-      Ok = false;
-      continue;
-    }
-    if (std::optional<std::string> Err = writeFileAtomically(File, Text)) {
-      report(File, "cannot write the fixed file (" + *Err +
-                       "); it was left unchanged");
-      Ok = false;
-      continue;
-    }
-    Written.insert(File);
-    Edits += Plan.EditCount[File];
-    ++Files;
-  }
+  bool Ok = reportPlanProblems(Plan);
+  PlanWrite W = writeFixPlan(Plan);
+  Ok &= W.Ok;
+  const llvm::StringSet<> &Written = W.Written;
+  unsigned Edits = W.Edits, Files = W.Written.size();
   // A diagnostic's fix counts as applied when every file it edits was
   // written (an edit that changed nothing, already there, counts too).
   for (auto &[Key, Locs] : Notes) {
