@@ -56,7 +56,7 @@ const Expr *stripCasts(const Expr *E) {
 
 std::optional<Race> raceBetween(const Access &W, const Access &R) {
   if (!W.Write || R.Write || W.Array != R.Array || W.Idx.B != R.Idx.B ||
-      W.Idx.Xor)
+      W.Idx.B == Base::None || W.Idx.Xor)
     return std::nullopt;
   bool Tid = W.Idx.B == Base::Tid;
   int64_t RLo = Tid ? R.G.TidLo : R.G.LaneLo,

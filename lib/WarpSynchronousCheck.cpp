@@ -975,9 +975,105 @@ public:
 
   /// \p AtEntry: the region starts at the entry of a helper, where the
   /// caller may have written the elements just before the call.
+  /// Ends the body of the loop \p L with \p Barrier, unless it ends with
+  /// a barrier already.
+  bool endBodyBarrier(const Stmt *L, const std::string &Barrier, bool Warp,
+                      std::vector<FixItHint> &Fixes, std::string &Why) {
+    const Stmt *Body = isa<ForStmt>(L)     ? cast<ForStmt>(L)->getBody()
+                       : isa<WhileStmt>(L) ? cast<WhileStmt>(L)->getBody()
+                                           : cast<DoStmt>(L)->getBody();
+    const auto *CS = dyn_cast<CompoundStmt>(Body);
+    auto It = A.Slots.find(Body);
+    bool Continues = false;
+    forEachDescendant(
+        Body, [&](const Stmt *X) { Continues |= isa<ContinueStmt>(X); });
+    if (It == A.Slots.end() || !uniform(It->second.G, Warp)) {
+      Why = "the barrier would be inside a thread-dependent branch or loop";
+      return false;
+    }
+    if (!CS || CS->body_empty() || Continues || CS->getRBracLoc().isMacroID()) {
+      Why = "the loop body would need a barrier at its end";
+      return false;
+    }
+    const auto *Last = dyn_cast<CallExpr>(CS->body_back());
+    if (Last && isBarrierCall(Last))
+      return true;
+    Fixes.push_back(FixItHint::CreateInsertion(
+        CS->getRBracLoc(),
+        "  " + Barrier + ";\n" + indentOf(CS->getRBracLoc())));
+    return true;
+  }
+
+  /// Whether \p S assigns an element of \p Arr.
+  bool writesArray(const Stmt *S, const ValueDecl *Arr) const {
+    bool Writes = false;
+    forEachDescendant(S, [&](const Stmt *X) {
+      const Expr *Target = nullptr;
+      if (const auto *B = dyn_cast<BinaryOperator>(X); B && B->isAssignmentOp())
+        Target = B->getLHS();
+      else if (const auto *U = dyn_cast<UnaryOperator>(X);
+               U && U->isIncrementDecrementOp())
+        Target = U->getSubExpr();
+      const Expr *E = Target ? Target->IgnoreParenImpCasts() : nullptr;
+      while (const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(E))
+        E = ASE->getBase()->IgnoreParenImpCasts();
+      if (E && E != (Target ? Target->IgnoreParenImpCasts() : nullptr))
+        if (const auto *D = dyn_cast<DeclRefExpr>(E))
+          Writes |= A.canonicalArray(D->getDecl()) == Arr;
+    });
+    return Writes;
+  }
+
+  /// Where a barrier before \p Late (which only reads \p Arr) goes: before
+  /// the outermost loop walked once around it that writes no element of
+  /// \p Arr and does not hold \p Early, where every thread (or lane)
+  /// reaches it; one barrier instead of one per iteration.
+  const Stmt *liftOutOfLoops(const Stmt *Late, const Stmt *Early,
+                             const ValueDecl *Arr, bool Warp) const {
+    const Stmt *Best = Late;
+    const Stmt *X = Late;
+    unsigned EarlyAt =
+        SM.getFileOffset(SM.getExpansionLoc(Early->getBeginLoc()));
+    while (true) {
+      auto It = A.Slots.find(X);
+      if (It == A.Slots.end())
+        break;
+      const Stmt *P = It->second.Parent;
+      if (P && isa<CompoundStmt>(P)) {
+        auto CI = A.Slots.find(P);
+        if (CI == A.Slots.end())
+          break;
+        P = CI->second.Parent;
+      }
+      if (!P || !isa<ForStmt, WhileStmt, DoStmt>(P))
+        break;
+      const VarDecl *Var;
+      SmallVector<int64_t, 8> Values;
+      if (const auto *For = dyn_cast<ForStmt>(P);
+          For &&
+          (A.halvingLoop(For, Var, Values) || A.doublingLoop(For, Var, Values)))
+        break;
+      unsigned B = SM.getFileOffset(SM.getExpansionLoc(P->getBeginLoc()));
+      unsigned E = SM.getFileOffset(SM.getExpansionLoc(P->getEndLoc()));
+      auto LI = A.Slots.find(P);
+      if ((B <= EarlyAt && EarlyAt <= E) || writesArray(P, Arr) ||
+          LI == A.Slots.end() || LI->second.Kind != SlotKind::Compound ||
+          !uniform(LI->second.G, Warp) || P->getBeginLoc().isMacroID())
+        break;
+      Best = X = P;
+    }
+    return Best;
+  }
+
+  /// \p EdgeLoop: the races are across the back edge of this loop, between
+  /// the end of its body and the start of the next iteration.
   bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
-                  std::vector<FixItHint> &Fixes, std::string &Why) {
+                  std::vector<FixItHint> &Fixes, std::string &Why,
+                  const Stmt *EdgeLoop = nullptr) {
     std::string Barrier = Warp ? "__syncwarp()" : "__syncthreads()";
+    if (EdgeLoop)
+      return endBodyBarrier(EdgeLoop, Barrier, Warp, Fixes, Why) &&
+             !Fixes.empty();
     llvm::MapVector<const Stmt *, Plan> Plans;
     auto stmtOrder = [&](const Stmt *S) {
       return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
@@ -1039,8 +1135,15 @@ public:
         return (KV.second.Split && E <= O && O < L) ||
                (KV.second.BarrierBefore && E < O && O <= L);
       });
-      if (!Covered)
-        Plans[Late].BarrierBefore = true;
+      if (!Covered) {
+        auto PI = Plans.find(Late);
+        const ValueDecl *Arr = PI != Plans.end() && !PI->second.Reads.empty()
+                                   ? PI->second.Reads[0]->Array
+                                   : nullptr;
+        bool Pure = PI == Plans.end() || !PI->second.Split;
+        Plans[Pure && Arr ? liftOutOfLoops(Late, Early, Arr, Warp) : Late]
+            .BarrierBefore = true;
+      }
     }
     unsigned Counter = 0;
     std::string Peer = freshName("peer");
@@ -1130,31 +1233,9 @@ public:
         X = P;
       }
     }
-    for (const Stmt *L : BackEdges) {
-      const Stmt *Body = isa<ForStmt>(L)     ? cast<ForStmt>(L)->getBody()
-                         : isa<WhileStmt>(L) ? cast<WhileStmt>(L)->getBody()
-                                             : cast<DoStmt>(L)->getBody();
-      const auto *CS = dyn_cast<CompoundStmt>(Body);
-      auto It = A.Slots.find(Body);
-      bool Continues = false;
-      forEachDescendant(
-          Body, [&](const Stmt *X) { Continues |= isa<ContinueStmt>(X); });
-      if (It == A.Slots.end() || !uniform(It->second.G, Warp)) {
-        Why = "the barrier would be inside a thread-dependent branch or loop";
+    for (const Stmt *L : BackEdges)
+      if (!endBodyBarrier(L, Barrier, Warp, Fixes, Why))
         return false;
-      }
-      if (!CS || CS->body_empty() || Continues ||
-          CS->getRBracLoc().isMacroID()) {
-        Why = "the loop body would need a barrier at its end";
-        return false;
-      }
-      const auto *Last = dyn_cast<CallExpr>(CS->body_back());
-      if (Last && isBarrierCall(Last))
-        continue;
-      Fixes.push_back(FixItHint::CreateInsertion(
-          CS->getRBracLoc(),
-          "  " + Barrier + ";\n" + indentOf(CS->getRBracLoc())));
-    }
 
     llvm::SmallPtrSet<const Stmt *, 4> Distributed;
     for (auto &[S, P] : Plans) {
@@ -1427,14 +1508,28 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     A.walkFunction(FD, Entry);
     boundThreads(A, FD);
     Fixer F(A, *Ctx, FD, Calls);
+    GeneralRaces General(A, FD, isKernel(FD));
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;
+      const Stmt *EdgeLoop = nullptr;
       for (const Access &W : Region)
-        for (const Access &R : Region)
-          if (!(W.Carried && R.Carried))
-            if (std::optional<Race> Rc = raceBetween(W, R))
-              Races.push_back(*Rc);
+        for (const Access &R : Region) {
+          if (W.Side || R.Side ? W.Side == R.Side : W.Carried && R.Carried)
+            continue;
+          if (!W.Write || R.Write || W.Array != R.Array)
+            continue;
+          std::optional<Race> Rc;
+          // An own index plus a constant on both sides: the exact test.
+          if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
+            Rc = raceBetween(W, R);
+          else
+            Rc = General.race(W, R);
+          if (Rc) {
+            Races.push_back(*Rc);
+            EdgeLoop = W.BackEdgeLoop;
+          }
+        }
       if (Races.empty())
         continue;
       llvm::sort(Races, [](const Race &X, const Race &Y) {
@@ -1456,41 +1551,85 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       if (Seen)
         continue;
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
+      const Race *CrossBlock = nullptr;
+      for (const Race &R : Races)
+        if (R.CrossBlock && !CrossBlock)
+          CrossBlock = &R;
+      // The example pair for the note: of the worst kind found.
+      auto rank = [](const Race &R) {
+        return R.CrossBlock ? 2 : R.SameWarp ? 0 : 1;
+      };
+      const Race *Example = First.General ? &First : nullptr;
+      for (const Race &R : Races)
+        if (R.General && (!Example || rank(R) > rank(*Example)))
+          Example = &R;
       // The array as spelled at the read (an alias such as `vs` of `s`).
-      std::string Array =
-          cast<DeclRefExpr>(First.R->E->getBase()->IgnoreParenImpCasts())
-              ->getDecl()
-              ->getName()
-              .str();
+      std::string Array = First.R->Root->getName().str();
       std::vector<FixItHint> Fixes;
       std::string Why;
       bool Fixed = false;
       F.ShuffleWhy.clear();
-      if (Warp && FixStyle == FixStyleKind::Shuffle)
-        Fixed = F.shuffleFix(Races, Fixes);
-      if (!Fixed) {
-        Fixes.clear();
-        bool AtEntry =
-            !isKernel(FD) && RegionIndex == 0 && A.FirstRegionAtEntry;
-        Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why);
-        if (!Fixed)
+      if (CrossBlock) {
+        Why = "only a grid-wide synchronization (a second kernel launch, or "
+              "cooperative_groups grid.sync()) orders threads of different "
+              "blocks";
+      } else {
+        // The shuffle rewrite sees the reads after the reduction itself
+        // (`s[0]` read by other lanes gets a __syncwarp() after the
+        // write-back): it is given the own-index races.
+        SmallVector<Race, 8> Own;
+        for (const Race &R : Races)
+          if (!R.General)
+            Own.push_back(R);
+        if (Warp && FixStyle == FixStyleKind::Shuffle && !EdgeLoop &&
+            !Own.empty())
+          Fixed = F.shuffleFix(Own, Fixes);
+        if (!Fixed) {
           Fixes.clear();
+          bool AtEntry = !isKernel(FD) && RegionIndex == 0 &&
+                         A.FirstRegionAtEntry && !EdgeLoop;
+          Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why, EdgeLoop);
+          if (!Fixed)
+            Fixes.clear();
+        }
       }
       {
         auto D =
-            Warp ? diag(Loc, "lanes of a warp communicate through '%0' with "
-                             "no barrier in between; warp-synchronous code "
-                             "is a data race")
-                 : diag(Loc, "threads of different warps communicate through "
-                             "'%0' with no barrier in between; missing "
-                             "__syncthreads()");
+            CrossBlock
+                ? diag(Loc, "threads of different blocks communicate through "
+                            "'%0' with no grid-wide synchronization in "
+                            "between; __syncthreads() cannot order them")
+            : EdgeLoop
+                ? (Warp ? diag(Loc, "lanes of a warp communicate through "
+                                    "'%0' across iterations of the loop with "
+                                    "no barrier in between; missing "
+                                    "__syncwarp() at the end of the loop "
+                                    "body")
+                        : diag(Loc, "threads of different warps communicate "
+                                    "through '%0' across iterations of the "
+                                    "loop with no barrier in between; "
+                                    "missing __syncthreads() at the end of "
+                                    "the loop body"))
+            : Warp ? diag(Loc, "lanes of a warp communicate through '%0' with "
+                               "no barrier in between; warp-synchronous code "
+                               "is a data race")
+                   : diag(Loc, "threads of different warps communicate "
+                               "through '%0' with no barrier in between; "
+                               "missing __syncthreads()");
         D << Array;
         for (const FixItHint &H : Fixes)
           D << H;
       }
       diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
-           "another thread writes the element here", DiagnosticIDs::Note);
-      if (Warp)
+           EdgeLoop ? "another thread writes the element here in the next "
+                      "iteration"
+                    : "another thread writes the element here",
+           DiagnosticIDs::Note);
+      if (Example)
+        diag(Loc, "for example, %0 (assuming blocks of %1)",
+             DiagnosticIDs::Note)
+            << Example->Example << General.shape();
+      if (Warp && !CrossBlock)
         diag(Loc,
              "this relies on the lanes of a warp running in lock-step and on "
              "a warp size of 32; neither is guaranteed since Volta",

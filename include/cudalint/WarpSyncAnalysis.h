@@ -21,7 +21,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <string>
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -46,6 +48,9 @@ struct Guard {
   bool BlockUniform = true; ///< Every thread of the block reaches it.
   /// TidHi comes from the sizes of the arrays accessed, not a condition.
   bool Bounded = false;
+  /// The thread-dependent conditions on the path here, and the value each
+  /// has on it (for the general analysis, which evaluates them per thread).
+  SmallVector<std::pair<const Expr *, bool>, 2> Conds;
 };
 
 enum class SlotKind { Compound, IfThen, IfElse, Other };
@@ -67,6 +72,19 @@ struct Access {
   unsigned Order;
   /// Copied past a branch that has a barrier on only one of its paths.
   bool Carried = false;
+  /// The general analysis (WarpSyncGeneral.cpp): the array as declared
+  /// (before canonicalArray), its subscripts outermost first, the loops
+  /// walked once that enclose the access (innermost last), and the values
+  /// of the halving or doubling loop variables it was walked with.
+  const VarDecl *Root = nullptr;
+  SmallVector<const Expr *, 2> Subs;
+  SmallVector<const clang::Stmt *, 2> Loops;
+  SmallVector<std::pair<const ValueDecl *, int64_t>, 1> Fixed;
+  /// In a back-edge region: 1 for the head of the loop body (the accesses
+  /// before its first barrier, as the next iteration makes them), 2 for its
+  /// tail; only head/tail pairs race there.
+  unsigned char Side = 0;
+  const clang::Stmt *BackEdgeLoop = nullptr;
 };
 
 struct CallSite {
@@ -462,11 +480,61 @@ public:
     Slots.clear();
     Order = 0;
     CurrentFD = FD;
+    FlushOrders.clear();
+    Flushes = 0;
+    EdgeRegions.clear();
+    LoopStack.clear();
     walkStmt(FD->getBody(), Entry, FD->getBody());
     flush();
+    for (auto &R : EdgeRegions)
+      Regions.push_back(std::move(R));
+    EdgeRegions.clear();
+  }
+
+  /// The condition of `if (C) return;` (or `{ return; }`), else null.
+  static const Expr *exitCondition(const Stmt *S) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+      return nullptr;
+    const Stmt *Then = If->getThen();
+    if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+      Then = CS->size() == 1 ? CS->body_front() : nullptr;
+    return Then && isa<ReturnStmt>(Then) ? If->getCond() : nullptr;
+  }
+
+  /// The body of the loop \p Loop, walked once from the order \p O0 on,
+  /// passed barriers (from flush number \p F0 on): the accesses after its
+  /// last barrier meet, across the back edge, those before its first
+  /// barrier in the next iteration. They form a region of their own in
+  /// which only head/tail pairs count.
+  void backEdgeRegion(const Stmt *Loop, unsigned F0, unsigned O0) {
+    unsigned HeadEnd = FlushOrders[F0];
+    SmallVector<Access, 8> Edge;
+    auto take = [&](const Access &X, unsigned char Side) {
+      Access Y = X;
+      Y.Side = Side;
+      Y.Carried = false;
+      Y.BackEdgeLoop = Loop;
+      Edge.push_back(std::move(Y));
+    };
+    for (const auto &R : Regions)
+      for (const Access &X : R)
+        if (!X.Side && !X.Carried && X.Order >= O0 && X.Order < HeadEnd)
+          take(X, 1);
+    for (const Access &X : Current)
+      if (!X.Side && !X.Carried && X.Order >= O0 && X.Order < HeadEnd)
+        take(X, 1);
+    bool Head = !Edge.empty();
+    unsigned TailStart = FlushOrders.back();
+    for (const Access &X : Current)
+      if (!X.Side && !X.Carried && X.Order >= TailStart)
+        take(X, 2);
+    if (Head && Edge.back().Side == 2)
+      EdgeRegions.push_back(std::move(Edge));
   }
 
   void flush() {
+    FlushOrders.push_back(Order);
     ++Flushes;
     if (Regions.empty() && Current.empty())
       FirstRegionAtEntry = false;
@@ -488,8 +556,11 @@ public:
         setSlot(Child, SlotKind::Compound, CS, G);
         walkStmt(Child, G, Child);
         // After `if (tid >= n) return;` not every thread is here.
-        if (divergentExit(Child, false))
+        if (divergentExit(Child, false)) {
           G.BlockUniform = G.WarpUniform = false;
+          if (const Expr *C = exitCondition(Child))
+            G.Conds.push_back({C, false});
+        }
       }
       return;
     }
@@ -508,8 +579,11 @@ public:
       }
       Guard GT = G, GE = G;
       refine(GT, Cond);
-      if (threadDependent(Cond))
+      if (threadDependent(Cond)) {
         GE.BlockUniform = GE.WarpUniform = false;
+        GT.Conds.push_back({Cond, true});
+        GE.Conds.push_back({Cond, false});
+      }
       SmallVector<Access, 8> Before(Current);
       unsigned F0 = Flushes;
       setSlot(If->getThen(), SlotKind::IfThen, If, GT);
@@ -565,10 +639,15 @@ public:
       if (divergentExit(Body, true))
         GB.BlockUniform = GB.WarpUniform = false;
       setSlot(Body, SlotKind::Other, S, GB);
+      unsigned F0 = Flushes, O0 = Order;
+      LoopStack.push_back(S);
       walkStmt(Body, GB, Body);
       if (const auto *For = dyn_cast<ForStmt>(S))
         if (For->getInc())
           walkExpr(For->getInc(), GB, Holder);
+      LoopStack.pop_back();
+      if (Flushes != F0)
+        backEdgeRegion(S, F0, O0);
       return;
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
@@ -721,8 +800,16 @@ public:
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder) {
-    const auto *DRE =
-        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
+    // `tile[a][b]`: the subscripts outermost first, down to `tile`.
+    SmallVector<const Expr *, 2> Subs{ASE->getIdx()};
+    const Expr *BaseE = ASE->getBase()->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(BaseE)) {
+      if (!Inner->getType()->isArrayType())
+        return;
+      Subs.insert(Subs.begin(), Inner->getIdx());
+      BaseE = Inner->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
     if (!DRE || !isa<VarDecl>(DRE->getDecl()))
       return;
     // A local array is private to its thread; shared and global variables
@@ -731,16 +818,30 @@ public:
     if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
         !VD->getType()->isPointerType())
       return;
-    std::optional<IndexForm> Idx = parseIndex(ASE->getIdx());
-    if (!Idx)
-      return;
+    std::optional<IndexForm> Idx;
+    if (Subs.size() == 1)
+      Idx = parseIndex(Subs[0]);
     const ValueDecl *Array = canonicalArray(VD);
-    Current.push_back(Access{ASE, Array, Write, *Idx, G, Holder, Order++});
+    Access X{ASE, Array, Write, Idx.value_or(IndexForm()), G, Holder, Order++};
+    X.Root = VD;
+    X.Subs = std::move(Subs);
+    X.Loops.assign(LoopStack.begin(), LoopStack.end());
+    for (const auto &KV : LoopValues)
+      X.Fixed.push_back(KV);
+    Current.push_back(std::move(X));
   }
 
   void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
                              const Stmt *Holder) {
-    walkExpr(ASE->getBase(), G, Holder);
+    // The inner subscripts of `tile[a][b]` select a row, not an element.
+    const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base)) {
+      if (!Inner->getType()->isArrayType())
+        break;
+      walkExpr(Inner->getIdx(), G, Holder);
+      Base = Inner->getBase()->IgnoreParenImpCasts();
+    }
+    walkExpr(Base, G, Holder);
     walkExpr(ASE->getIdx(), G, Holder);
   }
 
@@ -809,6 +910,10 @@ public:
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
 
+  SmallVector<unsigned, 8> FlushOrders;   ///< Order at each barrier passed.
+  SmallVector<const Stmt *, 4> LoopStack; ///< Loops walked once, around.
+  SmallVector<SmallVector<Access, 8>, 2> EdgeRegions; ///< backEdgeRegion.
+
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
 };
@@ -819,11 +924,43 @@ struct Race {
   const Access *W;
   const Access *R;
   bool SameWarp;
+  /// Found by the general analysis: the threads may be in different blocks
+  /// (global memory), and an example pair of threads for the note.
+  bool General = false;
+  bool CrossBlock = false;
+  std::string Example;
 };
 
 /// The race between the write \p W and the read \p R, if a thread that
 /// reaches \p R reads an element that another thread reaching \p W writes.
 std::optional<Race> raceBetween(const Access &W, const Access &R);
+
+/// The general analysis, for accesses that are not an own index plus a
+/// constant (`s[255 - tid]`, `s[(tid + 1) % 256]`, `tile[ty][tx]` against
+/// `tile[tx][ty]`, `buf[i + 1]` with a global index `i`, `s[0]`): each
+/// subscript is compiled, following local variables to the definitions
+/// that reach it (ThreadIndexAnalysis::definitionAt), and evaluated for
+/// every thread of a model block (and, for global memory, of a model grid
+/// of a few blocks), every value of the enclosing loops' variables that it
+/// uses, and the thread-dependent conditions on its path. A write and a read
+/// race when some thread reads an element that another thread writes.
+/// Uniform values the evaluation cannot know (kernel parameters) make an
+/// index unknown, and such accesses are left out; in conditions they may
+/// go either way.
+class GeneralRaces {
+public:
+  GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel);
+  ~GeneralRaces();
+  /// The race between the write \p W and the read \p R of one array in
+  /// one region, if the evaluation finds one.
+  std::optional<Race> race(const Access &W, const Access &R);
+  /// The model block, as "256 threads" or "32x8 threads".
+  std::string shape() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
 
 } // namespace clang::tidy::cuda::warpsync
 

@@ -1,0 +1,916 @@
+//===--- WarpSyncGeneral.cpp - cuda-lint ----------------------------------===//
+//
+// The general race analysis of cuda-warp-synchronous: subscripts compiled
+// to small expression trees and evaluated for every thread of a model block
+// (see GeneralRaces in WarpSyncAnalysis.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cudalint/ThreadIndex.h"
+#include "cudalint/WarpSyncAnalysis.h"
+#include "llvm/ADT/StringExtras.h"
+#include <map>
+
+namespace clang::tidy::cuda::warpsync {
+
+namespace {
+
+constexpr int64_t MaxLoopTrips = 128;
+constexpr size_t MaxInstances = size_t(1) << 17;
+constexpr unsigned MaxDepth = 24;
+
+/// One node of a compiled integer expression.
+struct Node {
+  enum NodeKind : unsigned char {
+    Const,
+    Tid,
+    Bid,
+    BDim,
+    GDim,
+    Var,     ///< A loop variable that is enumerated.
+    Unknown, ///< A value the evaluation cannot know.
+    Bin,
+    Neg,
+    Not,
+    LNot,
+    Cond,
+    Wrap, ///< Conversion to an integer type of Width bits.
+  };
+  NodeKind Kind = Unknown;
+  BinaryOperatorKind Op = BO_Add;
+  unsigned Dim = 0;
+  unsigned Width = 64;
+  bool Unsigned = false;
+  int64_t C = 0;
+  const VarDecl *V = nullptr;
+  int L = -1, R = -1, X = -1;
+};
+
+/// The values of the built-in variables and loop variables for one thread.
+struct Env {
+  int64_t T[3] = {0, 0, 0}, B[3] = {0, 0, 0}, BD[3] = {1, 1, 1},
+          GD[3] = {1, 1, 1};
+  SmallVector<std::pair<const VarDecl *, int64_t>, 4> Vars;
+};
+
+int64_t wrap(int64_t V, unsigned Width, bool Unsigned) {
+  if (Width >= 64)
+    return V;
+  uint64_t Mask = (uint64_t(1) << Width) - 1;
+  uint64_t U = uint64_t(V) & Mask;
+  if (Unsigned)
+    return int64_t(U);
+  if (U & (uint64_t(1) << (Width - 1)))
+    return int64_t(U) - int64_t(uint64_t(1) << Width);
+  return int64_t(U);
+}
+
+/// One thread's access: the element (linear, in elements of the array) and
+/// the thread (block * 1024 + linear thread index).
+struct Instance {
+  int64_t Elem;
+  uint32_t Thread;
+};
+
+} // namespace
+
+struct GeneralRaces::Impl {
+  Analysis &A;
+  ASTContext &Ctx;
+  const FunctionDecl *FD;
+  bool Kernel;
+  ThreadIndexAnalysis TIA;
+  std::vector<Node> Nodes;
+  int64_t Shape[3] = {1, 1, 1};
+  int64_t Grid[3] = {1, 1, 1};
+  bool ShapeKnown = false;
+  bool UsedT[3] = {false, false, false}, UsedB[3] = {false, false, false};
+  std::map<std::pair<const Access *, bool>,
+           std::optional<std::vector<Instance>>>
+      Cache;
+
+  Impl(Analysis &A, const FunctionDecl *FD, bool Kernel)
+      : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD) {}
+
+  int add(Node N) {
+    Nodes.push_back(N);
+    return int(Nodes.size()) - 1;
+  }
+  int constant(int64_t C) {
+    Node N;
+    N.Kind = Node::Const;
+    N.C = C;
+    return add(N);
+  }
+  int unknown() { return add(Node()); }
+
+  /// The `for` loop of \p X.Loops whose init declares \p V, if \p V is its
+  /// induction variable (not assigned in the body).
+  const ForStmt *loopOf(const Access &X, const VarDecl *V) const {
+    for (const Stmt *L : X.Loops) {
+      const auto *For = dyn_cast<ForStmt>(L);
+      const auto *Init =
+          For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+      if (Init && Init->isSingleDecl() && Init->getSingleDecl() == V &&
+          !Analysis::assignedIn(For->getBody(), V))
+        return For;
+    }
+    return nullptr;
+  }
+
+  /// Compiles \p E, the value of an integer expression in the context of the
+  /// access \p X. Loop variables it uses go to \p Vars.
+  int compile(const Expr *E, const Access &X,
+              SmallVectorImpl<const VarDecl *> &Vars, unsigned Depth = 0) {
+    if (!E || Depth > MaxDepth)
+      return unknown();
+    E = E->IgnoreParens();
+    if (E->isValueDependent() || E->isTypeDependent())
+      return unknown();
+    QualType T = E->getType();
+    if (!T->isIntegralOrUnscopedEnumerationType() && !T->isBooleanType())
+      return unknown();
+    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
+      Node N;
+      N.Dim = Sym->Dim;
+      switch (Sym->Kind) {
+      case IndexSymbol::ThreadIdx:
+        N.Kind = Node::Tid;
+        break;
+      case IndexSymbol::BlockIdx:
+        N.Kind = Node::Bid;
+        break;
+      case IndexSymbol::BlockDim:
+        N.Kind = Node::BDim;
+        break;
+      case IndexSymbol::GridDim:
+        N.Kind = Node::GDim;
+        break;
+      default:
+        return unknown();
+      }
+      return add(N);
+    }
+    Expr::EvalResult ER;
+    if (E->EvaluateAsInt(ER, Ctx) && ER.Val.isInt() &&
+        ER.Val.getInt().getSignificantBits() <= 64)
+      return constant(ER.Val.getInt().isSigned()
+                          ? ER.Val.getInt().getSExtValue()
+                          : int64_t(ER.Val.getInt().getZExtValue()));
+    unsigned Width = Ctx.getIntWidth(T);
+    bool Unsigned = T->isUnsignedIntegerOrEnumerationType();
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      int Sub = compile(Cast->getSubExpr(), X, Vars, Depth + 1);
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+        return Sub;
+      case CK_IntegralCast: {
+        Node N;
+        N.Kind = Node::Wrap;
+        N.Width = Width;
+        N.Unsigned = Unsigned;
+        N.L = Sub;
+        return add(N);
+      }
+      case CK_IntegralToBoolean: {
+        Node N;
+        N.Kind = Node::Bin;
+        N.Op = BO_NE;
+        N.L = Sub;
+        N.R = constant(0);
+        return add(N);
+      }
+      default:
+        return unknown();
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V)
+        return unknown();
+      for (const auto &[D, Val] : X.Fixed)
+        if (D == V)
+          return constant(Val);
+      auto Own = A.OwnVars.find(V);
+      if (Own != A.OwnVars.end()) {
+        Node N;
+        N.Kind = Node::Tid;
+        int TidNode = add(N);
+        if (Own->second == Base::Tid)
+          return TidNode;
+        Node M;
+        M.Kind = Node::Bin;
+        M.Op = BO_Rem;
+        M.L = TidNode;
+        M.R = constant(WarpSize);
+        return add(M);
+      }
+      if (loopOf(X, V)) {
+        if (!llvm::is_contained(Vars, V))
+          Vars.push_back(V);
+        Node N;
+        N.Kind = Node::Var;
+        N.V = V;
+        return add(N);
+      }
+      if (V->getType()->isReferenceType())
+        return unknown();
+      if (const Expr *Def = TIA.definitionAt(V, DRE)) {
+        int D = compile(Def, X, Vars, Depth + 1);
+        Node N;
+        N.Kind = Node::Wrap;
+        N.Width = Width;
+        N.Unsigned = Unsigned;
+        N.L = D;
+        return add(N);
+      }
+      return unknown();
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma ||
+          BO->isPtrMemOp())
+        return unknown();
+      Node N;
+      N.Kind = Node::Bin;
+      N.Op = BO->getOpcode();
+      N.Width = Width;
+      N.Unsigned = Unsigned;
+      N.L = compile(BO->getLHS(), X, Vars, Depth + 1);
+      N.R = compile(BO->getRHS(), X, Vars, Depth + 1);
+      return add(N);
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      int Sub = compile(UO->getSubExpr(), X, Vars, Depth + 1);
+      Node N;
+      N.Width = Width;
+      N.Unsigned = Unsigned;
+      N.L = Sub;
+      switch (UO->getOpcode()) {
+      case UO_Plus:
+        return Sub;
+      case UO_Minus:
+        N.Kind = Node::Neg;
+        return add(N);
+      case UO_Not:
+        N.Kind = Node::Not;
+        return add(N);
+      case UO_LNot:
+        N.Kind = Node::LNot;
+        return add(N);
+      default:
+        return unknown();
+      }
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      Node N;
+      N.Kind = Node::Cond;
+      N.X = compile(CO->getCond(), X, Vars, Depth + 1);
+      N.L = compile(CO->getTrueExpr(), X, Vars, Depth + 1);
+      N.R = compile(CO->getFalseExpr(), X, Vars, Depth + 1);
+      return add(N);
+    }
+    return unknown();
+  }
+
+  /// Whether the tree at \p N can be evaluated without unknown values.
+  bool known(int N) const {
+    const Node &Nd = Nodes[N];
+    if (Nd.Kind == Node::Unknown)
+      return false;
+    for (int C : {Nd.L, Nd.R, Nd.X})
+      if (C >= 0 && !known(C))
+        return false;
+    return true;
+  }
+
+  std::optional<int64_t> eval(int N, const Env &En) const {
+    const Node &Nd = Nodes[N];
+    switch (Nd.Kind) {
+    case Node::Const:
+      return Nd.C;
+    case Node::Tid:
+      return En.T[Nd.Dim];
+    case Node::Bid:
+      return En.B[Nd.Dim];
+    case Node::BDim:
+      return En.BD[Nd.Dim];
+    case Node::GDim:
+      return En.GD[Nd.Dim];
+    case Node::Var:
+      for (const auto &[V, Val] : En.Vars)
+        if (V == Nd.V)
+          return Val;
+      return std::nullopt;
+    case Node::Unknown:
+      return std::nullopt;
+    case Node::Wrap: {
+      auto V = eval(Nd.L, En);
+      if (!V)
+        return std::nullopt;
+      return wrap(*V, Nd.Width, Nd.Unsigned);
+    }
+    case Node::Neg: {
+      auto V = eval(Nd.L, En);
+      if (!V)
+        return std::nullopt;
+      return wrap(int64_t(0 - uint64_t(*V)), Nd.Width, Nd.Unsigned);
+    }
+    case Node::Not: {
+      auto V = eval(Nd.L, En);
+      if (!V)
+        return std::nullopt;
+      return wrap(~*V, Nd.Width, Nd.Unsigned);
+    }
+    case Node::LNot: {
+      auto V = eval(Nd.L, En);
+      if (!V)
+        return std::nullopt;
+      return int64_t(*V == 0);
+    }
+    case Node::Cond: {
+      auto C = eval(Nd.X, En);
+      if (!C)
+        return std::nullopt;
+      return eval(*C ? Nd.L : Nd.R, En);
+    }
+    case Node::Bin:
+      break;
+    }
+    // Short-circuit operators: a known side can decide alone.
+    if (Nd.Op == BO_LAnd || Nd.Op == BO_LOr) {
+      auto L = eval(Nd.L, En);
+      bool Decides = Nd.Op == BO_LAnd ? false : true;
+      if (L && bool(*L) == Decides)
+        return int64_t(Decides);
+      auto R = eval(Nd.R, En);
+      if (R && bool(*R) == Decides)
+        return int64_t(Decides);
+      if (L && R)
+        return int64_t(!Decides);
+      return std::nullopt;
+    }
+    auto L = eval(Nd.L, En);
+    auto R = eval(Nd.R, En);
+    if (!L || !R)
+      return std::nullopt;
+    uint64_t UL = uint64_t(*L), UR = uint64_t(*R);
+    int64_t V;
+    switch (Nd.Op) {
+    case BO_Add:
+      V = int64_t(UL + UR);
+      break;
+    case BO_Sub:
+      V = int64_t(UL - UR);
+      break;
+    case BO_Mul:
+      V = int64_t(UL * UR);
+      break;
+    case BO_Div:
+    case BO_Rem:
+      if (*R == 0 || (*R == -1 && *L == std::numeric_limits<int64_t>::min()))
+        return std::nullopt;
+      V = Nd.Op == BO_Div ? *L / *R : *L % *R;
+      break;
+    case BO_Shl:
+      if (*R < 0 || *R >= 63)
+        return std::nullopt;
+      V = int64_t(UL << *R);
+      break;
+    case BO_Shr:
+      if (*R < 0 || *R >= 63)
+        return std::nullopt;
+      V = *L >> *R;
+      break;
+    case BO_And:
+      V = *L & *R;
+      break;
+    case BO_Or:
+      V = *L | *R;
+      break;
+    case BO_Xor:
+      V = *L ^ *R;
+      break;
+    case BO_LT:
+      return int64_t(*L < *R);
+    case BO_LE:
+      return int64_t(*L <= *R);
+    case BO_GT:
+      return int64_t(*L > *R);
+    case BO_GE:
+      return int64_t(*L >= *R);
+    case BO_EQ:
+      return int64_t(*L == *R);
+    case BO_NE:
+      return int64_t(*L != *R);
+    default:
+      return std::nullopt;
+    }
+    return wrap(V, Nd.Width, Nd.Unsigned);
+  }
+
+  /// The constant extents of the array \p X accesses, outermost first, one
+  /// per subscript; 0 where unknown (a pointer, `extern __shared__ T s[]`).
+  bool extents(const Access &X, SmallVectorImpl<int64_t> &Out) const {
+    QualType T = X.Root->getType();
+    for (size_t I = 0; I < X.Subs.size(); ++I) {
+      if (const auto *CAT = Ctx.getAsConstantArrayType(T)) {
+        Out.push_back(int64_t(CAT->getSize().getZExtValue()));
+        T = CAT->getElementType();
+      } else if (const auto *AT = Ctx.getAsArrayType(T)) {
+        Out.push_back(0);
+        T = AT->getElementType();
+      } else if (const auto *PT = T->getAs<PointerType>(); PT && I == 0) {
+        Out.push_back(0);
+        T = PT->getPointeeType();
+      } else {
+        return false;
+      }
+    }
+    // Inner extents must be known to linearise.
+    for (size_t I = 1; I < Out.size(); ++I)
+      if (Out[I] == 0)
+        return false;
+    return true;
+  }
+
+  /// Whether threads of different blocks may share the memory \p X
+  /// accesses: global memory, or what a kernel's pointer parameter points
+  /// to. A helper's pointer parameter may point to shared memory: no.
+  bool gridWide(const Access &X) const {
+    const auto *VD = dyn_cast<VarDecl>(X.Array);
+    if (!VD)
+      return false;
+    if (VD->hasAttr<CUDASharedAttr>())
+      return false;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+      return Kernel && P->getDeclContext() == FD;
+    return VD->hasGlobalStorage() && VD->hasAttr<CUDADeviceAttr>();
+  }
+
+  struct LoopDomain {
+    const VarDecl *V;
+    int Init, Bound, Step;
+    BinaryOperatorKind Cmp;
+  };
+
+  /// The domain of the induction variable \p V of \p For: `V = init`,
+  /// `V < bound` (or `<=`, `>`, `>=`, `!=`), `++V`, `V += step`, ...
+  std::optional<LoopDomain> domain(const ForStmt *For, const VarDecl *V,
+                                   const Access &X,
+                                   SmallVectorImpl<const VarDecl *> &Vars) {
+    LoopDomain D{V, -1, -1, -1, BO_LT};
+    if (!V->getInit())
+      return std::nullopt;
+    D.Init = compile(V->getInit(), X, Vars);
+    auto isV = [&](const Expr *E) {
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+      return DRE && DRE->getDecl() == V;
+    };
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Cond || !Cond->isComparisonOp())
+      return std::nullopt;
+    const Expr *BoundE = nullptr;
+    if (isV(Cond->getLHS())) {
+      D.Cmp = Cond->getOpcode();
+      BoundE = Cond->getRHS();
+    } else if (isV(Cond->getRHS())) {
+      D.Cmp = BinaryOperator::reverseComparisonOp(Cond->getOpcode());
+      BoundE = Cond->getLHS();
+    } else {
+      return std::nullopt;
+    }
+    if (D.Cmp == BO_EQ)
+      return std::nullopt;
+    D.Bound = compile(BoundE, X, Vars);
+    const Expr *Inc =
+        For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+        UO && UO->isIncrementDecrementOp() && isV(UO->getSubExpr())) {
+      D.Step = constant(UO->isIncrementOp() ? 1 : -1);
+    } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
+               BO && isV(BO->getLHS())) {
+      if (BO->getOpcode() == BO_AddAssign) {
+        D.Step = compile(BO->getRHS(), X, Vars);
+      } else if (BO->getOpcode() == BO_SubAssign) {
+        Node N;
+        N.Kind = Node::Neg;
+        N.L = compile(BO->getRHS(), X, Vars);
+        D.Step = add(N);
+      } else if (const auto *RHS =
+                     dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParens());
+                 BO->getOpcode() == BO_Assign && RHS &&
+                 RHS->getOpcode() == BO_Add && isV(RHS->getLHS())) {
+        D.Step = compile(RHS->getRHS(), X, Vars);
+      } else {
+        return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (!known(D.Init) || !known(D.Bound) || !known(D.Step))
+      return std::nullopt;
+    return D;
+  }
+
+  /// Calls \p F for every assignment of the loop variables \p Doms (outer
+  /// first) in \p En; false when a domain is too large or not evaluable.
+  template <typename Fn>
+  bool forEachLoopValue(ArrayRef<LoopDomain> Doms, Env &En, Fn F) const {
+    if (Doms.empty())
+      return F();
+    const LoopDomain &D = Doms.front();
+    auto I = eval(D.Init, En), B = eval(D.Bound, En), S = eval(D.Step, En);
+    if (!I || !B || !S || *S == 0)
+      return false;
+    int64_t Trips = 0;
+    for (int64_t V = *I;; V += *S) {
+      bool In = D.Cmp == BO_LT   ? V < *B
+                : D.Cmp == BO_LE ? V <= *B
+                : D.Cmp == BO_GT ? V > *B
+                : D.Cmp == BO_GE ? V >= *B
+                                 : V != *B;
+      if (!In)
+        break;
+      if (++Trips > MaxLoopTrips)
+        return false;
+      En.Vars.push_back({D.V, V});
+      bool OK = forEachLoopValue(Doms.drop_front(), En, F);
+      En.Vars.pop_back();
+      if (!OK)
+        return false;
+    }
+    return true;
+  }
+
+  /// The compiled form of an access: its linear element, the conditions on
+  /// its path, and the domains of the loop variables they use.
+  struct Compiled {
+    int Elem = -1;
+    SmallVector<int, 4> Subs;
+    SmallVector<int64_t, 2> Ext;
+    SmallVector<std::pair<int, bool>, 2> Conds;
+    SmallVector<LoopDomain, 2> Doms;
+  };
+
+  std::optional<Compiled> compileAccess(const Access &X) {
+    Compiled C;
+    if (!X.Root || X.Subs.empty() || !extents(X, C.Ext))
+      return std::nullopt;
+    SmallVector<const VarDecl *, 2> Vars;
+    for (const Expr *S : X.Subs) {
+      int N = compile(S, X, Vars);
+      if (!known(N))
+        return std::nullopt;
+      C.Subs.push_back(N);
+    }
+    for (const auto &[E, V] : X.G.Conds)
+      C.Conds.push_back({compile(E, X, Vars), V});
+    // Loop variables, outer loops first; their bounds may use more.
+    SmallVector<const VarDecl *, 2> Done;
+    while (Done.size() < Vars.size()) {
+      SmallVector<const VarDecl *, 2> Pending(Vars.begin() + Done.size(),
+                                              Vars.end());
+      for (const VarDecl *V : Pending) {
+        Done.push_back(V);
+        std::optional<LoopDomain> D = domain(loopOf(X, V), V, X, Vars);
+        if (!D)
+          return std::nullopt;
+        C.Doms.push_back(*D);
+      }
+    }
+    auto depth = [&](const VarDecl *V) {
+      for (size_t I = 0; I < X.Loops.size(); ++I)
+        if (loopOf(X, V) == X.Loops[I])
+          return I;
+      return X.Loops.size();
+    };
+    llvm::sort(C.Doms, [&](const LoopDomain &P, const LoopDomain &Q) {
+      return depth(P.V) < depth(Q.V);
+    });
+    return C;
+  }
+
+  /// The element \p C accesses in \p En, if in bounds.
+  std::optional<int64_t> element(const Compiled &C, const Env &En) const {
+    int64_t Elem = 0;
+    for (size_t I = 0; I < C.Subs.size(); ++I) {
+      auto V = eval(C.Subs[I], En);
+      if (!V || *V < 0 || (C.Ext[I] && *V >= C.Ext[I]))
+        return std::nullopt;
+      Elem = I == 0 ? *V : Elem * C.Ext[I] + *V;
+    }
+    return Elem;
+  }
+
+  bool reaches(const Compiled &C, const Env &En) const {
+    for (const auto &[N, Want] : C.Conds) {
+      auto V = eval(N, En);
+      if (V && bool(*V) != Want)
+        return false;
+    }
+    return true;
+  }
+
+  void setBlock(Env &En) const {
+    for (unsigned D = 0; D < 3; ++D) {
+      En.BD[D] = Shape[D];
+      En.GD[D] = Grid[D];
+    }
+  }
+
+  /// Calls \p F(Env, thread key) for every thread of the model (of every
+  /// block of the model grid when \p Grid).
+  template <typename Fn>
+  void forEachThread(bool AllBlocks, bool OneWarp, Fn F) const {
+    Env En;
+    setBlock(En);
+    int64_t NB[3] = {AllBlocks ? Grid[0] : 1, AllBlocks ? Grid[1] : 1,
+                     AllBlocks ? Grid[2] : 1};
+    for (int64_t BZ = 0; BZ < NB[2]; ++BZ)
+      for (int64_t BY = 0; BY < NB[1]; ++BY)
+        for (int64_t BX = 0; BX < NB[0]; ++BX) {
+          En.B[0] = BX, En.B[1] = BY, En.B[2] = BZ;
+          uint32_t Block = uint32_t(BX + NB[0] * (BY + NB[1] * BZ));
+          for (int64_t TZ = 0; TZ < Shape[2]; ++TZ)
+            for (int64_t TY = 0; TY < Shape[1]; ++TY)
+              for (int64_t TX = 0; TX < Shape[0]; ++TX) {
+                En.T[0] = TX, En.T[1] = TY, En.T[2] = TZ;
+                uint32_t Lin = uint32_t(TX + Shape[0] * (TY + Shape[1] * TZ));
+                if (OneWarp && Lin >= WarpSize)
+                  return;
+                if (!F(En, Block * 1024 + Lin))
+                  return;
+              }
+        }
+  }
+
+  const std::optional<std::vector<Instance>> &instances(const Access &X,
+                                                        bool OneWarp) {
+    auto It = Cache.find({&X, OneWarp});
+    if (It != Cache.end())
+      return It->second;
+    std::optional<std::vector<Instance>> Out;
+    if (std::optional<Compiled> C = compileAccess(X)) {
+      Out.emplace();
+      bool OK = true;
+      forEachThread(gridWide(X) && !OneWarp, OneWarp,
+                    [&](Env &En, uint32_t Key) {
+                      OK = forEachLoopValue(C->Doms, En, [&] {
+                        if (!reaches(*C, En))
+                          return true;
+                        if (auto E = element(*C, En))
+                          Out->push_back({*E, Key});
+                        return Out->size() < MaxInstances;
+                      });
+                      return OK;
+                    });
+      if (!OK)
+        Out.reset();
+    }
+    return Cache[{&X, OneWarp}] = std::move(Out);
+  }
+
+  /// The model block: launch bounds, the extents of arrays that every
+  /// thread indexes with `threadIdx.d + c`, and defaults.
+  void computeShape() {
+    if (ShapeKnown)
+      return;
+    ShapeKnown = true;
+    forEachDescendant(FD->getBody(), [&](const Stmt *S) {
+      if (const auto *E = dyn_cast<Expr>(S))
+        if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
+          if (Sym->Kind == IndexSymbol::ThreadIdx)
+            UsedT[Sym->Dim] = true;
+          else if (Sym->Kind == IndexSymbol::BlockIdx)
+            UsedB[Sym->Dim] = true;
+        }
+    });
+    for (const auto &KV : A.OwnVars)
+      if (const auto *P = dyn_cast<ParmVarDecl>(KV.first);
+          P && P->getDeclContext() == FD)
+        UsedT[0] = true;
+    int64_t Max = 1024;
+    if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>()) {
+      Expr::EvalResult R;
+      if (LB->getMaxThreads() && !LB->getMaxThreads()->isValueDependent() &&
+          LB->getMaxThreads()->EvaluateAsInt(R, Ctx))
+        Max = std::clamp<int64_t>(R.Val.getInt().getExtValue(), 1, 1024);
+    }
+    int64_t Bound[3] = {Inf, Inf, Inf};
+    // Probe each subscript of an access that every thread makes: a
+    // subscript that moves one for one with threadIdx.d, plus c, into an
+    // extent N bounds the block's size in d by N - c.
+    for (int D = 0; D < 3; ++D)
+      Shape[D] = 1024;
+    for (const auto &Region : A.Regions)
+      for (const Access &X : Region) {
+        if (X.Side || X.Carried || !X.G.BlockUniform || !X.G.Conds.empty())
+          continue;
+        SmallVector<int64_t, 2> Ext;
+        if (!X.Root || !extents(X, Ext))
+          continue;
+        for (size_t I = 0; I < X.Subs.size(); ++I) {
+          if (!Ext[I])
+            continue;
+          SmallVector<const VarDecl *, 2> Vars;
+          int N = compile(X.Subs[I], X, Vars);
+          if (!known(N))
+            continue;
+          SmallVector<LoopDomain, 2> Doms;
+          bool OK = true;
+          for (size_t J = 0; J < Vars.size() && OK; ++J) {
+            std::optional<LoopDomain> Dm =
+                domain(loopOf(X, Vars[J]), Vars[J], X, Vars);
+            OK = Dm.has_value();
+            if (OK)
+              Doms.push_back(*Dm);
+          }
+          if (!OK)
+            continue;
+          for (unsigned D = 0; D < 3; ++D) {
+            // v(t) = t + c for t = 0, 1, 7 with the other indices 0.
+            Env En;
+            setBlock(En);
+            int64_t MaxC = std::numeric_limits<int64_t>::min();
+            bool Moves = true;
+            forEachLoopValue(Doms, En, [&] {
+              std::optional<int64_t> V0;
+              for (int64_t T : {0, 1, 7, 31, 100, 1000}) {
+                En.T[D] = T;
+                std::optional<int64_t> V = eval(N, En);
+                if (T == 0)
+                  V0 = V;
+                if (!V || !V0 || *V != *V0 + T) {
+                  Moves = false;
+                  break;
+                }
+              }
+              En.T[D] = 0;
+              if (!Moves)
+                return false;
+              MaxC = std::max(MaxC, *V0);
+              return true;
+            });
+            if (Moves && MaxC != std::numeric_limits<int64_t>::min() &&
+                Ext[I] - MaxC > 0)
+              Bound[D] = std::min(Bound[D], Ext[I] - MaxC);
+          }
+        }
+      }
+    auto round = [](int64_t V) { return V > 32 ? V - V % 32 : V; };
+    bool TwoD = UsedT[1] || UsedT[2];
+    Shape[0] = !UsedT[0]        ? 1
+               : Bound[0] < Inf ? std::min(Bound[0], Max)
+               : TwoD           ? std::min<int64_t>(32, Max)
+                                : Max;
+    Shape[0] = round(Shape[0]);
+    Shape[1] =
+        !UsedT[1] ? 1
+        : Bound[1] < Inf
+            ? std::min(Bound[1], std::max<int64_t>(1, Max / Shape[0]))
+            : std::min<int64_t>(32, std::max<int64_t>(1, Max / Shape[0]));
+    Shape[2] = !UsedT[2]
+                   ? 1
+                   : std::min<int64_t>(
+                         Bound[2] < Inf ? std::min<int64_t>(Bound[2], 64) : 4,
+                         std::max<int64_t>(1, Max / (Shape[0] * Shape[1])));
+    for (unsigned D = 0; D < 3; ++D)
+      Grid[D] = UsedB[D] ? 2 : 1;
+  }
+
+  std::string thread(uint32_t Key, bool WithBlock) const {
+    uint32_t Lin = Key % 1024, Block = Key / 1024;
+    int64_t TX = Lin % Shape[0], TY = (Lin / Shape[0]) % Shape[1],
+            TZ = Lin / (Shape[0] * Shape[1]);
+    std::string S = "thread ";
+    if (Shape[2] > 1)
+      S += "(" + std::to_string(TX) + ", " + std::to_string(TY) + ", " +
+           std::to_string(TZ) + ")";
+    else if (Shape[1] > 1)
+      S += "(" + std::to_string(TX) + ", " + std::to_string(TY) + ")";
+    else
+      S += std::to_string(TX);
+    if (WithBlock) {
+      int64_t BX = Block % Grid[0], BY = (Block / Grid[0]) % Grid[1];
+      S += " of block ";
+      S += Grid[1] > 1
+               ? "(" + std::to_string(BX) + ", " + std::to_string(BY) + ")"
+               : std::to_string(BX);
+    }
+    return S;
+  }
+
+  std::optional<Race> race(const Access &W, const Access &R) {
+    if (!W.Write || R.Write || W.Array != R.Array)
+      return std::nullopt;
+    computeShape();
+    // An array indexed by the lane (`s[lane]`, `lane = threadIdx.x & 31`)
+    // is the warp's own: the threads of one warp, as the own-index test
+    // has it.
+    bool OneWarp = W.Idx.B == Base::Lane || R.Idx.B == Base::Lane;
+    const auto &IW = instances(W, OneWarp);
+    if (!IW || IW->empty())
+      return std::nullopt;
+    const auto &IR = instances(R, OneWarp);
+    if (!IR || IR->empty())
+      return std::nullopt;
+    // Per element: the first writer, and the first writers that differ
+    // from it in thread, warp and block. Whatever thread reads the element,
+    // one of these is a writer of the worst kind for it, if any is.
+    constexpr uint32_t None = ~0u;
+    struct Writers {
+      uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
+    };
+    llvm::DenseMap<int64_t, Writers> Map;
+    for (const Instance &I : *IW) {
+      auto [It, New] = Map.try_emplace(I.Elem, Writers{I.Thread});
+      Writers &Wr = It->second;
+      if (New || Wr.First == I.Thread)
+        continue;
+      if (Wr.OtherThread == None)
+        Wr.OtherThread = I.Thread;
+      if (Wr.OtherWarp == None && Wr.First / 32 != I.Thread / 32)
+        Wr.OtherWarp = I.Thread;
+      if (Wr.OtherBlock == None && Wr.First / 1024 != I.Thread / 1024)
+        Wr.OtherBlock = I.Thread;
+    }
+    bool Any = false, SameWarp = true, CrossBlock = false;
+    int Worst = -1;
+    std::string Example;
+    for (const Instance &I : *IR) {
+      auto It = Map.find(I.Elem);
+      if (It == Map.end())
+        continue;
+      const Writers &Wr = It->second;
+      int Rank = -1;
+      uint32_t Ex = None;
+      for (uint32_t C :
+           {Wr.First, Wr.OtherThread, Wr.OtherWarp, Wr.OtherBlock}) {
+        if (C == None || C == I.Thread)
+          continue;
+        int K = C / 1024 != I.Thread / 1024 ? 2 : C / 32 != I.Thread / 32;
+        if (K > Rank)
+          Rank = K, Ex = C;
+      }
+      if (Rank < 0)
+        continue;
+      Any = true;
+      CrossBlock |= Rank == 2;
+      SameWarp &= Rank == 0;
+      if (Rank > Worst) {
+        Worst = Rank;
+        bool Blocks = Rank == 2;
+        Example = thread(I.Thread, Blocks) + " reads '" +
+                  subscripted(R, I.Elem) + "', which " + thread(Ex, Blocks) +
+                  " writes";
+      }
+    }
+    if (!Any)
+      return std::nullopt;
+    Race Rc{&W, &R, SameWarp};
+    Rc.General = true;
+    Rc.CrossBlock = CrossBlock;
+    Rc.Example = Example;
+    return Rc;
+  }
+
+  /// `tile[3][5]` for the linear element \p Elem of \p X's array.
+  std::string subscripted(const Access &X, int64_t Elem) const {
+    SmallVector<int64_t, 2> Ext;
+    extents(X, Ext);
+    SmallVector<int64_t, 2> Idx(Ext.size());
+    for (size_t I = Ext.size(); I-- > 1;) {
+      Idx[I] = Elem % Ext[I];
+      Elem /= Ext[I];
+    }
+    if (!Idx.empty())
+      Idx[0] = Elem;
+    std::string S = X.Root->getName().str();
+    for (int64_t V : Idx)
+      S += "[" + std::to_string(V) + "]";
+    return S;
+  }
+};
+
+GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel)
+    : P(std::make_unique<Impl>(A, FD, Kernel)) {}
+
+GeneralRaces::~GeneralRaces() = default;
+
+std::optional<Race> GeneralRaces::race(const Access &W, const Access &R) {
+  return P->race(W, R);
+}
+
+std::string GeneralRaces::shape() const {
+  const int64_t *S = P->Shape;
+  if (S[2] > 1)
+    return std::to_string(S[0]) + "x" + std::to_string(S[1]) + "x" +
+           std::to_string(S[2]) + " threads";
+  if (S[1] > 1)
+    return std::to_string(S[0]) + "x" + std::to_string(S[1]) + " threads";
+  return std::to_string(S[0]) + (S[0] == 1 ? " thread" : " threads");
+}
+
+} // namespace clang::tidy::cuda::warpsync
