@@ -1,0 +1,250 @@
+// RUN: %check_cuda_lint %s cuda-warp-synchronous %t
+
+// Races whose indices are not the thread's own index plus a constant: the
+// general analysis evaluates each subscript for every thread of a model
+// block (and grid, for global memory).
+
+#define TILE 32
+#define ROWS 8
+
+// Reversal: thread t reads s[255 - t], which thread 255 - t writes.
+__global__ void reverse(const float *in, float *out) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * 256 + tid];
+  out[blockIdx.x * 256 + tid] = s[255 - tid];
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:33: note: for example, thread 0 reads 's[255]', which thread 255 writes (assuming blocks of 256 threads)
+  // CHECK-FIXES: {{^}}  s[tid] = in[blockIdx.x * 256 + tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  out[blockIdx.x * 256 + tid] = s[255 - tid];{{$}}
+}
+
+// Rotation through a modulo: thread 31 reads s[32], thread 255 reads s[0].
+__global__ void rotate(const int *in, int *out) {
+  __shared__ int s[256];
+  int tid = threadIdx.x;
+  s[tid] = in[tid];
+  int next = s[(tid + 1) % 256];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:14: note: for example, thread 31 reads 's[32]', which thread 32 writes (assuming blocks of 256 threads)
+  // CHECK-FIXES: {{^}}  s[tid] = in[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  int next = s[(tid + 1) % 256];{{$}}
+  out[tid] = next;
+}
+
+// The tiled transpose without its barrier (32x8 threads per 32x32 tile, the
+// block shape bounded by the tile and the loop). One barrier goes before the
+// loop that only reads the tile, not one per iteration.
+__global__ void transpose(float *odata, const float *idata, int width) {
+  __shared__ float tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: threads of different warps communicate through 'tile' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-6]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:34: note: for example, thread (1, 0) reads 'tile[1][0]', which thread (0, 1) writes (assuming blocks of 32x8 threads)
+  // CHECK-FIXES: {{^}}  y = blockIdx.x * TILE + threadIdx.y;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  for (int j = 0; j < TILE; j += ROWS){{$}}
+}
+
+// A template: one warning for both instantiations.
+template <typename T, int Tile>
+__global__ void transposeT(T *odata, const T *idata, int width) {
+  __shared__ T tile[Tile][Tile + 1];
+  int x = blockIdx.x * Tile + threadIdx.x;
+  int y = blockIdx.y * Tile + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = idata[y * width + x];
+  x = blockIdx.y * Tile + threadIdx.x;
+  y = blockIdx.x * Tile + threadIdx.y;
+  odata[y * width + x] = tile[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: threads of different warps communicate through 'tile' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:26: note: for example, thread (2, 0) reads 'tile[2][0]', which thread (0, 2) writes (assuming blocks of 16x16 threads)
+  // CHECK-FIXES: {{^}}  y = blockIdx.x * Tile + threadIdx.y;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  odata[y * width + x] = tile[threadIdx.x][threadIdx.y];{{$}}
+}
+template __global__ void transposeT<float, 16>(float *, const float *, int);
+template __global__ void transposeT<double, 32>(double *, const double *, int);
+
+// Global memory: thread blockDim.x - 1 reads the element that thread 0 of
+// the next block writes. No barrier in a block orders that: no fix.
+__global__ void neighbour(float *buf, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + 1 < n) {
+    buf[i] = buf[i] * 2.0f;
+    buf[i] += buf[i + 1];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:15: warning: threads of different blocks communicate through 'buf' with no grid-wide synchronization in between; __syncthreads() cannot order them [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-4]]:15: note: for example, thread 1023 of block 0 reads 'buf[1024]', which thread 0 of block 1 writes (assuming blocks of 1024 threads)
+  // CHECK-NOTES: :[[@LINE-5]]:15: note: no automatic fix: only a grid-wide synchronization (a second kernel launch, or cooperative_groups grid.sync()) orders threads of different blocks
+}
+
+// A value broadcast through s[0]: thread 0 writes it, every thread reads it.
+__global__ void broadcastOne(const float *in, float *out) {
+  __shared__ float s[128];
+  unsigned tid = threadIdx.x;
+  if (tid == 0)
+    s[0] = in[blockIdx.x];
+  float scale = s[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: for example, thread 32 reads 's[0]', which thread 0 writes (assuming blocks of 1024 threads)
+  // CHECK-FIXES: {{^}}    s[0] = in[blockIdx.x];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  float scale = s[0];{{$}}
+  out[blockIdx.x * 128 + tid] = in[tid] * scale;
+}
+
+// The tiled product without the barrier at the end of the loop body: the
+// next iteration overwrites the tiles while other threads still read them.
+__global__ void matmul(const float *A, const float *B, float *C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int t = 0; t < n / TILE; ++t) {
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      sum += As[ty][k] * Bs[k][tx];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:14: warning: threads of different warps communicate through 'As' across iterations of the loop with no barrier in between; missing __syncthreads() at the end of the loop body [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-7]]:5: note: another thread writes the element here in the next iteration
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: for example, thread (0, 0) reads 'Bs[1][0]', which thread (0, 1) writes (assuming blocks of 32x32 threads)
+  // CHECK-FIXES: {{^}}      sum += As[ty][k] * Bs[k][tx];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  }{{$}}
+  C[row * n + col] = sum;
+}
+
+// The same in a while loop.
+__global__ void whileEdge(const float *in, float *out, int n) {
+  __shared__ float s[128];
+  int tid = threadIdx.x;
+  float acc = 0.0f;
+  int t = 0;
+  while (t < n) {
+    s[tid] = in[t + tid];
+    __syncthreads();
+    acc += s[127 - tid];
+    t += 128;
+  }
+  // CHECK-MESSAGES: :[[@LINE-3]]:12: warning: threads of different warps communicate through 's' across iterations of the loop with no barrier in between; missing __syncthreads() at the end of the loop body [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-6]]:5: note: another thread writes the element here in the next iteration
+  // CHECK-NOTES: :[[@LINE-5]]:12: note: for example, thread 0 reads 's[127]', which thread 127 writes (assuming blocks of 128 threads)
+  // CHECK-FIXES: {{^}}    t += 128;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncthreads();{{$}}
+  out[tid] = acc;
+}
+
+// In place after a barrier: the read is hoisted, and barriers go on both
+// sides of the write.
+__global__ void inPlace(float *g) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = g[tid];
+  __syncthreads();
+  s[tid] = s[255 - tid];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-FIXES: {{^}}  auto peer = s[255 - tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  s[tid] = peer;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  g[tid] = s[tid];
+}
+
+// Inside one warp: __syncwarp().
+__global__ void laneReverse(float *out) {
+  __shared__ float s[32];
+  unsigned tid = threadIdx.x;
+  if (tid < 32) {
+    s[tid] = out[tid];
+    out[tid] = s[31 - tid];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:16: warning: lanes of a warp communicate through 's' with no barrier in between; warp-synchronous code is a data race [cuda-warp-synchronous]
+  // CHECK-FIXES: {{^}}    s[tid] = out[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    out[tid] = s[31 - tid];{{$}}
+}
+
+// Negatives.
+
+__global__ void transposeOk(float *odata, const float *idata, int width) {
+  __shared__ float tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  for (int j = 0; j < TILE; j += ROWS)
+    odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+__global__ void matmulOk(const float *A, const float *B, float *C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int t = 0; t < n / TILE; ++t) {
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      sum += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  C[row * n + col] = sum;
+}
+
+// An offset the analysis cannot know (it may be 0): not reported.
+__global__ void offsetUnknown(float *out, int n) {
+  __shared__ float s[512];
+  int tid = threadIdx.x;
+  s[tid] = out[tid];
+  out[tid] = s[tid + n];
+}
+
+// Each thread reads only what it wrote.
+__global__ void ownGlobal(float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i] = a[i] + 1.0f;
+  a[i] *= 2.0f;
+}
+
+__global__ void gridStride(float *a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    a[i] = a[i] * 2.0f;
+}
+
+// Thread 0 reads s[0] after writing it; only thread 0 reads it.
+__global__ void lane0Only(float *out) {
+  __shared__ float s[64];
+  if (threadIdx.x == 0) {
+    s[0] = out[0];
+    out[1] = s[0];
+  }
+}
+
+// Host code is not device code.
+__host__ void hostReverse(float *s, int tid) {
+  s[tid] = 1.0f;
+  s[0] = s[255 - tid];
+}
