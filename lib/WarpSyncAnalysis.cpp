@@ -30,6 +30,32 @@ bool isBarrierCall(const CallExpr *Call) {
   return false;
 }
 
+bool isGridSyncCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef Name = FD->getName();
+  if (Name == "__threadfence" || Name == "__threadfence_system" ||
+      Name == "atomic_thread_fence")
+    return true;
+  if (Name != "sync")
+    return false;
+  auto isGrid = [](QualType T) {
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!RD) {
+      if (const auto *PT = T->getAs<PointerType>())
+        RD = PT->getPointeeType()->getAsCXXRecordDecl();
+    }
+    return RD && RD->getIdentifier() &&
+           (RD->getName() == "grid_group" ||
+            RD->getName() == "multi_grid_group");
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return isGrid(MC->getImplicitObjectArgument()->getType());
+  return Call->getNumArgs() == 1 &&
+         isGrid(Call->getArg(0)->getType().getNonReferenceType());
+}
+
 bool isThreadIdxX(const Expr *E) {
   const auto *POE = dyn_cast<PseudoObjectExpr>(E);
   if (!POE)

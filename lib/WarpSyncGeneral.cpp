@@ -802,8 +802,10 @@ struct GeneralRaces::Impl {
     return S;
   }
 
-  std::optional<Race> race(const Access &W, const Access &R) {
+  std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly) {
     if (!W.Write || R.Write || W.Array != R.Array)
+      return std::nullopt;
+    if (BlocksOnly && !gridWide(W))
       return std::nullopt;
     computeShape();
     // An array indexed by the lane (`s[lane]`, `lane = threadIdx.x & 31`)
@@ -854,7 +856,7 @@ struct GeneralRaces::Impl {
         if (K > Rank)
           Rank = K, Ex = C;
       }
-      if (Rank < 0)
+      if (Rank < 0 || (BlocksOnly && Rank < 2))
         continue;
       Any = true;
       CrossBlock |= Rank == 2;
@@ -899,8 +901,9 @@ GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel)
 
 GeneralRaces::~GeneralRaces() = default;
 
-std::optional<Race> GeneralRaces::race(const Access &W, const Access &R) {
-  return P->race(W, R);
+std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
+                                       bool BlocksOnly) {
+  return P->race(W, R, BlocksOnly);
 }
 
 std::string GeneralRaces::shape() const {

@@ -1521,7 +1521,9 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
             continue;
           std::optional<Race> Rc;
           // An own index plus a constant on both sides: the exact test.
-          if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
+          if (W.GridOnly)
+            Rc = General.race(W, R, /*BlocksOnly=*/true);
+          else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
             Rc = raceBetween(W, R);
           else
             Rc = General.race(W, R);

@@ -85,6 +85,10 @@ struct Access {
   /// tail; only head/tail pairs race there.
   unsigned char Side = 0;
   const clang::Stmt *BackEdgeLoop = nullptr;
+  /// In a grid region: the accesses to memory that other blocks may share,
+  /// with only grid-wide synchronizations between regions (block barriers
+  /// do not order blocks); only races between blocks count there.
+  bool GridOnly = false;
 };
 
 struct CallSite {
@@ -92,6 +96,12 @@ struct CallSite {
   Guard G;
   const FunctionDecl *Caller = nullptr;
 };
+
+/// What orders the threads of different blocks: cooperative_groups
+/// `grid.sync()` (and `sync(grid)`), and `__threadfence()` (with which
+/// blocks publish results behind an atomic flag, as in the
+/// threadFenceReduction sample).
+bool isGridSyncCall(const CallExpr *Call);
 
 /// A barrier: __syncthreads and variants, __syncwarp, __barrier_sync,
 /// cooperative_groups sync().
@@ -484,11 +494,22 @@ public:
     Flushes = 0;
     EdgeRegions.clear();
     LoopStack.clear();
+    GridCurrent.clear();
     walkStmt(FD->getBody(), Entry, FD->getBody());
     flush();
     for (auto &R : EdgeRegions)
       Regions.push_back(std::move(R));
     EdgeRegions.clear();
+    flushGrid();
+    for (auto &R : GridRegions)
+      Regions.push_back(std::move(R));
+    GridRegions.clear();
+  }
+
+  void flushGrid() {
+    if (!GridCurrent.empty())
+      GridRegions.push_back(std::move(GridCurrent));
+    GridCurrent.clear();
   }
 
   /// The condition of `if (C) return;` (or `{ return; }`), else null.
@@ -828,6 +849,12 @@ public:
     X.Loops.assign(LoopStack.begin(), LoopStack.end());
     for (const auto &KV : LoopValues)
       X.Fixed.push_back(KV);
+    if (!isa<VarDecl>(Array) ||
+        !cast<VarDecl>(Array)->hasAttr<CUDASharedAttr>()) {
+      Access Y = X;
+      Y.GridOnly = true;
+      GridCurrent.push_back(std::move(Y));
+    }
     Current.push_back(std::move(X));
   }
 
@@ -892,6 +919,8 @@ public:
             CallSite{Call, G, CurrentFD});
       if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
         flush();
+      if (isGridSyncCall(Call))
+        flushGrid();
     }
     if (const auto *Asm = dyn_cast<AsmStmt>(S))
       if (Asm->generateAsmString(Ctx).find("bar.") != std::string::npos)
@@ -913,6 +942,8 @@ public:
   SmallVector<unsigned, 8> FlushOrders;   ///< Order at each barrier passed.
   SmallVector<const Stmt *, 4> LoopStack; ///< Loops walked once, around.
   SmallVector<SmallVector<Access, 8>, 2> EdgeRegions; ///< backEdgeRegion.
+  SmallVector<Access, 8> GridCurrent; ///< Since the last grid-wide sync.
+  SmallVector<SmallVector<Access, 8>, 2> GridRegions;
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
@@ -953,7 +984,8 @@ public:
   ~GeneralRaces();
   /// The race between the write \p W and the read \p R of one array in
   /// one region, if the evaluation finds one.
-  std::optional<Race> race(const Access &W, const Access &R);
+  std::optional<Race> race(const Access &W, const Access &R,
+                           bool BlocksOnly = false);
   /// The model block, as "256 threads" or "32x8 threads".
   std::string shape() const;
 

@@ -248,3 +248,52 @@ __host__ void hostReverse(float *s, int tid) {
   s[tid] = 1.0f;
   s[0] = s[255 - tid];
 }
+
+// A block barrier between the write and the read orders the threads of the
+// block, not those of the next one: thread blockDim.x - 1 still reads what
+// thread 0 of the next block writes.
+__global__ void blockBarrierOnly(float *a, const float *b, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i] = b[i] * 2.0f;
+  __syncthreads();
+  float right = a[i + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: threads of different blocks communicate through 'a' with no grid-wide synchronization in between; __syncthreads() cannot order them [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: for example, thread 1023 of block 0 reads 'a[1024]', which thread 0 of block 1 writes (assuming blocks of 1024 threads)
+  // CHECK-NOTES: :[[@LINE-4]]:17: note: no automatic fix: only a grid-wide synchronization (a second kernel launch, or cooperative_groups grid.sync()) orders threads of different blocks
+  out[i] = right;
+}
+
+// A grid-wide sync, and a fence before an atomic flag (the last block reads
+// what the others published), order blocks.
+namespace cooperative_groups {
+struct grid_group {
+  __device__ void sync();
+};
+__device__ grid_group this_grid();
+} // namespace cooperative_groups
+
+__global__ void gridSynced(float *a) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = a[i] + a[i + 1];
+  grid.sync();
+  a[i] = 0.5f * v;
+}
+
+__global__ void lastBlock(float *partial, float *out, unsigned *count) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = 1.0f;
+    __threadfence();
+    unsigned t = atomicInc(count, gridDim.x);
+    last = (t == gridDim.x - 1);
+  }
+  __syncthreads();
+  if (last && threadIdx.x == 0) {
+    float s = 0;
+    for (int b = 0; b < 64; ++b)
+      s += partial[b];
+    out[0] = s;
+  }
+}
