@@ -969,6 +969,34 @@ public:
     SmallVector<const Access *, 2> Reads; ///< Racing reads to hoist.
   };
 
+  /// The lanes that reach a point with guard \p G, as a mask, where they
+  /// are known exactly (every condition on the way is a range of the
+  /// thread index or lane, and whole warps reach the first of them) and
+  /// the same in every warp that arrives; nullopt otherwise.
+  std::optional<uint32_t> laneMask(const Guard &G) const {
+    if (!G.Exact)
+      return std::nullopt;
+    int64_t Lo = G.LaneLo, Hi = G.LaneHi;
+    if (G.TidLo > 0 || G.TidHi < Inf) {
+      int64_t TLo = G.TidLo, THi = G.TidHi;
+      if (THi < Inf && TLo / WarpSize == (THi - 1) / WarpSize) {
+        Lo = std::max(Lo, TLo % WarpSize);
+        Hi = std::min(Hi, (THi - 1) % WarpSize + 1);
+      } else if (TLo % WarpSize != 0 || (THi < Inf && THi % WarpSize != 0)) {
+        return std::nullopt;
+      }
+    }
+    if (Lo < 0 || Hi > WarpSize || Lo >= Hi || (Lo == 0 && Hi == WarpSize))
+      return std::nullopt;
+    uint64_t M = ((uint64_t(1) << Hi) - 1) & ~((uint64_t(1) << Lo) - 1);
+    return uint32_t(M);
+  }
+
+  std::string maskedSyncwarp(const Guard &G) const {
+    return "__syncwarp(0x" + llvm::utohexstr(*laneMask(G), /*LowerCase=*/true) +
+           ")";
+  }
+
   bool uniform(const Guard &G, bool Warp) const {
     return Warp ? G.WarpUniform : G.BlockUniform;
   }
@@ -1147,6 +1175,9 @@ public:
     }
     unsigned Counter = 0;
     std::string Peer = freshName("peer");
+    // The barrier of the plan being written: Barrier, or __syncwarp(mask)
+    // where only some lanes of the warp, exactly known, arrive.
+    std::string Cur = Barrier;
     unsigned NumSplits =
         llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
 
@@ -1158,7 +1189,7 @@ public:
                          const Guard &Outer) {
       std::string If = Cond.empty() ? "" : "if (" + Cond + ") ";
       if (P.BarrierBefore)
-        Lines.push_back(Barrier + ";");
+        Lines.push_back(Cur + ";");
       if (!P.Split) {
         std::optional<std::string> T = textWithSemi(S);
         if (!T)
@@ -1203,9 +1234,9 @@ public:
                 ";");
       }
       Lines.append(Decls.begin(), Decls.end());
-      Lines.push_back(Barrier + ";");
+      Lines.push_back(Cur + ";");
       Lines.push_back(If + Body + ";");
-      Lines.push_back(Barrier + ";");
+      Lines.push_back(Cur + ";");
       return true;
     };
 
@@ -1250,6 +1281,29 @@ public:
       std::string Cond;
       bool Braces = false;
       const Stmt *Loop = nullptr; ///< Whose unbraced body gets braces.
+      Cur = Barrier;
+      // `if (C) S;` lifted: C is copied to the lines that need it, the
+      // barriers go around the `if`.
+      const IfStmt *LiftIf = nullptr;
+      const Slot *LiftSlot = nullptr;
+      if (Sl.Kind == SlotKind::IfThen) {
+        const auto *If = cast<IfStmt>(Sl.Parent);
+        auto PIt = A.Slots.find(If);
+        if (!If->getElse() && !If->getInit() && !If->getConditionVariable() &&
+            PIt != A.Slots.end()) {
+          LiftIf = If;
+          LiftSlot = &PIt->second;
+        }
+      }
+      auto liftable = [&](bool Masked) {
+        if (!LiftIf)
+          return false;
+        const Stmt *L = loopWithBody(LiftIf, *LiftSlot);
+        return (LiftSlot->Kind == SlotKind::Compound || L) &&
+               (Masked ? Warp && laneMask(LiftSlot->G).has_value()
+                       : uniform(LiftSlot->G, Warp));
+      };
+      const IfStmt *Dist = nullptr;
       if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
         // In place.
       } else if ((Loop = loopWithBody(S, Sl)) && uniform(Sl.G, Warp)) {
@@ -1260,26 +1314,26 @@ public:
                  A.Slots[Sl.Parent].Kind != SlotKind::Other) {
         Braces = true;
         Indent = indentOf(Sl.Parent->getBeginLoc());
-      } else if (Sl.Kind == SlotKind::IfThen) {
-        // Lift out of a thread-dependent `if (C) S;`.
-        const auto *If = cast<IfStmt>(Sl.Parent);
-        auto PIt = A.Slots.find(If);
-        if (PIt != A.Slots.end())
-          Loop = loopWithBody(If, PIt->second);
-        if (If->getElse() || If->getInit() || If->getConditionVariable() ||
-            PIt == A.Slots.end() ||
-            (PIt->second.Kind != SlotKind::Compound && !Loop) ||
-            !uniform(PIt->second.G, Warp)) {
-          Why = "the barrier would be inside a thread-dependent branch";
-          return false;
-        }
+      } else if (liftable(false) ||
+                 (liftable(true) && !(Sl.Kind == SlotKind::Compound))) {
+        // Lift out of a thread-dependent `if (C) S;`: around it, every lane
+        // that reaches the `if` arrives (a whole warp, or exactly known
+        // lanes of it with __syncwarp(mask)).
+        const IfStmt *If = LiftIf;
+        Loop = loopWithBody(If, *LiftSlot);
+        if (!uniform(LiftSlot->G, Warp))
+          Cur = maskedSyncwarp(LiftSlot->G);
         std::optional<std::string> C = liftableCond(If);
         if (!C)
           return false;
         Cond = *C;
         Target = If;
         Indent = indentOf(If->getBeginLoc());
-      } else if (const IfStmt *If = distributable(S, Warp)) {
+      } else if (Sl.Kind == SlotKind::IfThen && LiftIf &&
+                 !(Dist = distributable(S, Warp))) {
+        Why = "the barrier would be inside a thread-dependent branch";
+        return false;
+      } else if (const IfStmt *If = Dist ? Dist : distributable(S, Warp)) {
         // `if (C) { S1; S2; }`: `if (C) S1; barrier; if (C) S2;`.
         if (!Distributed.insert(If).second)
           continue;
@@ -1305,6 +1359,12 @@ public:
         Fixes.push_back(
             FixItHint::CreateReplacement(*Range, llvm::join(Lines, "\n" + In)));
         continue;
+      } else if (Warp && laneMask(Sl.G) &&
+                 (Sl.Kind == SlotKind::Compound ||
+                  (Loop = loopWithBody(S, Sl)))) {
+        // Only some lanes of the warp arrive, exactly known: in place, with
+        // __syncwarp(mask) naming them.
+        Cur = maskedSyncwarp(Sl.G);
       } else {
         Why = "the barrier would be inside a thread-dependent branch or loop";
         return false;
@@ -1336,7 +1396,7 @@ public:
         // A pure read under a thread-dependent branch: the barrier goes
         // before the branch, the branch stays as it is.
         Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
-                                                   Barrier + ";\n" + Indent));
+                                                   Cur + ";\n" + Indent));
         continue;
       }
       // A statement that shares its line with what comes before it
@@ -1344,9 +1404,9 @@ public:
       bool LineStart = atLineStart(Target->getBeginLoc());
       if (!P.Split && !Braces) {
         Fixes.push_back(FixItHint::CreateInsertion(
-            S->getBeginLoc(), LineStart ? Barrier + ";\n" + Indent
-                                        : "\n" + Indent + "  " + Barrier +
-                                              ";\n" + Indent + "  "));
+            S->getBeginLoc(),
+            LineStart ? Cur + ";\n" + Indent
+                      : "\n" + Indent + "  " + Cur + ";\n" + Indent + "  "));
         continue;
       }
       std::string New;
@@ -1478,6 +1538,9 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         Entry.TidHi = 0;
         Entry.LaneLo = WarpSize;
         Entry.LaneHi = 0;
+        // Exact only where every call is reached by exactly the same
+        // threads, all of them described by what the helper sees.
+        std::optional<Guard> FirstMapped;
         for (const CallSite &CS : It->second) {
           Guard G = CS.G;
           // Map the caller's guards through own-index parameters.
@@ -1494,6 +1557,16 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           }
           Mapped.LaneLo = G.LaneLo;
           Mapped.LaneHi = G.LaneHi;
+          Mapped.Exact = G.Exact && Mapped.TidLo == G.TidLo &&
+                         (Mapped.TidHi == G.TidHi || G.Bounded);
+          if (!FirstMapped)
+            FirstMapped = Mapped;
+          else if (FirstMapped->TidLo != Mapped.TidLo ||
+                   FirstMapped->TidHi != Mapped.TidHi ||
+                   FirstMapped->LaneLo != Mapped.LaneLo ||
+                   FirstMapped->LaneHi != Mapped.LaneHi)
+            Entry.Exact = false;
+          Entry.Exact &= Mapped.Exact;
           Entry.TidLo = std::min(Entry.TidLo, Mapped.TidLo);
           Entry.TidHi = std::max(Entry.TidHi, Mapped.TidHi);
           Entry.LaneLo = std::min(Entry.LaneLo, Mapped.LaneLo);
@@ -1502,7 +1575,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           Entry.BlockUniform &= Mapped.BlockUniform;
         }
       } else {
-        Entry.WarpUniform = Entry.BlockUniform = false;
+        Entry.WarpUniform = Entry.BlockUniform = Entry.Exact = false;
       }
     }
     A.walkFunction(FD, Entry);

@@ -48,6 +48,10 @@ struct Guard {
   bool BlockUniform = true; ///< Every thread of the block reaches it.
   /// TidHi comes from the sizes of the arrays accessed, not a condition.
   bool Bounded = false;
+  /// Every thread in the ranges reaches this point: each thread-dependent
+  /// condition on the way is a range of the thread index or lane, taken on
+  /// its true side, with no early exit before.
+  bool Exact = true;
   /// The thread-dependent conditions on the path here, and the value each
   /// has on it (for the general analysis, which evaluates them per thread).
   SmallVector<std::pair<const Expr *, bool>, 2> Conds;
@@ -401,6 +405,7 @@ public:
     if (threadDependent(Cond)) {
       G.BlockUniform = false;
       G.WarpUniform = false;
+      G.Exact = false;
     }
   }
 
@@ -578,7 +583,7 @@ public:
         walkStmt(Child, G, Child);
         // After `if (tid >= n) return;` not every thread is here.
         if (divergentExit(Child, false)) {
-          G.BlockUniform = G.WarpUniform = false;
+          G.BlockUniform = G.WarpUniform = G.Exact = false;
           if (const Expr *C = exitCondition(Child))
             G.Conds.push_back({C, false});
         }
@@ -601,7 +606,7 @@ public:
       Guard GT = G, GE = G;
       refine(GT, Cond);
       if (threadDependent(Cond)) {
-        GE.BlockUniform = GE.WarpUniform = false;
+        GE.BlockUniform = GE.WarpUniform = GE.Exact = false;
         GT.Conds.push_back({Cond, true});
         GE.Conds.push_back({Cond, false});
       }
@@ -655,10 +660,10 @@ public:
       if (LoopCond) {
         walkExpr(LoopCond, G, Holder);
         if (threadDependent(LoopCond))
-          GB.BlockUniform = GB.WarpUniform = false;
+          GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
       }
       if (divergentExit(Body, true))
-        GB.BlockUniform = GB.WarpUniform = false;
+        GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
       setSlot(Body, SlotKind::Other, S, GB);
       unsigned F0 = Flushes, O0 = Order;
       LoopStack.push_back(S);
