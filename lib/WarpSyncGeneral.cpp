@@ -8,6 +8,7 @@
 
 #include "cudalint/ThreadIndex.h"
 #include "cudalint/WarpSyncAnalysis.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
 
@@ -18,6 +19,8 @@ namespace {
 constexpr int64_t MaxLoopTrips = 128;
 constexpr size_t MaxInstances = size_t(1) << 17;
 constexpr unsigned MaxDepth = 24;
+constexpr size_t MaxNodes = 1 << 16;
+constexpr uint64_t MaxEvaluations = uint64_t(1) << 21;
 
 /// One node of a compiled integer expression.
 struct Node {
@@ -92,7 +95,14 @@ struct GeneralRaces::Impl {
   Impl(Analysis &A, const FunctionDecl *FD, bool Kernel)
       : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD) {}
 
+  llvm::SmallPtrSet<const VarDecl *, 8> Following; ///< Definitions in progress.
+
   int add(Node N) {
+    if (Nodes.size() >= MaxNodes) {
+      if (Nodes.empty() || Nodes.back().Kind != Node::Unknown)
+        Nodes.push_back(Node());
+      return int(Nodes.size()) - 1;
+    }
     Nodes.push_back(N);
     return int(Nodes.size()) - 1;
   }
@@ -216,8 +226,10 @@ struct GeneralRaces::Impl {
       }
       if (V->getType()->isReferenceType())
         return unknown();
-      if (const Expr *Def = TIA.definitionAt(V, DRE)) {
+      if (const Expr *Def = TIA.definitionAt(V, DRE);
+          Def && Following.insert(V).second) {
         int D = compile(Def, X, Vars, Depth + 1);
+        Following.erase(V);
         Node N;
         N.Kind = Node::Wrap;
         N.Width = Width;
@@ -655,9 +667,12 @@ struct GeneralRaces::Impl {
     if (std::optional<Compiled> C = compileAccess(X)) {
       Out.emplace();
       bool OK = true;
+      uint64_t Evaluations = 0;
       forEachThread(gridWide(X) && !OneWarp, OneWarp,
                     [&](Env &En, uint32_t Key) {
                       OK = forEachLoopValue(C->Doms, En, [&] {
+                        if (++Evaluations > MaxEvaluations)
+                          return false;
                         if (!reaches(*C, En))
                           return true;
                         if (auto E = element(*C, En))
