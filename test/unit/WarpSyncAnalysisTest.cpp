@@ -70,14 +70,22 @@ Result analyse(const std::string &Code, StringRef Name) {
     if (FD->hasAttr<CUDAGlobalAttr>())
       Entry = Guard();
     A.walkFunction(FD, Entry);
-    R.Regions += A.Regions.size();
-    for (const auto &Region : A.Regions)
+    // As the check does: grid regions (races between blocks only) and the
+    // head/head or tail/tail pairs of back-edge regions are not counted.
+    for (const auto &Region : A.Regions) {
+      if (!Region.empty() && Region.front().GridOnly)
+        continue;
+      ++R.Regions;
       for (const Access &W : Region)
-        for (const Access &Rd : Region)
+        for (const Access &Rd : Region) {
+          if (W.Side || Rd.Side ? W.Side == Rd.Side : W.Carried && Rd.Carried)
+            continue;
           if (std::optional<Race> Rc = raceBetween(W, Rd)) {
             ++R.Races;
             R.SameWarp += Rc->SameWarp;
           }
+        }
+    }
   }
   return R;
 }
