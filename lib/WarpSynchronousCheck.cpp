@@ -1370,8 +1370,19 @@ public:
         return false;
       }
       std::optional<CharSourceRange> Range = withSemi(Target);
-      if (!Range)
+      if (!Range) {
+        // A statement that ends in a macro (`out[i] = READ(s, i);`) can
+        // still get a barrier on the line before it.
+        if (!P.Split && !Braces && !Loop && Cond.empty() &&
+            !Target->getBeginLoc().isMacroID() &&
+            atLineStart(Target->getBeginLoc())) {
+          Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
+                                                     Cur + ";\n" + Indent));
+          continue;
+        }
+        Why = "the statement is written in a macro";
         return false;
+      }
       SmallVector<std::string, 6> Lines;
       if (!makeLines(S, P, Cond, Braces, Lines, A.Slots[Target].G))
         return false;
@@ -1711,6 +1722,9 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
              DiagnosticIDs::Note);
       if (!Fixed && !F.ShuffleWhy.empty())
         Why = F.ShuffleWhy;
+      if (!Fixed && Why.empty())
+        Why = "the statements involved cannot be rewritten in place (macros "
+              "or statement forms the rewrite does not handle)";
       if (!Fixed && !Why.empty())
         diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Why;
     }

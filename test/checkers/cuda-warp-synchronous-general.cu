@@ -297,3 +297,46 @@ __global__ void lastBlock(float *partial, float *out, unsigned *count) {
     out[0] = s;
   }
 }
+
+// Macros: a read written in a macro still gets the barrier on the line
+// before its statement; a statement that is all macro gets none.
+#define READ_REV(a, i) a[255 - (i)]
+#define REVERSE_INTO(o, a, i) o[i] = a[255 - (i)]
+__global__ void reverseMacro(const float *in, float *out) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  out[tid] = READ_REV(s, tid);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-FIXES: {{^}}  s[tid] = in[tid];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  out[tid] = READ_REV(s, tid);{{$}}
+}
+
+__global__ void reverseAllMacro(const float *in, float *out) {
+  __shared__ float s[256];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  REVERSE_INTO(out, s, tid);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: no automatic fix: the statement is written in a macro
+}
+
+// Deep definition chains and nested loops: the evaluation is bounded (the
+// write under three loops of 100 is left out), and what it can evaluate is
+// still checked: threads 0..99 write a[tid] while every thread reads a[p].
+__global__ void bounded(float *a) {
+  __shared__ float s[1024];
+  int i = threadIdx.x;
+  i = i * 2 + i;
+  i = i * 2 + i;
+  i = i * 2 + i;
+  i = i * 2 + i;
+  for (int p = 0; p < 100; ++p)
+    for (int q = 0; q < 100; ++q)
+      for (int r = 0; r < 100; ++r)
+        s[(p + q + r + threadIdx.x) % 1024] = a[p];
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: threads of different warps communicate through 'a' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-2]]:47: note: for example, thread 0 reads 'a[32]', which thread 32 writes (assuming blocks of 1024 threads)
+  a[threadIdx.x] = s[(i + 1) % 1024];
+}
