@@ -11,6 +11,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
+#include <tuple>
+#include <vector>
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -73,6 +75,10 @@ int64_t wrap(int64_t V, unsigned Width, bool Unsigned) {
 struct Instance {
   int64_t Elem;
   uint32_t Thread;
+  /// The iteration of the loops with barriers around both accesses (a hash
+  /// of their variables' values): accesses of different iterations of such
+  /// a loop are in different barrier intervals.
+  uint64_t Iter;
 };
 
 } // namespace
@@ -88,9 +94,12 @@ struct GeneralRaces::Impl {
   int64_t Grid[3] = {1, 1, 1};
   bool ShapeKnown = false;
   bool UsedT[3] = {false, false, false}, UsedB[3] = {false, false, false};
-  std::map<std::pair<const Access *, bool>,
-           std::optional<std::vector<Instance>>>
-      Cache;
+  using InstanceKey = std::tuple<const Access *, bool,
+                                 std::vector<const VarDecl *>, const VarDecl *>;
+  std::map<InstanceKey, std::optional<std::vector<Instance>>> Cache;
+  std::map<const Access *, std::optional<SmallVector<const VarDecl *, 2>>>
+      RefsCache;
+  llvm::DenseMap<const Stmt *, bool> BarrierLoops;
 
   Impl(Analysis &A, const FunctionDecl *FD, bool Kernel)
       : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD) {}
@@ -564,9 +573,39 @@ struct GeneralRaces::Impl {
     SmallVector<int64_t, 2> Ext;
     SmallVector<std::pair<int, bool>, 2> Conds;
     SmallVector<LoopDomain, 2> Doms;
+    SmallVector<const VarDecl *, 2> Refs; ///< Loop variables it uses.
   };
 
-  std::optional<Compiled> compileAccess(const Access &X) {
+  /// The loop variables \p X uses; nullopt when it cannot be evaluated.
+  const std::optional<SmallVector<const VarDecl *, 2>> &refs(const Access &X) {
+    auto It = RefsCache.find(&X);
+    if (It != RefsCache.end())
+      return It->second;
+    std::optional<SmallVector<const VarDecl *, 2>> R;
+    if (std::optional<Compiled> C = compileAccess(X))
+      R = C->Refs;
+    return RefsCache[&X] = std::move(R);
+  }
+
+  /// Whether the body of the loop \p L holds a barrier: its iterations are
+  /// then different barrier intervals.
+  bool barrierLoop(const Stmt *L) {
+    auto It = BarrierLoops.find(L);
+    if (It != BarrierLoops.end())
+      return It->second;
+    bool Found = false;
+    forEachDescendant(L, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Found |=
+            isBarrierCall(Call) || A.containsBarrier(Call->getDirectCallee());
+    });
+    return BarrierLoops[L] = Found;
+  }
+
+  /// \p Extra: loop variables to enumerate although the access may not
+  /// use them (to tell the iterations apart).
+  std::optional<Compiled> compileAccess(const Access &X,
+                                        ArrayRef<const VarDecl *> Extra = {}) {
     Compiled C;
     if (!X.Root || X.Subs.empty() || !extents(X, C.Ext))
       return std::nullopt;
@@ -579,6 +618,13 @@ struct GeneralRaces::Impl {
     }
     for (const auto &[E, V] : X.G.Conds)
       C.Conds.push_back({compile(E, X, Vars), V});
+    C.Refs.assign(Vars.begin(), Vars.end());
+    for (const VarDecl *V : Extra) {
+      if (!loopOf(X, V))
+        return std::nullopt;
+      if (!llvm::is_contained(Vars, V))
+        Vars.push_back(V);
+    }
     // Loop variables, outer loops first; their bounds may use more.
     SmallVector<const VarDecl *, 2> Done;
     while (Done.size() < Vars.size()) {
@@ -658,13 +704,37 @@ struct GeneralRaces::Impl {
         }
   }
 
-  const std::optional<std::vector<Instance>> &instances(const Access &X,
-                                                        bool OneWarp) {
-    auto It = Cache.find({&X, OneWarp});
+  /// \p Corr: the variables of the loops with barriers around both
+  /// accesses of a pair, that either uses; \p Next: the loop whose next
+  /// iteration \p X is in (the head of a back-edge region), whose
+  /// variable counts one step back so that it meets the tail's iteration.
+  const std::optional<std::vector<Instance>> &
+  instances(const Access &X, bool OneWarp, ArrayRef<const VarDecl *> Corr,
+            const VarDecl *Next) {
+    InstanceKey Key{&X, OneWarp,
+                    std::vector<const VarDecl *>(Corr.begin(), Corr.end()),
+                    Next};
+    auto It = Cache.find(Key);
     if (It != Cache.end())
       return It->second;
     std::optional<std::vector<Instance>> Out;
-    if (std::optional<Compiled> C = compileAccess(X)) {
+    if (std::optional<Compiled> C = compileAccess(X, Corr)) {
+      auto iteration = [&](const Env &En) {
+        uint64_t H = 0x9e3779b97f4a7c15ull;
+        for (const VarDecl *V : Corr) {
+          int64_t Val = 0;
+          for (const auto &[D, Value] : En.Vars)
+            if (D == V)
+              Val = Value;
+          if (V == Next)
+            for (const LoopDomain &D : C->Doms)
+              if (D.V == V)
+                if (auto Step = eval(D.Step, En))
+                  Val -= *Step;
+          H = (H ^ uint64_t(Val)) * 0x100000001b3ull;
+        }
+        return H;
+      };
       Out.emplace();
       bool OK = true;
       uint64_t Evaluations = 0;
@@ -676,7 +746,7 @@ struct GeneralRaces::Impl {
                         if (!reaches(*C, En))
                           return true;
                         if (auto E = element(*C, En))
-                          Out->push_back({*E, Key});
+                          Out->push_back({*E, Key, iteration(En)});
                         return Out->size() < MaxInstances;
                       });
                       return OK;
@@ -684,7 +754,7 @@ struct GeneralRaces::Impl {
       if (!OK)
         Out.reset();
     }
-    return Cache[{&X, OneWarp}] = std::move(Out);
+    return Cache[Key] = std::move(Out);
   }
 
   /// The model block: launch bounds, the extents of arrays that every
@@ -827,10 +897,36 @@ struct GeneralRaces::Impl {
     // is the warp's own: the threads of one warp, as the own-index test
     // has it.
     bool OneWarp = W.Idx.B == Base::Lane || R.Idx.B == Base::Lane;
-    const auto &IW = instances(W, OneWarp);
+    // The loops with barriers around both, whose variables either uses:
+    // the two must be in the same iteration (the head of a back-edge
+    // region in the next one).
+    const auto &RW = refs(W), &RR = refs(R);
+    if (!RW || !RR)
+      return std::nullopt;
+    SmallVector<const VarDecl *, 2> Corr;
+    const VarDecl *EdgeVar = nullptr;
+    for (const Stmt *L : W.Loops) {
+      if (!llvm::is_contained(R.Loops, L) || !barrierLoop(L))
+        continue;
+      const auto *For = dyn_cast<ForStmt>(L);
+      const auto *Init =
+          For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+      const auto *V = Init && Init->isSingleDecl()
+                          ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                          : nullptr;
+      if (!V || !loopOf(W, V) ||
+          (!llvm::is_contained(*RW, V) && !llvm::is_contained(*RR, V)))
+        continue;
+      Corr.push_back(V);
+      if (L == W.BackEdgeLoop)
+        EdgeVar = V;
+    }
+    const auto &IW =
+        instances(W, OneWarp, Corr, W.Side == 1 ? EdgeVar : nullptr);
     if (!IW || IW->empty())
       return std::nullopt;
-    const auto &IR = instances(R, OneWarp);
+    const auto &IR =
+        instances(R, OneWarp, Corr, R.Side == 1 ? EdgeVar : nullptr);
     if (!IR || IR->empty())
       return std::nullopt;
     // Per element: the first writer, and the first writers that differ
@@ -840,9 +936,9 @@ struct GeneralRaces::Impl {
     struct Writers {
       uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
     };
-    llvm::DenseMap<int64_t, Writers> Map;
+    llvm::DenseMap<std::pair<int64_t, uint64_t>, Writers> Map;
     for (const Instance &I : *IW) {
-      auto [It, New] = Map.try_emplace(I.Elem, Writers{I.Thread});
+      auto [It, New] = Map.try_emplace({I.Elem, I.Iter}, Writers{I.Thread});
       Writers &Wr = It->second;
       if (New || Wr.First == I.Thread)
         continue;
@@ -857,7 +953,7 @@ struct GeneralRaces::Impl {
     int Worst = -1;
     std::string Example;
     for (const Instance &I : *IR) {
-      auto It = Map.find(I.Elem);
+      auto It = Map.find({I.Elem, I.Iter});
       if (It == Map.end())
         continue;
       const Writers &Wr = It->second;

@@ -340,3 +340,76 @@ __global__ void bounded(float *a) {
   // CHECK-NOTES: :[[@LINE-2]]:47: note: for example, thread 0 reads 'a[32]', which thread 32 writes (assuming blocks of 1024 threads)
   a[threadIdx.x] = s[(i + 1) % 1024];
 }
+
+// Loops with a barrier: accesses of one iteration meet only that iteration's
+// (and, across the back edge, the next one's). Double buffering and one row
+// per iteration do not race.
+__global__ void doubleBuffer(const float *in, float *out) {
+  __shared__ float buf[2][256];
+  int tid = threadIdx.x;
+  float acc = 0;
+  for (int t = 0; t < 8; ++t) {
+    buf[t & 1][tid] = in[t * 256 + tid];
+    __syncthreads();
+    acc += buf[t & 1][(tid + 1) % 256];
+  }
+  out[tid] = acc;
+}
+
+__global__ void rowPerIteration(const float *in, float *out) {
+  __shared__ float s[8][256];
+  int tid = threadIdx.x;
+  for (int t = 0; t < 8; ++t) {
+    s[t][tid] = in[t * 256 + tid];
+    __syncthreads();
+    out[t * 256 + tid] = s[t][255 - tid];
+  }
+}
+
+// ...but one buffer reused by every iteration does.
+__global__ void singleBuffer(const float *in, float *out) {
+  __shared__ float buf[2][256];
+  int tid = threadIdx.x;
+  float acc = 0;
+  for (int t = 0; t < 8; ++t) {
+    buf[t & 1][tid] = in[t * 256 + tid];
+    __syncthreads();
+    acc += buf[(t + 1) & 1][(tid + 1) % 256];
+  }
+  // CHECK-MESSAGES: :[[@LINE-2]]:12: warning: threads of different warps communicate through 'buf' across iterations of the loop with no barrier in between; missing __syncthreads() at the end of the loop body [cuda-warp-synchronous]
+  // CHECK-FIXES: {{^}}    acc += buf[(t + 1) & 1][(tid + 1) % 256];{{$}}
+  // CHECK-FIXES-NEXT: {{^}}    __syncthreads();{{$}}
+  out[tid] = acc;
+}
+
+// A block reduction through per-warp partials and a halo'd stencil tile,
+// both with their barriers: nothing to report.
+__global__ void blockReduce(const float *in, float *out) {
+  __shared__ float warpSums[32];
+  int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  float v = in[blockIdx.x * blockDim.x + tid];
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  if (lane == 0)
+    warpSums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < blockDim.x / 32 ? warpSums[lane] : 0;
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_down_sync(0xffffffff, v, o);
+    if (lane == 0)
+      out[blockIdx.x] = v;
+  }
+}
+
+__global__ void haloStencil(const float *in, float *out) {
+  __shared__ float tile[256 + 2];
+  int g = blockIdx.x * 256 + threadIdx.x;
+  tile[threadIdx.x + 1] = in[g];
+  if (threadIdx.x == 0)
+    tile[0] = in[g - 1];
+  if (threadIdx.x == 255)
+    tile[257] = in[g + 1];
+  __syncthreads();
+  out[g] = tile[threadIdx.x] + tile[threadIdx.x + 1] + tile[threadIdx.x + 2];
+}
