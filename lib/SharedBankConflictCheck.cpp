@@ -81,10 +81,12 @@ std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
   return std::nullopt;
 }
 
-/// The functions with a body in \p DC and its namespaces.
+/// The functions with a body in \p DC and its namespaces, outside system
+/// headers. Declarations a precompiled prelude holds are not loaded: they
+/// are the CUDA headers' (decls() would deserialize all of them).
 void collectBodies(const SourceManager &SM, const DeclContext *DC,
                    SmallVectorImpl<const Stmt *> &Out) {
-  for (const Decl *D : DC->decls()) {
+  for (const Decl *D : DC->noload_decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
