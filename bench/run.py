@@ -2,7 +2,7 @@
 """Benchmark: cuda-lint against stock clang-tidy-22 with the cuda-lint plugin
 and against clang's own parse (-fsyntax-only) with the same flags.
 
-  bench/run.py [--files N] [--jobs 1,2] [--repeats 3] [--build build] [--out results.md]
+  bench/run.py [--files N] [--jobs 1,2] [--repeats 3] [--build build] [--instructions] [--out results.md]
 
 Inputs: examples/*.cu, the lit test inputs under test/checkers, and N
 generated kernels of varied size (a deterministic generator: saxpy,
@@ -20,6 +20,7 @@ import argparse
 import glob
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -116,6 +117,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeats", type=int, default=3,
                     help="runs per real input for the per-file table (the fastest counts)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of cuda-lint and of the parse floor + pch "
+                         "for each real input under valgrind (slow: about 30 s a file)")
     ap.add_argument("--out")
     a = ap.parse_args()
 
@@ -210,10 +214,16 @@ def main():
     # Per-file times of the real inputs: the fastest of --repeats runs of
     # each (one job, nothing else of the benchmark running), which filters
     # out the noise of a shared machine.
+    # The modes take turns within each repeat, so that a slow spell of the
+    # machine does not fall on one mode's runs only.
     best = {m: {} for m in modes}
     for f in real:
-        for m, mk in modes.items():
-            best[m][f] = min([per_file[m][f]] + [run_one(mk(f))[0] for _ in range(a.repeats - 1)])
+        runs = {m: [per_file[m][f]] for m in modes}
+        for _ in range(a.repeats - 1):
+            for m, mk in modes.items():
+                runs[m].append(run_one(mk(f))[0])
+        for m in modes:
+            best[m][f] = min(runs[m])
     out("## Per file (1 job, fastest of %d runs), real inputs" % a.repeats)
     out()
     # The issue's target is against the parse floor (clang -fsyntax-only,
@@ -241,6 +251,35 @@ def main():
             fl, median, r[worst], os.path.relpath(worst, ROOT)))
         over = sorted((f for f in real if r[f] > 1.1), key=r.get, reverse=True)
         out("  above 1.1x: " + (", ".join("%s (%.2fx)" % (os.path.relpath(f, ROOT), r[f]) for f in over)
+                                or "none"))
+    if a.instructions and pch:
+        # Instructions executed (valgrind's callgrind), which the load of a
+        # shared machine does not change: cuda-lint against the parse floor
+        # with the same precompiled prelude.
+        def instructions(cmd):
+            p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, universal_newlines=True)
+            m = re.search(r"Collected : (\d+)", p.stderr)
+            return int(m.group(1)) if m else float("nan")
+        out()
+        out("## Per file, instructions executed (valgrind callgrind, millions), real inputs")
+        out()
+        out("| file | cuda-lint | parse floor + pch | cuda-lint / parse floor + pch |")
+        out("|---|---|---|---|")
+        ir = {}
+        for f in real:
+            li, fl = instructions(modes["cuda-lint"](f)), instructions(modes["parse floor + pch"](f))
+            ir[f] = li / fl
+            out("| %s | %.0f | %.0f | %.3fx |" % (os.path.relpath(f, ROOT), li / 1e6, fl / 1e6, ir[f]))
+        out()
+        ordered = sorted(ir.values())
+        median = ordered[len(ordered) // 2] if len(ordered) % 2 else (
+            ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+        worst = max(ir, key=ir.get)
+        out("Instructions vs parse floor + pch, real inputs: median %.3fx, worst %.3fx (%s)" % (
+            median, ir[worst], os.path.relpath(worst, ROOT)))
+        over = sorted((f for f in real if ir[f] > 1.1), key=ir.get, reverse=True)
+        out("  above 1.1x: " + (", ".join("%s (%.3fx)" % (os.path.relpath(f, ROOT), ir[f]) for f in over)
                                 or "none"))
     mean = lambda m: sum(per_file[m].values()) / len(files)
     out("Mean seconds per file, all files, one run (1 job): " + ", ".join("%s %.3f" % (m, mean(m)) for m in modes))
