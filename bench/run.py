@@ -2,7 +2,7 @@
 """Benchmark: cuda-lint against stock clang-tidy-22 with the cuda-lint plugin
 and against clang's own parse (-fsyntax-only) with the same flags.
 
-  bench/run.py [--files N] [--jobs 1,2] [--repeats 3] [--build build] [--out results.md]
+  bench/run.py [--files N] [--jobs 1,2] [--repeats 3] [--build build] [--instructions] [--out results.md]
 
 Inputs: examples/*.cu, the lit test inputs under test/checkers, and N
 generated kernels of varied size (a deterministic generator: saxpy,
@@ -10,12 +10,17 @@ stencils, transposes, reductions, float polynomials, repeated with
 different names and sizes). Prints per-file times for the real inputs and
 totals, files per second, peak memory (the largest process, children of a
 bulk run included) and the ratios for every mode; per-file ratios of the real
-inputs are the fastest of --repeats runs, summarised as median and worst.
+inputs are the fastest of --repeats runs, summarised as median and worst
+against both parse floors: clang -fsyntax-only with cuda-lint's flags (the
+target's definition), and the same with cuda-lint's precompiled prelude.
+Both floors get what cuda-lint adds to a file's command (the legacy
+compatibility header, and for the second the prelude variant with it).
 """
 import argparse
 import glob
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +117,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--repeats", type=int, default=3,
                     help="runs per real input for the per-file table (the fastest counts)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of cuda-lint and of the parse floor + pch "
+                         "for each real input under valgrind (slow: about 30 s a file)")
     ap.add_argument("--out")
     a = ap.parse_args()
 
@@ -128,16 +136,37 @@ def main():
                   glob.glob(os.path.join(ROOT, "test", "checkers", "*.cu")))
     gen = generate(tmp, a.files)
     files = real + gen
-    # Warm the prelude cache once (the first run of a flag set pays 0.6 s).
-    subprocess.run([lint, real[0]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    pch = glob.glob(os.path.join(cache, "pch", "*.pch"))
+    # Warm the prelude cache (the first run of a flag set pays 0.6 s) and
+    # learn what cuda-lint adds to each real input's command: the legacy
+    # compatibility header for files that name removed APIs, and which
+    # precompiled prelude it uses (the plain one, or the variant with that
+    # header). The parse floors get the same, so that they parse the same
+    # code: the floor is clang's -fsyntax-only with cuda-lint's flags.
+    env = dict(os.environ, CUDA_LINT_PRINT_ARGS="1")
+    plain = None
+    extra, pch_of = {}, {}
+    for f in [gen[0]] + real if gen else real:
+        p = subprocess.run([lint, "--quiet", f], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           env=env, universal_newlines=True)
+        args = p.stderr.splitlines()[0].split() if p.stderr else []
+        extra[f] = [x for a_ in args if a_.startswith("--extra-arg=-include")
+                    for x in ("-include", a_[len("--extra-arg=-include"):])]
+        pch_of[f] = next((args[i + 1] for i, a_ in enumerate(args[:-1]) if a_ == "-include-pch"), None)
+        if plain is None and not extra[f]:
+            plain = pch_of[f]
+    for f in files:
+        extra.setdefault(f, [])
+        if not pch_of.get(f):
+            pch_of[f] = plain
+    pch = plain is not None
     modes = {
         "cuda-lint": lambda f: [lint, "--quiet", f],
-        "clang-tidy --load": lambda f: [tidy, "--quiet", "--load=" + plugin, "--checks=-*,cuda-*", f, "--"] + flags,
-        "parse floor": lambda f: [clang, "-fsyntax-only"] + flags + [f],
+        "clang-tidy --load": lambda f: [tidy, "--quiet", "--load=" + plugin, "--checks=-*,cuda-*", f, "--"] + flags + extra[f],
+        "parse floor": lambda f: [clang, "-fsyntax-only"] + flags + extra[f] + [f],
     }
     if pch:
-        modes["parse floor + pch"] = lambda f: [clang, "-fsyntax-only"] + flags + ["-include-pch", pch[0], f]
+        modes["parse floor + pch"] = lambda f: [clang, "-fsyntax-only"] + flags + [
+            "-include-pch", pch_of[f]] + extra[f] + [f]
     lines = []
     out = lambda s="": (print(s), lines.append(s))
     out("# cuda-lint benchmark")
@@ -173,40 +202,85 @@ def main():
             wall, ru.ru_maxrss, 0 if code == 0 else "failed (exit %d)" % code)
     out("## Totals")
     out()
-    out("| mode | jobs | wall s | files/s | peak RSS MB (largest process) | failures | speed vs clang-tidy | time vs parse floor |")
-    out("|---|---|---|---|---|---|---|---|")
+    out("| mode | jobs | wall s | files/s | peak RSS MB (largest process) | failures | speed vs clang-tidy | time vs parse floor | time vs parse floor + pch |")
+    out("|---|---|---|---|---|---|---|---|---|")
     for (name, jobs), (wall, rss, fails) in totals.items():
         ct = totals[("clang-tidy --load", jobs)][0]
         pf = totals[("parse floor", jobs)][0]
-        out("| %s | %d | %.1f | %.1f | %.0f | %s | %.2fx | %.2fx |" % (
-            name, jobs, wall, len(files) / wall, rss / 1024.0, fails, ct / wall, wall / pf))
+        pp = "%.2fx" % (wall / totals[("parse floor + pch", jobs)][0]) if pch else "-"
+        out("| %s | %d | %.1f | %.1f | %.0f | %s | %.2fx | %.2fx | %s |" % (
+            name, jobs, wall, len(files) / wall, rss / 1024.0, fails, ct / wall, wall / pf, pp))
     out()
     # Per-file times of the real inputs: the fastest of --repeats runs of
     # each (one job, nothing else of the benchmark running), which filters
     # out the noise of a shared machine.
+    # The modes take turns within each repeat, so that a slow spell of the
+    # machine does not fall on one mode's runs only.
     best = {m: {} for m in modes}
     for f in real:
-        for m, mk in modes.items():
-            best[m][f] = min([per_file[m][f]] + [run_one(mk(f))[0] for _ in range(a.repeats - 1)])
+        runs = {m: [per_file[m][f]] for m in modes}
+        for _ in range(a.repeats - 1):
+            for m, mk in modes.items():
+                runs[m].append(run_one(mk(f))[0])
+        for m in modes:
+            best[m][f] = min(runs[m])
     out("## Per file (1 job, fastest of %d runs), real inputs" % a.repeats)
     out()
-    floor = "parse floor + pch" if pch else "parse floor"
-    out("| file | " + " | ".join(modes) + " | cuda-lint / " + floor + " |")
-    out("|---|" + "---|" * (len(modes) + 1))
-    ratios = {}
+    # The issue's target is against the parse floor (clang -fsyntax-only,
+    # no precompiled header); the stricter comparison gives clang the same
+    # precompiled prelude cuda-lint uses.
+    floors = ["parse floor"] + (["parse floor + pch"] if pch else [])
+    out("| file | " + " | ".join(modes) + " | " +
+        " | ".join("cuda-lint / " + fl for fl in floors) + " |")
+    out("|---|" + "---|" * (len(modes) + len(floors)))
+    ratios = {fl: {} for fl in floors}
     for f in real:
-        ratios[f] = best["cuda-lint"][f] / best[floor][f]
-        out("| %s | %s | %.2fx |" % (os.path.relpath(f, ROOT),
-                                    " | ".join("%.3f" % best[m][f] for m in modes), ratios[f]))
+        for fl in floors:
+            ratios[fl][f] = best["cuda-lint"][f] / best[fl][f]
+        out("| %s | %s | %s |" % (os.path.relpath(f, ROOT),
+                                  " | ".join("%.3f" % best[m][f] for m in modes),
+                                  " | ".join("%.2fx" % ratios[fl][f] for fl in floors)))
     out()
-    ordered = sorted(ratios.values())
-    median = ordered[len(ordered) // 2] if len(ordered) % 2 else (
-        ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
-    worst = max(ratios, key=ratios.get)
-    out("Single TU cost vs its parse floor (%s), real inputs: median %.2fx, worst %.2fx (%s)" % (
-        floor, median, ratios[worst], os.path.relpath(worst, ROOT)))
-    over = [os.path.relpath(f, ROOT) for f in real if ratios[f] > 1.1]
-    out("Real inputs above 1.1x: " + (", ".join("%s (%.2fx)" % (f, ratios[os.path.join(ROOT, f)]) for f in over) or "none"))
+    for fl in floors:
+        r = ratios[fl]
+        ordered = sorted(r.values())
+        median = ordered[len(ordered) // 2] if len(ordered) % 2 else (
+            ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+        worst = max(r, key=r.get)
+        out("Single TU cost vs %s, real inputs: median %.2fx, worst %.2fx (%s)" % (
+            fl, median, r[worst], os.path.relpath(worst, ROOT)))
+        over = sorted((f for f in real if r[f] > 1.1), key=r.get, reverse=True)
+        out("  above 1.1x: " + (", ".join("%s (%.2fx)" % (os.path.relpath(f, ROOT), r[f]) for f in over)
+                                or "none"))
+    if a.instructions and pch:
+        # Instructions executed (valgrind's callgrind), which the load of a
+        # shared machine does not change: cuda-lint against the parse floor
+        # with the same precompiled prelude.
+        def instructions(cmd):
+            p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, universal_newlines=True)
+            m = re.search(r"Collected : (\d+)", p.stderr)
+            return int(m.group(1)) if m else float("nan")
+        out()
+        out("## Per file, instructions executed (valgrind callgrind, millions), real inputs")
+        out()
+        out("| file | cuda-lint | parse floor + pch | cuda-lint / parse floor + pch |")
+        out("|---|---|---|---|")
+        ir = {}
+        for f in real:
+            li, fl = instructions(modes["cuda-lint"](f)), instructions(modes["parse floor + pch"](f))
+            ir[f] = li / fl
+            out("| %s | %.0f | %.0f | %.3fx |" % (os.path.relpath(f, ROOT), li / 1e6, fl / 1e6, ir[f]))
+        out()
+        ordered = sorted(ir.values())
+        median = ordered[len(ordered) // 2] if len(ordered) % 2 else (
+            ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
+        worst = max(ir, key=ir.get)
+        out("Instructions vs parse floor + pch, real inputs: median %.3fx, worst %.3fx (%s)" % (
+            median, ir[worst], os.path.relpath(worst, ROOT)))
+        over = sorted((f for f in real if ir[f] > 1.1), key=ir.get, reverse=True)
+        out("  above 1.1x: " + (", ".join("%s (%.3fx)" % (os.path.relpath(f, ROOT), ir[f]) for f in over)
+                                or "none"))
     mean = lambda m: sum(per_file[m].values()) / len(files)
     out("Mean seconds per file, all files, one run (1 job): " + ", ".join("%s %.3f" % (m, mean(m)) for m in modes))
     for jobs in [int(j) for j in a.jobs.split(",")]:

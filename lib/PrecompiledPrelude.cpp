@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -70,9 +71,36 @@ static std::optional<std::string> findClang() {
   return std::nullopt;
 }
 
+/// Writes \p Text to \p Path unless the file exists, through a unique
+/// temporary file renamed into place: concurrent runs never read a
+/// half-written prelude.
+static bool writeOnce(StringRef Path, StringRef Text) {
+  if (llvm::sys::fs::exists(Path))
+    return true;
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Tmp))
+    return false;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
 std::optional<std::string> preludePch(const std::vector<std::string> &Args,
                                       StringRef File, StringRef Directory,
-                                      const CudaEnvironment &Env) {
+                                      const CudaEnvironment &Env,
+                                      llvm::ArrayRef<std::string> Includes) {
   if (Env.CudaPath.empty() ||
       !llvm::is_contained(Args, std::string("--cuda-device-only")))
     return std::nullopt;
@@ -96,6 +124,22 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   Add(stamp(Env.CudaPath + "/version.json"));
   for (const std::string &F : Flags)
     Add(F);
+  // The variant's own headers, by content as well as by the size and time
+  // that clang checks when it loads the PCH: a header changed in place (or
+  // replaced by an older copy) gets a new variant, never a stale one.
+  std::string PreludeText =
+      "// The CUDA prelude clang includes implicitly; see cuda-lint.\n";
+  for (const std::string &Inc : Includes) {
+    auto Buf = llvm::MemoryBuffer::getFile(Inc);
+    if (!Buf)
+      return preludePch(Args, File, Directory, Env);
+    Add("include");
+    Add(stamp(Inc));
+    Add(llvm::toHex(
+        llvm::SHA256::hash(llvm::arrayRefFromStringRef((*Buf)->getBuffer())),
+        /*LowerCase=*/true));
+    PreludeText += "#include \"" + Inc + "\"\n";
+  }
   std::string Key = llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 24);
 
   llvm::SmallString<256> Dir(cacheDirectory());
@@ -104,17 +148,21 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
     return std::nullopt;
   llvm::SmallString<256> Pch(Dir), Prelude(Dir);
   llvm::sys::path::append(Pch, Key + ".pch");
-  llvm::sys::path::append(Prelude, "prelude.cuh");
+  // The plain prelude is one shared file; a variant has its own, named by
+  // its key (the includes are part of the key).
+  llvm::sys::path::append(Prelude,
+                          Includes.empty() ? "prelude.cuh" : Key + ".cuh");
   if (llvm::sys::fs::exists(Pch))
     return std::string(Pch);
+  // A variant that failed to build once is not tried again for this key.
+  llvm::SmallString<256> Failed(Pch);
+  llvm::sys::path::replace_extension(Failed, "failed");
+  if (!Includes.empty() && llvm::sys::fs::exists(Failed))
+    return preludePch(Args, File, Directory, Env);
 
-  if (!llvm::sys::fs::exists(Prelude)) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Prelude, EC);
-    if (EC)
-      return std::nullopt;
-    OS << "// The CUDA prelude clang includes implicitly; see cuda-lint.\n";
-  }
+  if (!writeOnce(Prelude, PreludeText))
+    return Includes.empty() ? std::nullopt
+                            : preludePch(Args, File, Directory, Env);
   // Build to a unique temporary name, then rename: concurrent runs never see
   // a half-written file.
   llvm::SmallString<256> Tmp;
@@ -147,7 +195,13 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
     llvm::sys::fs::set_current_path(Cwd);
   if (RC != 0 || llvm::sys::fs::rename(Tmp, Pch)) {
     llvm::sys::fs::remove(Tmp);
-    return std::nullopt;
+    if (Includes.empty())
+      return std::nullopt;
+    // A variant that does not build (a header that does not parse with
+    // these flags): the plain prelude, and the header parsed as before.
+    if (RC != 0)
+      writeOnce(Failed, "");
+    return preludePch(Args, File, Directory, Env);
   }
   return std::string(Pch);
 }

@@ -81,10 +81,12 @@ std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
   return std::nullopt;
 }
 
-/// The functions with a body in \p DC and its namespaces.
+/// The functions with a body in \p DC and its namespaces, outside system
+/// headers. Declarations a precompiled prelude holds are not loaded: they
+/// are the CUDA headers' (decls() would deserialize all of them).
 void collectBodies(const SourceManager &SM, const DeclContext *DC,
                    SmallVectorImpl<const Stmt *> &Out) {
-  for (const Decl *D : DC->decls()) {
+  for (const Decl *D : DC->noload_decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
@@ -98,31 +100,44 @@ void collectBodies(const SourceManager &SM, const DeclContext *DC,
   }
 }
 
-/// The block shape every launch of \p Kernel in this translation unit uses,
-/// or nullopt when there is none or they differ.
-std::optional<BlockShape> launchShape(ASTContext &Ctx,
-                                      const FunctionDecl *Kernel) {
+} // namespace
+
+/// Every kernel launch in the functions of this translation unit outside
+/// system headers, found once: a search per kernel over every body (one
+/// matcher run per kernel and body) cost more than the rest of the check.
+void SharedBankConflictCheck::LaunchSites::collect(ASTContext &Ctx) {
+  if (Collected)
+    return;
+  Collected = true;
   SmallVector<const Stmt *, 16> Bodies;
   collectBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Bodies);
+  for (const Stmt *Body : Bodies)
+    for (const auto &Node :
+         match(findAll(cudaKernelCallExpr().bind("launch")), *Body, Ctx))
+      Calls.push_back(Node.getNodeAs<CUDAKernelCallExpr>("launch"));
+}
+
+namespace {
+
+/// The block shape every launch of \p Kernel in this translation unit uses,
+/// or nullopt when there is none or they differ.
+std::optional<BlockShape>
+launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
+            SharedBankConflictCheck::LaunchSites &Sites) {
+  Sites.collect(Ctx);
   std::optional<BlockShape> Shape;
-  for (const Stmt *Body : Bodies) {
-    auto Launches = match(
-        findAll(cudaKernelCallExpr(callee(functionDecl(equalsNode(Kernel))))
-                    .bind("launch")),
-        *Body, Ctx);
-    for (const auto &Node : Launches) {
-      const auto *Launch = Node.getNodeAs<CUDAKernelCallExpr>("launch");
-      const CallExpr *Config = Launch->getConfig();
-      if (!Config || Config->getNumArgs() < 2)
-        return std::nullopt;
-      std::optional<BlockShape> S = evalDim3(Ctx, Config->getArg(1));
-      if (!S || S->X <= 0 || S->Y <= 0 || S->Z <= 0 ||
-          S->X * S->Y * S->Z > 1024)
-        return std::nullopt;
-      if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
-        return std::nullopt;
-      Shape = S;
-    }
+  for (const CUDAKernelCallExpr *Launch : Sites.Calls) {
+    if (Launch->getCalleeDecl() != Kernel)
+      continue;
+    const CallExpr *Config = Launch->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return std::nullopt;
+    std::optional<BlockShape> S = evalDim3(Ctx, Config->getArg(1));
+    if (!S || S->X <= 0 || S->Y <= 0 || S->Z <= 0 || S->X * S->Y * S->Z > 1024)
+      return std::nullopt;
+    if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
+      return std::nullopt;
+    Shape = S;
   }
   return Shape;
 }
@@ -280,10 +295,11 @@ private:
 };
 
 BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,
-                        ThreadIndexAnalysis &TIA) {
+                        ThreadIndexAnalysis &TIA,
+                        SharedBankConflictCheck::LaunchSites &Sites) {
   BlockBounds B;
   if (isKernel(Fn)) {
-    B.Exact = launchShape(Ctx, Fn);
+    B.Exact = launchShape(Ctx, Fn, Sites);
     if (const auto *LB = Fn->getAttr<CUDALaunchBoundsAttr>())
       if (auto N = evalInt(Ctx, LB->getMaxThreads()); N && *N > 0)
         B.MaxThreads = std::min<int64_t>(B.MaxThreads, *N);
@@ -758,7 +774,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     return;
 
   ThreadIndexAnalysis TIA(Ctx, Fn);
-  BlockBounds Bounds = blockBounds(Ctx, Fn, TIA);
+  BlockBounds Bounds = blockBounds(Ctx, Fn, TIA, Launches);
   BlockShape Shape = Bounds.assumed();
   bool UpTo = !Bounds.Exact;
   RangeAnalysis Ranges(Ctx, Fn, TIA, Bounds);
@@ -948,6 +964,7 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
   Conflicts.clear();
   Declarations.clear();
   Visited.clear();
+  Launches = LaunchSites();
 }
 
 } // namespace clang::tidy::cuda

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -27,6 +28,13 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
+
+  /// The kernel launches of the translation unit, collected on first use.
+  struct LaunchSites {
+    bool Collected = false;
+    std::vector<const CUDAKernelCallExpr *> Calls;
+    void collect(ASTContext &Ctx);
+  };
 
 private:
   /// One conflicting access, over every instantiation of its function.
@@ -53,6 +61,7 @@ private:
   llvm::MapVector<SourceLocation, Declaration> Declarations;
   /// Namespace-scope arrays and the functions already analysed for them.
   llvm::DenseSet<std::pair<const VarDecl *, const FunctionDecl *>> Visited;
+  LaunchSites Launches;
 };
 
 } // namespace clang::tidy::cuda

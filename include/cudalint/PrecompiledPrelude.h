@@ -11,6 +11,7 @@
 #define CUDA_LINT_PRECOMPILEDPRELUDE_H
 
 #include "cudalint/CompileFlags.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,10 +33,19 @@ std::vector<std::string> preludeFlags(const std::vector<std::string> &Args,
 /// clang version, and the CUDA and wrapper headers it was built from. None
 /// when the command is not a device-only CUDA parse with a toolkit, or the
 /// build fails (linting then goes on without it).
-std::optional<std::string> preludePch(const std::vector<std::string> &Args,
-                                      llvm::StringRef File,
-                                      llvm::StringRef Directory,
-                                      const CudaEnvironment &Env);
+///
+/// \p Includes are headers (absolute paths) that the command also
+/// `-include`s, such as the legacy compatibility header: they are
+/// precompiled into a variant of the prelude, after clang's CUDA wrapper as
+/// `-include` puts them, and their paths, sizes, modification times and
+/// contents are part of its key. The caller keeps its `-include`s: with the
+/// variant they cost nothing (the include guard is known from the PCH),
+/// and without it they are parsed as before. When the variant cannot be
+/// built, the plain prelude is returned.
+std::optional<std::string>
+preludePch(const std::vector<std::string> &Args, llvm::StringRef File,
+           llvm::StringRef Directory, const CudaEnvironment &Env,
+           llvm::ArrayRef<std::string> Includes = {});
 
 } // namespace cudalint
 

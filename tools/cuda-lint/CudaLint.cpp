@@ -236,7 +236,8 @@ struct TempDatabase {
 /// returns false.
 bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
                      const CudaEnvironment &Env, TempDatabase &Temp,
-                     bool Explicit, bool UsePch) {
+                     bool Explicit, bool UsePch,
+                     llvm::ArrayRef<std::string> PreludeIncludes) {
   std::string Error;
   if (auto Buf = llvm::MemoryBuffer::getFile(DbFile)) {
     if (llvm::Expected<llvm::json::Value> V =
@@ -309,8 +310,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
       StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
       Args = addCudaDefaults(Args, Env, Ext == ".cuh" || Ext == ".h");
       if (UsePch)
-        if (std::optional<std::string> Pch =
-                preludePch(Args, Cmd.Filename, Cmd.Directory, Env)) {
+        if (std::optional<std::string> Pch = preludePch(
+                Args, Cmd.Filename, Cmd.Directory, Env, PreludeIncludes)) {
           Args.insert(Args.begin() + 1, *Pch);
           Args.insert(Args.begin() + 1, "-include-pch");
         }
@@ -852,11 +853,17 @@ int main(int argc, const char **argv) {
 
   // Code for old toolkits: declare what CUDA 12 removed. The header needs
   // the real toolkit's types, so it is not used with the bundled fallback.
+  // It is also precompiled into a variant of the prelude; the -include
+  // stays, and costs nothing when that variant is used (the PCH knows the
+  // header's include guard), or parses the header when there is none.
+  std::vector<std::string> PreludeIncludes;
   if (!NoLegacyCompat && !Env.CudaPath.empty() &&
       (LegacyCompat || llvm::any_of(Sources, fileMentionsRemovedApi))) {
     llvm::SmallString<256> Legacy(findShareDir(argv[0]));
     llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
+    llvm::sys::fs::make_absolute(Legacy);
     Tidy.push_back("--extra-arg=-include" + std::string(Legacy));
+    PreludeIncludes.push_back(std::string(Legacy));
   }
 
   // Where do compile commands come from?
@@ -877,7 +884,8 @@ int main(int argc, const char **argv) {
                     "compile_commands.json");
   }
   if (!DbFile.empty() && !Sources.empty() &&
-      !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven, UsePch))
+      !rewriteDatabase(DbFile, Sources, Env, Temp, BuildPathGiven, UsePch,
+                       PreludeIncludes))
     DbFile.clear(); // Found upwards but not about these files.
   if (!DbFile.empty() && !Sources.empty()) {
     Tidy.push_back("-p=" + std::string(Temp.Dir));
@@ -918,7 +926,8 @@ int main(int argc, const char **argv) {
     }
     Cmd = addCudaDefaults(Cmd, Env, AnyHeader);
     if (UsePch)
-      if (std::optional<std::string> Pch = preludePch(Cmd, "", "", Env)) {
+      if (std::optional<std::string> Pch =
+              preludePch(Cmd, "", "", Env, PreludeIncludes)) {
         Cmd.push_back("-include-pch");
         Cmd.push_back(*Pch);
       }
