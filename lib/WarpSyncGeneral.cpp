@@ -97,8 +97,6 @@ struct GeneralRaces::Impl {
   using InstanceKey = std::tuple<const Access *, bool,
                                  std::vector<const VarDecl *>, const VarDecl *>;
   std::map<InstanceKey, std::optional<std::vector<Instance>>> Cache;
-  std::map<const Access *, std::optional<SmallVector<const VarDecl *, 2>>>
-      RefsCache;
   llvm::DenseMap<const Stmt *, bool> BarrierLoops;
 
   Impl(Analysis &A, const FunctionDecl *FD, bool Kernel)
@@ -568,23 +566,20 @@ struct GeneralRaces::Impl {
   /// The compiled form of an access: its linear element, the conditions on
   /// its path, and the domains of the loop variables they use.
   struct Compiled {
-    int Elem = -1;
     SmallVector<int, 4> Subs;
     SmallVector<int64_t, 2> Ext;
     SmallVector<std::pair<int, bool>, 2> Conds;
     SmallVector<LoopDomain, 2> Doms;
     SmallVector<const VarDecl *, 2> Refs; ///< Loop variables it uses.
   };
+  std::map<const Access *, std::optional<Compiled>> CompiledCache;
 
-  /// The loop variables \p X uses; nullopt when it cannot be evaluated.
-  const std::optional<SmallVector<const VarDecl *, 2>> &refs(const Access &X) {
-    auto It = RefsCache.find(&X);
-    if (It != RefsCache.end())
+  /// \p X compiled, once; nullopt when it cannot be evaluated.
+  const std::optional<Compiled> &compiled(const Access &X) {
+    auto It = CompiledCache.find(&X);
+    if (It != CompiledCache.end())
       return It->second;
-    std::optional<SmallVector<const VarDecl *, 2>> R;
-    if (std::optional<Compiled> C = compileAccess(X))
-      R = C->Refs;
-    return RefsCache[&X] = std::move(R);
+    return CompiledCache[&X] = compileAccess(X);
   }
 
   /// Whether the body of the loop \p L holds a barrier: its iterations are
@@ -602,10 +597,7 @@ struct GeneralRaces::Impl {
     return BarrierLoops[L] = Found;
   }
 
-  /// \p Extra: loop variables to enumerate although the access may not
-  /// use them (to tell the iterations apart).
-  std::optional<Compiled> compileAccess(const Access &X,
-                                        ArrayRef<const VarDecl *> Extra = {}) {
+  std::optional<Compiled> compileAccess(const Access &X) {
     Compiled C;
     if (!X.Root || X.Subs.empty() || !extents(X, C.Ext))
       return std::nullopt;
@@ -619,24 +611,26 @@ struct GeneralRaces::Impl {
     for (const auto &[E, V] : X.G.Conds)
       C.Conds.push_back({compile(E, X, Vars), V});
     C.Refs.assign(Vars.begin(), Vars.end());
-    for (const VarDecl *V : Extra) {
-      if (!loopOf(X, V))
-        return std::nullopt;
-      if (!llvm::is_contained(Vars, V))
-        Vars.push_back(V);
-    }
-    // Loop variables, outer loops first; their bounds may use more.
-    SmallVector<const VarDecl *, 2> Done;
-    while (Done.size() < Vars.size()) {
-      SmallVector<const VarDecl *, 2> Pending(Vars.begin() + Done.size(),
-                                              Vars.end());
-      for (const VarDecl *V : Pending) {
-        Done.push_back(V);
-        std::optional<LoopDomain> D = domain(loopOf(X, V), V, X, Vars);
-        if (!D)
-          return std::nullopt;
-        C.Doms.push_back(*D);
-      }
+    if (!addDomains(C, X, Vars))
+      return std::nullopt;
+    return C;
+  }
+
+  /// Adds to \p C the domains of the loop variables \p Vars that it has
+  /// none for yet, and of those their bounds use, outer loops first.
+  bool addDomains(Compiled &C, const Access &X,
+                  SmallVectorImpl<const VarDecl *> &Vars) {
+    // domain() may add the variables of outer loops to Vars.
+    for (size_t I = 0; I < Vars.size(); ++I) {
+      const VarDecl *V = Vars[I];
+      if (llvm::any_of(C.Doms, [&](const LoopDomain &D) { return D.V == V; }))
+        continue;
+      const ForStmt *For = loopOf(X, V);
+      std::optional<LoopDomain> D =
+          For ? domain(For, V, X, Vars) : std::nullopt;
+      if (!D)
+        return false;
+      C.Doms.push_back(*D);
     }
     auto depth = [&](const VarDecl *V) {
       for (size_t I = 0; I < X.Loops.size(); ++I)
@@ -647,7 +641,7 @@ struct GeneralRaces::Impl {
     llvm::sort(C.Doms, [&](const LoopDomain &P, const LoopDomain &Q) {
       return depth(P.V) < depth(Q.V);
     });
-    return C;
+    return true;
   }
 
   /// The element \p C accesses in \p En, if in bounds.
@@ -718,7 +712,11 @@ struct GeneralRaces::Impl {
     if (It != Cache.end())
       return It->second;
     std::optional<std::vector<Instance>> Out;
-    if (std::optional<Compiled> C = compileAccess(X, Corr)) {
+    std::optional<Compiled> C = compiled(X);
+    SmallVector<const VarDecl *, 2> Vars(Corr.begin(), Corr.end());
+    if (C && !addDomains(*C, X, Vars))
+      C.reset();
+    if (C) {
       auto iteration = [&](const Env &En) {
         uint64_t H = 0x9e3779b97f4a7c15ull;
         for (const VarDecl *V : Corr) {
@@ -900,8 +898,8 @@ struct GeneralRaces::Impl {
     // The loops with barriers around both, whose variables either uses:
     // the two must be in the same iteration (the head of a back-edge
     // region in the next one).
-    const auto &RW = refs(W), &RR = refs(R);
-    if (!RW || !RR)
+    const std::optional<Compiled> &CW = compiled(W), &CR = compiled(R);
+    if (!CW || !CR)
       return std::nullopt;
     SmallVector<const VarDecl *, 2> Corr;
     const VarDecl *EdgeVar = nullptr;
@@ -915,7 +913,8 @@ struct GeneralRaces::Impl {
                           ? dyn_cast<VarDecl>(Init->getSingleDecl())
                           : nullptr;
       if (!V || !loopOf(W, V) ||
-          (!llvm::is_contained(*RW, V) && !llvm::is_contained(*RR, V)))
+          (!llvm::is_contained(CW->Refs, V) &&
+           !llvm::is_contained(CR->Refs, V)))
         continue;
       Corr.push_back(V);
       if (L == W.BackEdgeLoop)
