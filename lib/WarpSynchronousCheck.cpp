@@ -1001,8 +1001,6 @@ public:
     return Warp ? G.WarpUniform : G.BlockUniform;
   }
 
-  /// \p AtEntry: the region starts at the entry of a helper, where the
-  /// caller may have written the elements just before the call.
   /// Ends the body of the loop \p L with \p Barrier, unless it ends with
   /// a barrier already.
   bool endBodyBarrier(const Stmt *L, const std::string &Barrier, bool Warp,
@@ -1093,6 +1091,8 @@ public:
     return Best;
   }
 
+  /// \p AtEntry: the region starts at the entry of a helper, where the
+  /// caller may have written the elements just before the call.
   /// \p EdgeLoop: the races are across the back edge of this loop, between
   /// the end of its body and the start of the next iteration.
   bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
@@ -1596,12 +1596,12 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;
-      const Stmt *EdgeLoop = nullptr;
+      // Every access of a back-edge region names its loop.
+      const Stmt *EdgeLoop =
+          Region.empty() ? nullptr : Region.front().BackEdgeLoop;
       for (const Access &W : Region)
         for (const Access &R : Region) {
-          if (W.Side || R.Side ? W.Side == R.Side : W.Carried && R.Carried)
-            continue;
-          if (!W.Write || R.Write || W.Array != R.Array)
+          if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array)
             continue;
           std::optional<Race> Rc;
           // An own index plus a constant on both sides: the exact test.
@@ -1611,10 +1611,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
             Rc = raceBetween(W, R);
           else
             Rc = General.race(W, R);
-          if (Rc) {
+          if (Rc)
             Races.push_back(*Rc);
-            EdgeLoop = W.BackEdgeLoop;
-          }
         }
       if (Races.empty())
         continue;
@@ -1637,10 +1635,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       if (Seen)
         continue;
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
-      const Race *CrossBlock = nullptr;
-      for (const Race &R : Races)
-        if (R.CrossBlock && !CrossBlock)
-          CrossBlock = &R;
+      bool CrossBlock =
+          llvm::any_of(Races, [](const Race &R) { return R.CrossBlock; });
       // The example pair for the note: of the worst kind found.
       auto rank = [](const Race &R) {
         return R.CrossBlock ? 2 : R.SameWarp ? 0 : 1;

@@ -496,7 +496,6 @@ public:
     Order = 0;
     CurrentFD = FD;
     FlushOrders.clear();
-    Flushes = 0;
     EdgeRegions.clear();
     LoopStack.clear();
     GridCurrent.clear();
@@ -510,6 +509,9 @@ public:
       Regions.push_back(std::move(R));
     GridRegions.clear();
   }
+
+  /// Barriers passed so far.
+  unsigned flushes() const { return FlushOrders.size(); }
 
   void flushGrid() {
     if (!GridCurrent.empty())
@@ -561,7 +563,6 @@ public:
 
   void flush() {
     FlushOrders.push_back(Order);
-    ++Flushes;
     if (Regions.empty() && Current.empty())
       FirstRegionAtEntry = false;
     if (!Current.empty())
@@ -611,15 +612,15 @@ public:
         GE.Conds.push_back({Cond, false});
       }
       SmallVector<Access, 8> Before(Current);
-      unsigned F0 = Flushes;
+      unsigned F0 = flushes();
       setSlot(If->getThen(), SlotKind::IfThen, If, GT);
       walkStmt(If->getThen(), GT, If->getThen());
-      unsigned F1 = Flushes;
+      unsigned F1 = flushes();
       setSlot(If->getElse(), SlotKind::IfElse, If, GE);
       walkStmt(If->getElse(), GE, If->getElse());
       // `if (c) __syncthreads();`: on the path without the barrier, the
       // accesses before the branch meet those after it.
-      if ((F1 != F0) != (Flushes != F1))
+      if ((F1 != F0) != (flushes() != F1))
         for (Access X : Before) {
           X.Carried = true;
           Current.push_back(X);
@@ -665,14 +666,14 @@ public:
       if (divergentExit(Body, true))
         GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
       setSlot(Body, SlotKind::Other, S, GB);
-      unsigned F0 = Flushes, O0 = Order;
+      unsigned F0 = flushes(), O0 = Order;
       LoopStack.push_back(S);
       walkStmt(Body, GB, Body);
       if (const auto *For = dyn_cast<ForStmt>(S))
         if (For->getInc())
           walkExpr(For->getInc(), GB, Holder);
       LoopStack.pop_back();
-      if (Flushes != F0)
+      if (flushes() != F0)
         backEdgeRegion(S, F0, O0);
       return;
     }
@@ -939,7 +940,6 @@ public:
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
   unsigned Order = 0;
-  unsigned Flushes = 0; ///< Barriers passed so far.
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
@@ -953,6 +953,14 @@ public:
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
 };
+
+/// Whether the accesses \p W and \p R of one region can meet: in a
+/// back-edge region only a head and a tail access (one iteration's end, the
+/// next one's start), elsewhere any pair but two copies carried past a
+/// branch (they met before it).
+inline bool canMeet(const Access &W, const Access &R) {
+  return W.Side || R.Side ? W.Side != R.Side : !(W.Carried && R.Carried);
+}
 
 /// A racing write and read.
 

@@ -78,7 +78,7 @@ Result analyse(const std::string &Code, StringRef Name) {
       ++R.Regions;
       for (const Access &W : Region)
         for (const Access &Rd : Region) {
-          if (W.Side || Rd.Side ? W.Side == Rd.Side : W.Carried && Rd.Carried)
+          if (!canMeet(W, Rd))
             continue;
           if (std::optional<Race> Rc = raceBetween(W, Rd)) {
             ++R.Races;
