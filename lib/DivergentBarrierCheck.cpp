@@ -15,6 +15,9 @@ namespace {
 bool isFullWarpMask(const CallExpr &Call, const ASTContext &Ctx) {
   if (Call.getNumArgs() == 0 || isa<CXXDefaultArgExpr>(Call.getArg(0)))
     return true;
+  // In a template pattern the mask may depend on a template argument.
+  if (Call.getArg(0)->isValueDependent())
+    return false;
   std::optional<llvm::APSInt> Mask =
       Call.getArg(0)->getIntegerConstantExpr(Ctx);
   return Mask && Mask->getZExtValue() == 0xffffffffu;

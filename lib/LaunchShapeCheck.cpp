@@ -67,11 +67,16 @@ std::optional<uint64_t> blockThreads(const Expr *E, const FunctionDecl &FD,
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParens();
+  // In a template pattern the value may depend on the template arguments
+  // (each instantiation has it), or be an initialiser that Sema left
+  // unresolved: `dim3 block(p.n, 4)` with `p` of a dependent type keeps its
+  // arguments as a ParenListExpr, which has no type at all. Expressions with
+  // errors are value-dependent too.
+  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
+    return std::nullopt;
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
     return blockThreads(Cast->getSubExpr(), FD, Ctx, Depth + 1);
   if (E->getType()->isIntegerType()) {
-    if (E->isValueDependent())
-      return std::nullopt;
     std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx);
     if (!V || V->isNegative())
       return std::nullopt;

@@ -37,6 +37,12 @@ std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+  // A launch in a generic lambda or other dependent code: the value is not
+  // known there, and an initialiser Sema left unresolved (`dim3 b(n, 2)`
+  // with `n` of a dependent type, a ParenListExpr) has no type at all.
+  // Expressions with errors are value-dependent too.
+  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
+    return std::nullopt;
   if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
     return evalDim3(Ctx, M->getSubExpr(), Depth + 1);
   if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
@@ -55,7 +61,8 @@ std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
       const Expr *Arg = C->getArg(I);
       if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
         Arg = D->getExpr();
-      if (!Arg->getType()->isIntegralOrEnumerationType() ||
+      if (Arg->isValueDependent() ||
+          !Arg->getType()->isIntegralOrEnumerationType() ||
           !Arg->EvaluateAsInt(R, Ctx))
         return std::nullopt;
       *Fields[I] = R.Val.getInt().getExtValue();
@@ -133,7 +140,9 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (!Config || Config->getNumArgs() < 2)
       return std::nullopt;
     std::optional<BlockShape> S = evalDim3(Ctx, Config->getArg(1));
-    if (!S || S->X <= 0 || S->Y <= 0 || S->Z <= 0 || S->X * S->Y * S->Z > 1024)
+    // Each dimension checked before the product, which could overflow.
+    if (!S || S->X <= 0 || S->Y <= 0 || S->Z <= 0 || S->X > 1024 ||
+        S->Y > 1024 || S->Z > 64 || S->X * S->Y * S->Z > 1024)
       return std::nullopt;
     if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
       return std::nullopt;

@@ -145,6 +145,8 @@ bool ThreadDependence::isLinearThreadIndex(const Expr *E) const {
 bool ThreadDependence::isWarpUniform(const Expr *E) const {
   E = E->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getRHS()->isValueDependent())
+      return false;
     std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
     if (!C || C->isNegative())
       return false;
@@ -168,6 +170,8 @@ bool ThreadDependence::isWarpUniform(const Expr *E) const {
     return false;
   if (Call->getNumArgs() > Lane + 1 &&
       !isa<CXXDefaultArgExpr>(Call->getArg(Lane + 1))) {
+    if (Call->getArg(Lane + 1)->isValueDependent())
+      return false;
     std::optional<llvm::APSInt> Width =
         Call->getArg(Lane + 1)->getIntegerConstantExpr(Ctx);
     if (!Width || Width->getExtValue() < 32)

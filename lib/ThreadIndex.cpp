@@ -680,7 +680,7 @@ IndexForm ThreadIndexAnalysis::analyze(const Expr *E) {
 
 IndexForm ThreadIndexAnalysis::analyzeImpl(const Expr *E) {
   E = E->IgnoreParens();
-  if (E->isValueDependent() || E->isTypeDependent())
+  if (E->isValueDependent() || E->isTypeDependent() || E->getType().isNull())
     return unknown();
 
   if (isIntegerLike(E->getType()) || E->getType()->isBooleanType()) {

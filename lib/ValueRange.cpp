@@ -34,6 +34,10 @@ public:
       return false;
     E = E->IgnoreParens();
     QualType T = E->getType();
+    // In a template pattern, an initialiser with arguments of a dependent
+    // type (`int n(p.size);`) is kept as a ParenListExpr, which has no type.
+    if (T.isNull())
+      return false;
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       QualType From = Cast->getSubExpr()->getType();
       if (!From->isIntegralOrEnumerationType() && !From->isBooleanType())

@@ -28,6 +28,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <set>
 #include <unistd.h>
 
 using namespace cudalint;
@@ -255,9 +256,16 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     fail(DbFile, "invalid compile database: " +
                      StringRef(Error).split('\n').first.trim());
   std::vector<clang::tooling::CompileCommand> All = Db->getAllCompileCommands();
+  // The commands that compile the named sources: only they get a
+  // precompiled prelude. Building one for every command of the database
+  // (one per directory) made each file of a bulk run pay for all of them;
+  // with a cold cache the first files ran past the timeout.
+  std::set<std::pair<std::string, std::string>> Used;
   for (const std::string &Source : Sources) {
     std::vector<clang::tooling::CompileCommand> Cmds =
         Db->getCompileCommands(absolute(Source));
+    for (const clang::tooling::CompileCommand &C : Cmds)
+      Used.insert({C.Directory, C.Filename});
     // A header has no command of its own: it is analysed with the command
     // of the CUDA source nearest to it (the longest common directory), as
     // clangd does, with -x cuda.
@@ -282,6 +290,7 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
           if (A == C.Filename || A == F)
             A = Abs;
         C.Filename = Abs;
+        Used.insert({C.Directory, C.Filename});
         Cmds.push_back(C);
         Inferred.push_back(std::move(C));
       }
@@ -309,7 +318,8 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     if (isCudaCommand(Args, Cmd.Filename)) {
       StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
       Args = addCudaDefaults(Args, Env, Ext == ".cuh" || Ext == ".h");
-      if (UsePch)
+      if (UsePch &&
+          (Sources.empty() || Used.count({Cmd.Directory, Cmd.Filename})))
         if (std::optional<std::string> Pch = preludePch(
                 Args, Cmd.Filename, Cmd.Directory, Env, PreludeIncludes)) {
           Args.insert(Args.begin() + 1, *Pch);
