@@ -11,6 +11,7 @@
 #include "cudalint/ReadOnlyPointer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -197,6 +198,12 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("kernel"),
                      this);
   Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  // Every reference to a kernel: those that are not the callee of a call or
+  // launch observe its type.
+  Finder->addMatcher(declRefExpr(to(functionDecl(matchers::isCudaKernel())),
+                                 unless(isExpansionInSystemHeader()))
+                         .bind("kernelRef"),
+                     this);
   Finder->addMatcher(
       callExpr(unless(cudaKernelCallExpr()),
                callee(functionDecl(unless(matchers::isCudaKernel()))),
@@ -214,6 +221,50 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
     Launches.push_back(Launch);
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
     HostCalls.push_back(Call);
+  if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("kernelRef")) {
+    // A direct call or launch: `k(...)`, `k<<<...>>>(...)`, through the
+    // function-to-pointer decay (and parentheses) of its callee.
+    const Expr *Cur = Ref;
+    while (true) {
+      DynTypedNodeList Parents = Result.Context->getParents(*Cur);
+      const auto *P = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
+        if (Call->getCallee() == Cur)
+          return;
+        break;
+      }
+      if (isa_and_nonnull<ParenExpr>(P) ||
+          (isa_and_nonnull<ImplicitCastExpr>(P) &&
+           cast<ImplicitCastExpr>(P)->getCastKind() ==
+               CK_FunctionToPointerDecay)) {
+        Cur = P;
+        continue;
+      }
+      break;
+    }
+    const auto *FD = cast<FunctionDecl>(Ref->getDecl());
+    UsedAsValue.try_emplace(kernelKey(FD), Ref->getBeginLoc());
+  }
+}
+
+SourceLocation MissingRestrictCheck::observedType(const FunctionDecl *Pattern,
+                                                  bool &Declared) {
+  Declared = false;
+  auto It = UsedAsValue.find(Pattern->getCanonicalDecl());
+  if (It != UsedAsValue.end())
+    return It->second;
+  const SourceManager &SM = Ctx->getSourceManager();
+  const FunctionDecl *Def = Pattern->getDefinition();
+  if (!Def)
+    return SourceLocation();
+  FileID DefFile = SM.getFileID(SM.getExpansionLoc(Def->getLocation()));
+  for (const FunctionDecl *D : Pattern->redecls())
+    if (D != Def &&
+        SM.getFileID(SM.getExpansionLoc(D->getLocation())) != DefFile) {
+      Declared = true;
+      return D->getLocation();
+    }
+  return SourceLocation();
 }
 
 void MissingRestrictCheck::onEndOfTranslationUnit() {
@@ -335,6 +386,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   Launches.clear();
   HostCalls.clear();
   Aliased.clear();
+  UsedAsValue.clear();
   Ctx = nullptr;
 }
 
@@ -366,6 +418,20 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       return;
     // Aliased: warned, with a note on the launch, but not fixed.
     NeedRestrict = !IsAliased;
+  }
+
+  // `const` on the pointee changes the kernel's type; `__restrict__` on the
+  // parameter itself does not (top-level qualifiers are not part of a
+  // function's type). Where the type is observed, only the latter is added.
+  bool DeclaredElsewhere = false;
+  SourceLocation Observed;
+  bool ConstKept = false;
+  if (NeedConst && !(UseLdg && !IsAliased && !InTemplate)) {
+    Observed = observedType(Pattern, DeclaredElsewhere);
+    if (Observed.isValid()) {
+      NeedConst = false;
+      ConstKept = true;
+    }
   }
 
   // The fix: the same qualifiers in every declaration of the kernel, and of
@@ -546,6 +612,19 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
            DiagnosticIDs::Note)
           << PP->getName()
           << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  }
+  if (ConstKept) {
+    if (WhyNot.empty() && !NeedRestrict)
+      WhyNot = "'const' would change the kernel's type, which is observed "
+               "elsewhere";
+    diag(Observed,
+         "%select{only '__restrict__' added: |}0'const' would change the type "
+         "of kernel '%1', %select{which this use as a value (its address "
+         "taken, stored or passed) depends on|declared here in another file, "
+         "which other translation units may include}2",
+         DiagnosticIDs::Note)
+        << (!WhyNot.empty() || !NeedRestrict) << Pattern->getName()
+        << DeclaredElsewhere;
   }
   if (!WhyNot.empty())
     diag(PP->getLocation(), "no automatic fix: %0", DiagnosticIDs::Note)
