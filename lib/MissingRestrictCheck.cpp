@@ -167,6 +167,33 @@ bool ldgSupports(QualType T) {
   return llvm::is_contained(Vectors, RD->getName());
 }
 
+/// Where `const` goes in the pointer type \p PTL: before its pointee type,
+/// or, for a pointee spelled through a macro (`DATA_TYPE *a`), before the
+/// macro's name when its expansion is the whole pointee type. Invalid when
+/// the star is in a macro or the macro is more than the pointee type.
+SourceLocation constLoc(PointerTypeLoc PTL, const SourceManager &SM,
+                        const LangOptions &LO) {
+  SourceLocation Begin = PTL.getPointeeLoc().getBeginLoc();
+  SourceLocation Star = PTL.getStarLoc();
+  if (Begin.isInvalid() || Star.isInvalid() || Star.isMacroID())
+    return SourceLocation();
+  if (Begin.isFileID())
+    return Begin;
+  SourceLocation MacroBegin;
+  if (!Lexer::isAtStartOfMacroExpansion(Begin, SM, LO, &MacroBegin) ||
+      !MacroBegin.isFileID())
+    return SourceLocation();
+  SourceLocation End = PTL.getPointeeLoc().getEndLoc();
+  SourceLocation MacroEnd;
+  if (End.isMacroID() &&
+      (!Lexer::isAtEndOfMacroExpansion(End, SM, LO, &MacroEnd) ||
+       !MacroEnd.isFileID()))
+    return SourceLocation();
+  if (!SM.isBeforeInTranslationUnit(SM.getExpansionRange(Begin).getEnd(), Star))
+    return SourceLocation();
+  return MacroBegin;
+}
+
 TypeLoc stripQualifiers(TypeLoc TL) {
   while (true) {
     if (auto Q = TL.getAs<QualifiedTypeLoc>())
@@ -455,15 +482,20 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       WhyNot = "the parameter's type is spelled through a typedef or alias";
       break;
     }
-    if (D->getLocation().isMacroID() || PD->getLocation().isMacroID() ||
-        PTL.getBeginLoc().isMacroID()) {
+    if (D->getLocation().isMacroID() || PD->getLocation().isMacroID()) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
     QualType DT = PD->getType();
-    SourceLocation ConstLoc = PTL.getPointeeLoc().getBeginLoc();
-    if (NeedConst && !DT->getPointeeType().isConstQualified() &&
-        Done.insert(ConstLoc.getPtrEncoding()).second)
+    bool AddConst = NeedConst && !DT->getPointeeType().isConstQualified();
+    // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
+    // before it and `__restrict__` after the star.
+    SourceLocation ConstLoc = constLoc(PTL, SM, LO);
+    if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
+      WhyNot = "the pointer type is spelled in a macro";
+      break;
+    }
+    if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
       Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
     if (NeedRestrict && !DT.isRestrictQualified()) {
       SourceLocation Loc =
@@ -519,8 +551,8 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       TypeLoc PointeeTL = stripQualifiers(PTL.getPointeeLoc());
       if (PointeeTL.getAs<AutoTypeLoc>())
         continue; // `auto *q = p;` deduces the const.
-      SourceLocation Loc = PTL.getPointeeLoc().getBeginLoc();
-      if (Loc.isMacroID()) {
+      SourceLocation Loc = constLoc(PTL, SM, LO);
+      if (Loc.isInvalid()) {
         WhyNot = "a local copy of the pointer is declared in a macro";
         break;
       }
