@@ -293,6 +293,9 @@ UnitResult verifyUnit(const VerifyUnit &U, llvm::ArrayRef<Finding> Findings,
                       const std::vector<bool> &Active, VerifyKind Kind,
                       std::optional<uint64_t> VerifiedOk) {
   UnitResult R;
+  // A unit whose compile command is not nvcc's is compiled with clang.
+  if (Kind == VerifyKind::Nvcc && U.NvccArgs.empty())
+    Kind = VerifyKind::Clang;
   std::vector<size_t> Cands;
   for (size_t I = 0; I < Findings.size(); ++I) {
     if (!Active[I])

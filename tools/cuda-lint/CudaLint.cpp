@@ -987,7 +987,10 @@ int main(int argc, const char **argv) {
       U.ClangArgs.insert(U.ClangArgs.end(), CompileArgs.begin(),
                          CompileArgs.end());
       U.ClangArgs.push_back(U.File);
-      U.NvccArgs.push_back("nvcc");
+      llvm::SmallString<256> Nvcc(Env.CudaPath);
+      llvm::sys::path::append(Nvcc, "bin", "nvcc");
+      U.NvccArgs.push_back(llvm::sys::fs::can_execute(Nvcc) ? std::string(Nvcc)
+                                                            : "nvcc");
       U.NvccArgs.insert(U.NvccArgs.end(), UserCompileArgs.begin(),
                         UserCompileArgs.end());
       U.NvccArgs.push_back(U.File);
