@@ -310,9 +310,10 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
         WhyNot = "a shift would change the type of the result";
     }
   }
-  if (CanRewrite && WhyNot.empty()) {
-    std::string Shift, Mask;
-    std::string DText = Text(RHS);
+  // The rewrite, with the operands' text given by \p TextOf.
+  auto Build = [&](llvm::function_ref<std::string(const Expr *)> TextOf) {
+    std::string Shift, Mask, Out;
+    std::string DText = TextOf(RHS);
     if (Const) {
       Shift = std::to_string(Const->logBase2());
       Mask = isa<IntegerLiteral>(RHS->IgnoreParenImpCasts()) &&
@@ -323,22 +324,23 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
                  ? std::to_string(Const->getExtValue() - 1)
                  : "(" + DText + " - 1)";
     } else {
-      Shift = Text(ShiftAmount);
+      Shift = TextOf(ShiftAmount);
       if (needsParens(ShiftAmount))
         Shift = "(" + Shift + ")";
       Mask = "(" + (isSimple(RHS) ? DText : "(" + DText + ")") + " - 1)";
     }
-    if (IsCompound) {
-      Replacement = (IsRem ? "&= " + Mask : ">>= " + Shift);
-    } else {
-      std::string X = Text(LHS);
-      if (needsParens(LHS))
-        X = "(" + X + ")";
-      Replacement = X + (IsRem ? " & " + Mask : " >> " + Shift);
-      if (resultNeedsParens(Ctx, BO))
-        Replacement = "(" + Replacement + ")";
-    }
-  }
+    if (IsCompound)
+      return IsRem ? "&= " + Mask : ">>= " + Shift;
+    std::string X = TextOf(LHS);
+    if (needsParens(LHS))
+      X = "(" + X + ")";
+    Out = X + (IsRem ? " & " + Mask : " >> " + Shift);
+    if (resultNeedsParens(Ctx, BO))
+      Out = "(" + Out + ")";
+    return Out;
+  };
+  if (CanRewrite && WhyNot.empty())
+    Replacement = Build(Text);
   if (Instance) {
     Instance->WhyNot = !CanRewrite ? "its divisor is not a power of two"
                        : !DividendNonNegative ? "its dividend may be negative"
@@ -417,7 +419,35 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
       Deferred.push_back(std::move(F));
       return;
     }
-    WhyNot = "the operation is written in a macro argument";
+    if (OpLoc.isMacroID()) {
+      WhyNot = "the operation is written in a macro argument";
+    } else if (Const && (RHS->getBeginLoc().isMacroID() ||
+                         RHS->getEndLoc().isMacroID())) {
+      WhyNot = "the divisor is spelled through a macro; a shift would bake "
+               "in its current value";
+    } else {
+      // The operator is written here, an operand through a macro (`NDIM /
+      // 4`): rewritten where it is written, each operand as it is written.
+      bool Mapped = true;
+      auto FileText = [&](const Expr *E) {
+        CharSourceRange R = Lexer::makeFileCharRange(
+            CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+        Mapped &= R.isValid();
+        return R.isValid() ? Lexer::getSourceText(R, SM, LO).str()
+                           : std::string();
+      };
+      Replacement = Build(FileText);
+      CharSourceRange Whole = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(IsCompound ? OpLoc : BO->getBeginLoc(),
+                                         BO->getEndLoc()),
+          SM, LO);
+      if (!Mapped || Whole.isInvalid()) {
+        WhyNot = "an operand is spelled partly in a macro";
+      } else {
+        report(F, FixItHint::CreateReplacement(Whole, Replacement), "");
+        return;
+      }
+    }
   }
   std::optional<FixItHint> Fix;
   if (CanRewrite && WhyNot.empty()) {

@@ -15,6 +15,8 @@
 #define BARE(x) x / 16
 #define HOST_TOO(x) ((x) % 8)
 #define HIDDEN(x) ((x) / 4)
+#define COL(x) ((x) + 3)
+#define BS 32
 
 __global__ void tiles(float *out, const float *in, int n) {
   int t = threadIdx.x;
@@ -36,6 +38,14 @@ __global__ void tiles(float *out, const float *in, int n) {
     out[HIDDEN(t)] += 4.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: signed integer division by 4 inside a loop
     // CHECK-MESSAGES: :[[@LINE-2]]:9: note: no automatic fix: the operation is spelled in macro 'HIDDEN', which is also named where the device-side analysis does not see its expansion
+    // The operator written here, an operand through a macro: rewritten here.
+    out[COL(t) / 64] += 6.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: signed integer division by 64 inside a loop
+    // CHECK-FIXES: {{^}}    out[COL(t) >> 6] += 6.0f;{{$}}
+    // The divisor through a macro: `>> 5` would bake in its value.
+    out[t / BS] += 7.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: signed integer division by 32 inside a loop
+    // CHECK-MESSAGES: :[[@LINE-2]]:11: note: no automatic fix: the divisor is spelled through a macro; a shift would bake in its current value
     out[HDR_ROW(t)] += 5.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: signed integer division by 64 inside a loop
     // CHECK-MESSAGES: :[[@LINE-2]]:9: note: no automatic fix: the operation is spelled in macro 'HDR_ROW', defined in another file, which other translation units may expand differently
