@@ -16,6 +16,9 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 
 using namespace clang::ast_matchers;
 
@@ -170,6 +173,59 @@ bool resultNeedsParens(ASTContext &Ctx, const Expr *E) {
   return true; // Unary operators, casts, member access, ...
 }
 
+/// Records the macros defined in the translation unit and counts their
+/// expansions (nested ones included).
+class MacroRecorder : public PPCallbacks {
+public:
+  using Map = llvm::DenseMap<const void *, IntegerDivisionCheck::MacroDef>;
+  explicit MacroRecorder(Map &Macros) : Macros(Macros) {}
+  void MacroDefined(const Token &Name, const MacroDirective *MD) override {
+    const MacroInfo *MI = MD->getMacroInfo();
+    IntegerDivisionCheck::MacroDef &D = Macros[MI];
+    D.Name = Name.getIdentifierInfo()->getName().str();
+    D.Begin = MI->getDefinitionLoc();
+    D.End = MI->getDefinitionEndLoc();
+  }
+  void MacroExpands(const Token &, const MacroDefinition &MD, SourceRange,
+                    const MacroArgs *) override {
+    if (const MacroInfo *MI = MD.getMacroInfo()) {
+      auto It = Macros.find(MI);
+      if (It != Macros.end())
+        ++It->second.Expansions;
+    }
+  }
+
+private:
+  Map &Macros;
+};
+
+/// The text of \p E as spelled (in a macro body, where it is spelled).
+std::string spelledText(const Expr *E, const SourceManager &SM,
+                        const LangOptions &LO) {
+  SourceRange R = E->getSourceRange();
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    R = SourceRange(SM.getSpellingLoc(R.getBegin()),
+                    SM.getSpellingLoc(R.getEnd()));
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO).str();
+}
+
+/// How many times \p Name is written as an identifier in the main file
+/// (its `#define` included), read from the text: uses in branches the
+/// preprocessor skipped count too.
+unsigned mentionsInMainFile(StringRef Name, const SourceManager &SM,
+                            const LangOptions &LO) {
+  FileID Main = SM.getMainFileID();
+  llvm::StringRef Buf = SM.getBufferData(Main);
+  Lexer L(SM.getLocForStartOfFile(Main), LO, Buf.begin(), Buf.begin(),
+          Buf.end());
+  unsigned N = 0;
+  Token T;
+  while (!L.LexFromRawLexer(T))
+    N += T.is(tok::raw_identifier) && T.getRawIdentifier() == Name;
+  N += T.is(tok::raw_identifier) && T.getRawIdentifier() == Name;
+  return N;
+}
+
 } // namespace
 
 IntegerDivisionCheck::IntegerDivisionCheck(StringRef Name,
@@ -194,31 +250,125 @@ void IntegerDivisionCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
+void IntegerDivisionCheck::registerPPCallbacks(const SourceManager &SM,
+                                               Preprocessor *PP,
+                                               Preprocessor *) {
+  this->SM = &SM;
+  LangOpts = &PP->getLangOpts();
+  PP->addPPCallbacks(std::make_unique<MacroRecorder>(Macros));
+}
+
 void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *BO = Result.Nodes.getNodeAs<BinaryOperator>("div");
+  if (!BO)
+    return;
   ASTContext &Ctx = *Result.Context;
   const SourceManager &SM = *Result.SourceManager;
   const LangOptions &LO = Ctx.getLangOpts();
-  if (!BO || BO->isTypeDependent() || BO->isValueDependent() ||
-      BO->getRHS()->isValueDependent())
+  // An operation spelled in a macro body: every expansion is recorded with
+  // its exact rewrite, or why there is none, so that the body is rewritten
+  // only when every expansion gets the same rewrite.
+  SourceLocation OpLoc = BO->getOperatorLoc();
+  MacroInstance *Instance = nullptr;
+  if (OpLoc.isMacroID() && !SM.isMacroArgExpansion(OpLoc))
+    Instance = &MacroOps[SM.getSpellingLoc(OpLoc)].emplace_back();
+  if (BO->isTypeDependent() || BO->isValueDependent() ||
+      BO->getRHS()->isValueDependent()) {
+    if (Instance)
+      Instance->WhyNot = "it is used in a template";
     return;
+  }
   const FunctionDecl *FD = enclosingFunction(Ctx, *BO);
-  if (!isDeviceFunction(FD))
-    return;
   const Expr *LHS = BO->getLHS();
   const Expr *RHS = BO->getRHS();
   BinaryOperatorKind Op = BO->getOpcode();
   bool IsRem = Op == BO_Rem || Op == BO_RemAssign;
   bool IsCompound = isa<CompoundAssignOperator>(BO);
-  bool InLoop = isInLoop(Ctx, BO);
-  if (!InLoop && !WarnOutsideLoops)
-    return;
   QualType LT = LHS->getType();
   bool DividendNonNegative = LT->isUnsignedIntegerOrEnumerationType() ||
                              isProvablyNonNegative(LHS, Ctx);
-
   std::optional<llvm::APSInt> Const = RHS->getIntegerConstantExpr(Ctx);
-  const Expr *ShiftAmount = nullptr;
+  const Expr *ShiftAmount = Const ? nullptr : powerOfTwoShift(Ctx, RHS);
+  auto Text = [&](const Expr *E) { return spelledText(E, SM, LO); };
+
+  // The exact rewrite, `x >> k` and `x & (n - 1)`, or why there is none.
+  bool CanRewrite =
+      ShiftAmount || (Const && !Const->isNegative() && !Const->isZero() &&
+                      !Const->isOne() && Const->isPowerOf2());
+  StringRef WhyNot;
+  std::string Replacement;
+  if (CanRewrite) {
+    if (!DividendNonNegative)
+      WhyNot = "the dividend may be negative, where a shift rounds "
+               "differently";
+    else if (FD && (FD->isTemplateInstantiation() || FD->isDependentContext()))
+      WhyNot = "the operation is in a template";
+    else if (!IsRem && !IsCompound) {
+      QualType Promoted =
+          Ctx.isPromotableIntegerType(LT) ? Ctx.getPromotedIntegerType(LT) : LT;
+      if (!Ctx.hasSameType(Promoted, BO->getType()))
+        WhyNot = "a shift would change the type of the result";
+    }
+  }
+  // The rewrite, with the operands' text given by \p TextOf.
+  auto Build = [&](llvm::function_ref<std::string(const Expr *)> TextOf) {
+    std::string Shift, Mask, Out;
+    std::string DText = TextOf(RHS);
+    if (Const) {
+      Shift = std::to_string(Const->logBase2());
+      Mask = isa<IntegerLiteral>(RHS->IgnoreParenImpCasts()) &&
+                     Ctx.hasSameType(Ctx.isPromotableIntegerType(LT)
+                                         ? Ctx.getPromotedIntegerType(LT)
+                                         : LT,
+                                     BO->getType())
+                 ? std::to_string(Const->getExtValue() - 1)
+                 : "(" + DText + " - 1)";
+    } else {
+      Shift = TextOf(ShiftAmount);
+      if (needsParens(ShiftAmount))
+        Shift = "(" + Shift + ")";
+      Mask = "(" + (isSimple(RHS) ? DText : "(" + DText + ")") + " - 1)";
+    }
+    if (IsCompound)
+      return IsRem ? "&= " + Mask : ">>= " + Shift;
+    std::string X = TextOf(LHS);
+    if (needsParens(LHS))
+      X = "(" + X + ")";
+    Out = X + (IsRem ? " & " + Mask : " >> " + Shift);
+    if (resultNeedsParens(Ctx, BO))
+      Out = "(" + Out + ")";
+    return Out;
+  };
+  if (CanRewrite && WhyNot.empty())
+    Replacement = Build(Text);
+  if (Instance) {
+    Instance->WhyNot = !CanRewrite ? "its divisor is not a power of two"
+                       : !DividendNonNegative ? "its dividend may be negative"
+                                              : WhyNot;
+    Instance->Replacement = Replacement;
+    Instance->Begin = IsCompound ? OpLoc : BO->getBeginLoc();
+    Instance->End = BO->getEndLoc();
+    // The texts the rewrite copies: the dividend, and the divisor or the
+    // shift amount unless the rewrite uses the constant's value.
+    auto Spelled = [&](const Expr *E) {
+      Instance->SpelledAt.push_back(SM.getSpellingLoc(E->getBeginLoc()));
+      Instance->SpelledAt.push_back(SM.getSpellingLoc(E->getEndLoc()));
+    };
+    if (!IsCompound)
+      Spelled(LHS);
+    if (ShiftAmount)
+      Spelled(ShiftAmount);
+    if (Replacement.find(Text(RHS)) != std::string::npos &&
+        !(Const && isa<IntegerLiteral>(RHS->IgnoreParenImpCasts())))
+      Spelled(RHS);
+  }
+
+  // What is reported.
+  if (!isDeviceFunction(FD))
+    return;
+  bool InLoop = isInLoop(Ctx, BO);
+  if (!InLoop && !WarnOutsideLoops)
+    return;
   if (Const) {
     if (Const->isNegative() || Const->isZero() || Const->isOne())
       return;
@@ -229,7 +379,7 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     if (!PowerOfTwo && !(WarnNonPowerOfTwoConstants && InLoop))
       return;
     if (!PowerOfTwo) {
-      SourceLocation Loc = SM.getFileLoc(BO->getOperatorLoc());
+      SourceLocation Loc = SM.getFileLoc(OpLoc);
       if (Reported.insert(Loc).second)
         diag(Loc, "integer %select{division|modulo}0 by the constant %1 "
                   "inside a loop compiles to a multiply-high sequence")
@@ -237,7 +387,6 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     }
   } else {
-    ShiftAmount = powerOfTwoShift(Ctx, RHS);
     // Unsigned division by a visible `1 << k` already compiles to a shift
     // and a mask (LLVM knows `1 << k` is a power of two); signed division
     // does not, as the dividend might be negative.
@@ -249,106 +398,218 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
       return;
   }
 
-  SourceLocation Loc = SM.getFileLoc(BO->getOperatorLoc());
+  SourceLocation Loc = SM.getFileLoc(OpLoc);
   if (!Reported.insert(Loc).second)
     return; // Another instantiation.
+  Finding F;
+  F.Loc = Loc;
+  F.IsRem = IsRem;
+  F.Const = Const.has_value();
+  F.InLoop = InLoop;
+  F.Divisor = Text(RHS);
+  if (ShiftAmount)
+    F.ShiftAmount = Text(ShiftAmount);
 
-  // Build the exact rewrite: `x >> k` and `x & (n - 1)`.
-  StringRef WhyNot;
-  std::string Replacement;
   bool InMacro = BO->getBeginLoc().isMacroID() || BO->getEndLoc().isMacroID() ||
-                 BO->getOperatorLoc().isMacroID();
-  auto Text = [&](const Expr *E) {
-    SourceRange R = E->getSourceRange();
-    if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
-      R = SourceRange(SM.getSpellingLoc(R.getBegin()),
-                      SM.getSpellingLoc(R.getEnd()));
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
-        .str();
-  };
-  bool CanRewrite = Const || ShiftAmount;
-  if (CanRewrite) {
-    if (!DividendNonNegative)
-      WhyNot = "the dividend may be negative, where a shift rounds "
-               "differently";
-    else if (InMacro)
-      WhyNot = "the operation is spelled in a macro";
-    else if (FD->isTemplateInstantiation() || FD->isDependentContext())
-      WhyNot = "the operation is in a template";
-    else if (!IsRem && !IsCompound) {
-      QualType Promoted =
-          Ctx.isPromotableIntegerType(LT) ? Ctx.getPromotedIntegerType(LT) : LT;
-      if (!Ctx.hasSameType(Promoted, BO->getType()))
-        WhyNot = "a shift would change the type of the result";
+                 OpLoc.isMacroID();
+  if (CanRewrite && WhyNot.empty() && InMacro) {
+    // Spelled in a macro body: decided once every expansion is known.
+    if (Instance) {
+      F.Spelling = SM.getSpellingLoc(OpLoc);
+      Deferred.push_back(std::move(F));
+      return;
+    }
+    if (OpLoc.isMacroID()) {
+      WhyNot = "the operation is written in a macro argument";
+    } else if (Const && (RHS->getBeginLoc().isMacroID() ||
+                         RHS->getEndLoc().isMacroID())) {
+      WhyNot = "the divisor is spelled through a macro; a shift would bake "
+               "in its current value";
+    } else {
+      // The operator is written here, an operand through a macro (`NDIM /
+      // 4`): rewritten where it is written, each operand as it is written.
+      bool Mapped = true;
+      auto FileText = [&](const Expr *E) {
+        CharSourceRange R = Lexer::makeFileCharRange(
+            CharSourceRange::getTokenRange(E->getSourceRange()), SM, LO);
+        Mapped &= R.isValid();
+        return R.isValid() ? Lexer::getSourceText(R, SM, LO).str()
+                           : std::string();
+      };
+      Replacement = Build(FileText);
+      CharSourceRange Whole = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(IsCompound ? OpLoc : BO->getBeginLoc(),
+                                         BO->getEndLoc()),
+          SM, LO);
+      if (!Mapped || Whole.isInvalid()) {
+        WhyNot = "an operand is spelled partly in a macro";
+      } else {
+        report(F, FixItHint::CreateReplacement(Whole, Replacement), "");
+        return;
+      }
     }
   }
+  std::optional<FixItHint> Fix;
   if (CanRewrite && WhyNot.empty()) {
-    std::string Shift, Mask;
-    std::string DText = Text(RHS);
-    if (Const) {
-      Shift = std::to_string(Const->logBase2());
-      Mask = isa<IntegerLiteral>(RHS->IgnoreParenImpCasts()) &&
-                     Ctx.hasSameType(Ctx.isPromotableIntegerType(LT)
-                                         ? Ctx.getPromotedIntegerType(LT)
-                                         : LT,
-                                     BO->getType())
-                 ? std::to_string(Const->getExtValue() - 1)
-                 : "(" + DText + " - 1)";
-    } else {
-      Shift = Text(ShiftAmount);
-      if (needsParens(ShiftAmount))
-        Shift = "(" + Shift + ")";
-      Mask = "(" + (isSimple(RHS) ? DText : "(" + DText + ")") + " - 1)";
-    }
-    if (IsCompound) {
-      Replacement = (IsRem ? "&= " + Mask : ">>= " + Shift);
-    } else {
-      std::string X = Text(LHS);
-      if (needsParens(LHS))
-        X = "(" + X + ")";
-      Replacement = X + (IsRem ? " & " + Mask : " >> " + Shift);
-      if (resultNeedsParens(Ctx, BO))
-        Replacement = "(" + Replacement + ")";
-    }
+    if (IsCompound)
+      Fix = FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(OpLoc, RHS->getEndLoc()), Replacement);
+    else
+      Fix = FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(BO->getSourceRange()), Replacement);
   }
+  report(F, Fix, WhyNot);
+}
 
+void IntegerDivisionCheck::report(const Finding &F,
+                                  std::optional<FixItHint> Fix,
+                                  StringRef WhyNot) {
   {
     auto Diag =
-        Const ? diag(Loc, "signed integer %select{division|modulo}0 by %1 "
+        F.Const
+            ? diag(F.Loc, "signed integer %select{division|modulo}0 by %1 "
                           "%select{|inside a loop }2costs extra instructions "
                           "to round toward zero; the dividend is never "
                           "negative, so a %select{shift|mask}0 is exact")
-                    << IsRem << Text(RHS) << InLoop
-              : diag(Loc, "integer %select{division|modulo}0 by '%1', which is "
-                          "not a compile-time constant, %select{|inside a "
+                  << F.IsRem << F.Divisor << F.InLoop
+            : diag(F.Loc, "integer %select{division|modulo}0 by '%1', which "
+                          "is not a compile-time constant, %select{|inside a "
                           "loop }2compiles to a slow instruction sequence")
-                    << IsRem << Text(RHS) << InLoop;
-    if (CanRewrite && WhyNot.empty()) {
-      if (IsCompound)
-        Diag << FixItHint::CreateReplacement(
-            CharSourceRange::getTokenRange(BO->getOperatorLoc(),
-                                           RHS->getEndLoc()),
-            Replacement);
-      else
-        Diag << FixItHint::CreateReplacement(
-            CharSourceRange::getTokenRange(BO->getSourceRange()), Replacement);
-    }
+                  << F.IsRem << F.Divisor << F.InLoop;
+    if (Fix)
+      Diag << *Fix;
   }
-  if (ShiftAmount)
-    diag(Loc,
+  if (F.ShiftAmount)
+    diag(F.Loc,
          "'%0' is a power of two, 1 << %1: a shift and a mask compute "
          "the same result when the dividend is never negative",
          DiagnosticIDs::Note)
-        << Text(RHS) << Text(ShiftAmount);
-  else if (!Const)
-    diag(Loc,
+        << F.Divisor << *F.ShiftAmount;
+  else if (!F.Const)
+    diag(F.Loc,
          "the compiler replaces division and modulo by a power of two "
          "with a shift and a mask only when the divisor is a literal; "
          "pass log2(n) and use '>>' and '&', or make the divisor a "
          "template parameter or 'constexpr'",
          DiagnosticIDs::Note);
   if (!WhyNot.empty())
-    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+    diag(F.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+}
+
+std::optional<FixItHint> IntegerDivisionCheck::macroFix(SourceLocation Spelling,
+                                                        std::string &WhyNot) {
+  const MacroDef *Def = nullptr;
+  for (const auto &[MI, D] : Macros)
+    if (D.Begin.isValid() && D.End.isValid() &&
+        SM->isWrittenInSameFile(D.Begin, Spelling) &&
+        !SM->isBeforeInTranslationUnit(Spelling, D.Begin) &&
+        !SM->isBeforeInTranslationUnit(D.End, Spelling)) {
+      Def = &D;
+      break;
+    }
+  if (!Def) {
+    WhyNot = "the operation is spelled in a macro";
+    return std::nullopt;
+  }
+  const std::string &Name = Def->Name;
+  if (!SM->isInMainFile(Def->Begin)) {
+    WhyNot = "the operation is spelled in macro '" + Name +
+             "', defined in another file, which other translation units may "
+             "expand differently";
+    return std::nullopt;
+  }
+  const llvm::SmallVector<MacroInstance, 4> &Is = MacroOps[Spelling];
+  for (const MacroInstance &I : Is) {
+    if (!I.WhyNot.empty()) {
+      WhyNot =
+          "the operation is spelled in macro '" + Name +
+          "', and one of its expansions cannot be rewritten: " + I.WhyNot.str();
+      return std::nullopt;
+    }
+    for (SourceLocation L : I.SpelledAt)
+      if (L.isInvalid() || SM->isBeforeInTranslationUnit(L, Def->Begin) ||
+          SM->isBeforeInTranslationUnit(Def->End, L)) {
+        WhyNot = "the operation is spelled in macro '" + Name +
+                 "', and an operand comes from a macro argument or another "
+                 "macro, so the rewrite would differ between expansions";
+        return std::nullopt;
+      }
+    if (I.Replacement != Is.front().Replacement) {
+      WhyNot = "the operation is spelled in macro '" + Name +
+               "', whose expansions need different rewrites";
+      return std::nullopt;
+    }
+  }
+  if (Is.size() != Def->Expansions) {
+    WhyNot = "the operation is spelled in macro '" + Name +
+             "', and not every expansion of it is an integer operation that "
+             "was analysed";
+    return std::nullopt;
+  }
+  if (mentionsInMainFile(Name, *SM, *LangOpts) != Def->Expansions + 1) {
+    WhyNot = "the operation is spelled in macro '" + Name +
+             "', which is also named where the device-side analysis does "
+             "not see its expansion (a skipped '#if' branch, another macro's "
+             "body, '#ifdef' or '#undef')";
+    return std::nullopt;
+  }
+  // The replaced tokens as written in the body (a nested macro, `W` in
+  // `(i) / W`, is replaced by its name).
+  auto InBody = [&](SourceLocation L) {
+    SourceLocation S = SM->getSpellingLoc(L);
+    return SM->isWrittenInSameFile(S, Def->Begin) &&
+           !SM->isBeforeInTranslationUnit(S, Def->Begin) &&
+           !SM->isBeforeInTranslationUnit(Def->End, S);
+  };
+  auto BodyLoc = [&](SourceLocation L, bool End) {
+    while (L.isMacroID() && !InBody(L)) {
+      CharSourceRange R = SM->getImmediateExpansionRange(L);
+      L = End ? R.getEnd() : R.getBegin();
+    }
+    return InBody(L) ? SM->getSpellingLoc(L) : SourceLocation();
+  };
+  SourceLocation B = BodyLoc(Is.front().Begin, false),
+                 E = BodyLoc(Is.front().End, true);
+  for (const MacroInstance &I : Is)
+    if (B.isInvalid() || E.isInvalid() || BodyLoc(I.Begin, false) != B ||
+        BodyLoc(I.End, true) != E) {
+      WhyNot = "the operation is spelled in macro '" + Name +
+               "', but not as one piece of its body";
+      return std::nullopt;
+    }
+  return FixItHint::CreateReplacement(CharSourceRange::getTokenRange(B, E),
+                                      Is.front().Replacement);
+}
+
+void IntegerDivisionCheck::onEndOfTranslationUnit() {
+  // One fix per macro body, on the finding at its first expansion: the
+  // others say where it is (clang-tidy drops identical fixes of two
+  // findings as overlapping).
+  llvm::DenseMap<SourceLocation, SourceLocation> FixedAt;
+  for (const Finding &F : Deferred) {
+    auto It = FixedAt.find(F.Spelling);
+    if (It != FixedAt.end()) {
+      report(F, std::nullopt, "");
+      diag(It->second,
+           "the fix rewrites the macro's definition, with the finding here",
+           DiagnosticIDs::Note);
+      continue;
+    }
+    std::string WhyNot;
+    std::optional<FixItHint> Fix = macroFix(F.Spelling, WhyNot);
+    report(F, Fix, WhyNot);
+    if (Fix) {
+      FixedAt[F.Spelling] = F.Loc;
+      diag(F.Spelling,
+           "rewritten in the macro's definition: each of its expansions is "
+           "the same exact rewrite",
+           DiagnosticIDs::Note);
+    }
+  }
+  Deferred.clear();
+  MacroOps.clear();
+  Macros.clear();
+  Reported.clear();
 }
 
 } // namespace clang::tidy::cuda

@@ -4,7 +4,10 @@
 #define CUDA_LINT_INTEGERDIVISIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -24,12 +27,53 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void onEndOfTranslationUnit() override;
+
+  /// A macro defined in the translation unit, and how often it was expanded.
+  struct MacroDef {
+    std::string Name;
+    SourceLocation Begin, End; ///< The definition, `#define` line.
+    unsigned Expansions = 0;
+  };
+  /// One expansion of an operation spelled in a macro body: its exact
+  /// rewrite, or why there is none.
+  struct MacroInstance {
+    std::string Replacement;
+    /// The first and last token of what is replaced, as expanded.
+    SourceLocation Begin, End;
+    StringRef WhyNot;
+    /// Spelling locations of the text the rewrite is made of: all must be in
+    /// the macro's body.
+    llvm::SmallVector<SourceLocation, 8> SpelledAt;
+  };
+  /// What a finding says, kept until it is reported.
+  struct Finding {
+    SourceLocation Loc;
+    bool IsRem = false, Const = false, InLoop = false;
+    std::string Divisor;
+    /// The note: a `1 << k` divisor (its shift amount), or a run-time one.
+    std::optional<std::string> ShiftAmount;
+    /// The operation's spelling in a macro body, for a deferred finding.
+    SourceLocation Spelling;
+  };
 
 private:
+  void report(const Finding &F, std::optional<FixItHint> Fix, StringRef WhyNot);
+  /// The fix of an operation spelled at \p Spelling in a macro body, the
+  /// same for every expansion, or why there is none.
+  std::optional<FixItHint> macroFix(SourceLocation Spelling,
+                                    std::string &WhyNot);
+
   const bool WarnOutsideLoops;
   const bool WarnNonPowerOfTwoConstants;
   llvm::DenseSet<SourceLocation> Reported;
+  const SourceManager *SM = nullptr;
+  const LangOptions *LangOpts = nullptr;
+  llvm::DenseMap<const void *, MacroDef> Macros; ///< By MacroInfo.
+  llvm::DenseMap<SourceLocation, llvm::SmallVector<MacroInstance, 4>> MacroOps;
+  llvm::SmallVector<Finding, 8> Deferred;
 };
 
 } // namespace clang::tidy::cuda

@@ -11,6 +11,7 @@
 #include "cudalint/ReadOnlyPointer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -166,6 +167,33 @@ bool ldgSupports(QualType T) {
   return llvm::is_contained(Vectors, RD->getName());
 }
 
+/// Where `const` goes in the pointer type \p PTL: before its pointee type,
+/// or, for a pointee spelled through a macro (`DATA_TYPE *a`), before the
+/// macro's name when its expansion is the whole pointee type. Invalid when
+/// the star is in a macro or the macro is more than the pointee type.
+SourceLocation constLoc(PointerTypeLoc PTL, const SourceManager &SM,
+                        const LangOptions &LO) {
+  SourceLocation Begin = PTL.getPointeeLoc().getBeginLoc();
+  SourceLocation Star = PTL.getStarLoc();
+  if (Begin.isInvalid() || Star.isInvalid() || Star.isMacroID())
+    return SourceLocation();
+  if (Begin.isFileID())
+    return Begin;
+  SourceLocation MacroBegin;
+  if (!Lexer::isAtStartOfMacroExpansion(Begin, SM, LO, &MacroBegin) ||
+      !MacroBegin.isFileID())
+    return SourceLocation();
+  SourceLocation End = PTL.getPointeeLoc().getEndLoc();
+  SourceLocation MacroEnd;
+  if (End.isMacroID() &&
+      (!Lexer::isAtEndOfMacroExpansion(End, SM, LO, &MacroEnd) ||
+       !MacroEnd.isFileID()))
+    return SourceLocation();
+  if (!SM.isBeforeInTranslationUnit(SM.getExpansionRange(Begin).getEnd(), Star))
+    return SourceLocation();
+  return MacroBegin;
+}
+
 TypeLoc stripQualifiers(TypeLoc TL) {
   while (true) {
     if (auto Q = TL.getAs<QualifiedTypeLoc>())
@@ -197,6 +225,12 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                          .bind("kernel"),
                      this);
   Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  // Every reference to a kernel: those that are not the callee of a call or
+  // launch observe its type.
+  Finder->addMatcher(declRefExpr(to(functionDecl(matchers::isCudaKernel())),
+                                 unless(isExpansionInSystemHeader()))
+                         .bind("kernelRef"),
+                     this);
   Finder->addMatcher(
       callExpr(unless(cudaKernelCallExpr()),
                callee(functionDecl(unless(matchers::isCudaKernel()))),
@@ -214,6 +248,50 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
     Launches.push_back(Launch);
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
     HostCalls.push_back(Call);
+  if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("kernelRef")) {
+    // A direct call or launch: `k(...)`, `k<<<...>>>(...)`, through the
+    // function-to-pointer decay (and parentheses) of its callee.
+    const Expr *Cur = Ref;
+    while (true) {
+      DynTypedNodeList Parents = Result.Context->getParents(*Cur);
+      const auto *P = Parents.empty() ? nullptr : Parents[0].get<Expr>();
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
+        if (Call->getCallee() == Cur)
+          return;
+        break;
+      }
+      if (isa_and_nonnull<ParenExpr>(P) ||
+          (isa_and_nonnull<ImplicitCastExpr>(P) &&
+           cast<ImplicitCastExpr>(P)->getCastKind() ==
+               CK_FunctionToPointerDecay)) {
+        Cur = P;
+        continue;
+      }
+      break;
+    }
+    const auto *FD = cast<FunctionDecl>(Ref->getDecl());
+    UsedAsValue.try_emplace(kernelKey(FD), Ref->getBeginLoc());
+  }
+}
+
+SourceLocation MissingRestrictCheck::observedType(const FunctionDecl *Pattern,
+                                                  bool &Declared) {
+  Declared = false;
+  auto It = UsedAsValue.find(Pattern->getCanonicalDecl());
+  if (It != UsedAsValue.end())
+    return It->second;
+  const SourceManager &SM = Ctx->getSourceManager();
+  const FunctionDecl *Def = Pattern->getDefinition();
+  if (!Def)
+    return SourceLocation();
+  FileID DefFile = SM.getFileID(SM.getExpansionLoc(Def->getLocation()));
+  for (const FunctionDecl *D : Pattern->redecls())
+    if (D != Def &&
+        SM.getFileID(SM.getExpansionLoc(D->getLocation())) != DefFile) {
+      Declared = true;
+      return D->getLocation();
+    }
+  return SourceLocation();
 }
 
 void MissingRestrictCheck::onEndOfTranslationUnit() {
@@ -335,6 +413,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   Launches.clear();
   HostCalls.clear();
   Aliased.clear();
+  UsedAsValue.clear();
   Ctx = nullptr;
 }
 
@@ -368,6 +447,20 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     NeedRestrict = !IsAliased;
   }
 
+  // `const` on the pointee changes the kernel's type; `__restrict__` on the
+  // parameter itself does not (top-level qualifiers are not part of a
+  // function's type). Where the type is observed, only the latter is added.
+  bool DeclaredElsewhere = false;
+  SourceLocation Observed;
+  bool ConstKept = false;
+  if (NeedConst && !(UseLdg && !IsAliased && !InTemplate)) {
+    Observed = observedType(Pattern, DeclaredElsewhere);
+    if (Observed.isValid()) {
+      NeedConst = false;
+      ConstKept = true;
+    }
+  }
+
   // The fix: the same qualifiers in every declaration of the kernel, and of
   // its explicit specializations, each only where that declaration lacks
   // them. Declarations of implicit instantiations share the template's
@@ -389,15 +482,20 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       WhyNot = "the parameter's type is spelled through a typedef or alias";
       break;
     }
-    if (D->getLocation().isMacroID() || PD->getLocation().isMacroID() ||
-        PTL.getBeginLoc().isMacroID()) {
+    if (D->getLocation().isMacroID() || PD->getLocation().isMacroID()) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
     QualType DT = PD->getType();
-    SourceLocation ConstLoc = PTL.getPointeeLoc().getBeginLoc();
-    if (NeedConst && !DT->getPointeeType().isConstQualified() &&
-        Done.insert(ConstLoc.getPtrEncoding()).second)
+    bool AddConst = NeedConst && !DT->getPointeeType().isConstQualified();
+    // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
+    // before it and `__restrict__` after the star.
+    SourceLocation ConstLoc = constLoc(PTL, SM, LO);
+    if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
+      WhyNot = "the pointer type is spelled in a macro";
+      break;
+    }
+    if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
       Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
     if (NeedRestrict && !DT.isRestrictQualified()) {
       SourceLocation Loc =
@@ -453,8 +551,8 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       TypeLoc PointeeTL = stripQualifiers(PTL.getPointeeLoc());
       if (PointeeTL.getAs<AutoTypeLoc>())
         continue; // `auto *q = p;` deduces the const.
-      SourceLocation Loc = PTL.getPointeeLoc().getBeginLoc();
-      if (Loc.isMacroID()) {
+      SourceLocation Loc = constLoc(PTL, SM, LO);
+      if (Loc.isInvalid()) {
         WhyNot = "a local copy of the pointer is declared in a macro";
         break;
       }
@@ -546,6 +644,19 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
            DiagnosticIDs::Note)
           << PP->getName()
           << Pattern->getParamDecl(AliasIt->second.Other)->getName();
+  }
+  if (ConstKept) {
+    if (WhyNot.empty() && !NeedRestrict)
+      WhyNot = "'const' would change the kernel's type, which is observed "
+               "elsewhere";
+    diag(Observed,
+         "%select{only '__restrict__' added: |}0'const' would change the type "
+         "of kernel '%1', %select{which this use as a value (its address "
+         "taken, stored or passed) depends on|declared here in another file, "
+         "which other translation units may include}2",
+         DiagnosticIDs::Note)
+        << (!WhyNot.empty() || !NeedRestrict) << Pattern->getName()
+        << DeclaredElsewhere;
   }
   if (!WhyNot.empty())
     diag(PP->getLocation(), "no automatic fix: %0", DiagnosticIDs::Note)

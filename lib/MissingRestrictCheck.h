@@ -54,6 +54,12 @@ private:
   };
 
   void diagnose(const ParamInfo &Info);
+  /// Where the type of kernel \p Pattern is observed, so that `const` on a
+  /// pointee, which changes it, must not be added: a use as a value (its
+  /// address taken or stored, a template argument, a CUDA API argument),
+  /// or a declaration in another file than its definition's. Sets
+  /// \p Declared for the latter.
+  SourceLocation observedType(const FunctionDecl *Pattern, bool &Declared);
 
   const bool RestrictWritable;
   const bool UseLdg;
@@ -64,6 +70,8 @@ private:
   /// forward their parameters to a launch.
   llvm::SmallVector<const CallExpr *, 16> HostCalls;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
+  /// Kernels (by kernelKey) used as values, with the first such use.
+  llvm::DenseMap<const FunctionDecl *, SourceLocation> UsedAsValue;
 };
 
 } // namespace clang::tidy::cuda

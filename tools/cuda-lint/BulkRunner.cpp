@@ -102,7 +102,7 @@ struct Job {
   /// The file as the child gets it: as the user spelled it when several
   /// files were named (clang-tidy's output names files so), else absolute.
   std::string Arg;
-  std::string OutFile, ErrFile, YamlFile;
+  std::string OutFile, ErrFile, YamlFile, CommandFile;
   Clock::time_point Start;
   double Seconds = 0;
   int Status = 0;
@@ -382,8 +382,8 @@ bool writeOutput(StringRef Output, StringRef Text) {
 /// Reports, fixes and diffs from merged findings. Returns false on an error
 /// (a conflict, an unwritable file).
 bool emit(const BulkOptions &Opts, const FindingSet &Set,
-          const std::vector<Finding> &Findings,
-          const std::vector<Failure> &Failures, StringRef Root) {
+          std::vector<Finding> Findings, const std::vector<Failure> &Failures,
+          StringRef Root, llvm::ArrayRef<VerifyUnit> Units) {
   bool Ok = true;
   if (Opts.Format == "sarif")
     Ok &= writeOutput(Opts.Output,
@@ -406,6 +406,16 @@ bool emit(const BulkOptions &Opts, const FindingSet &Set,
   if (!Opts.Fix && !Opts.Diff)
     return Ok;
   FixPlan Plan = planFixes(Findings);
+  if (Opts.Fix && Opts.Verify != VerifyKind::None) {
+    if (Units.empty() && !Plan.NewContents.empty())
+      llvm::errs() << "cuda-lint: warning: the fixes are not verified: no "
+                      "compile commands for them (--verify=none to say so)\n";
+    std::vector<Withdrawal> Withdrawn = verifyFixPlan(
+        Plan, Findings, Units, Opts.Verify,
+        Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency());
+    reportWithdrawals(Withdrawn);
+    Ok &= Withdrawn.empty();
+  }
   Ok &= reportPlanProblems(Plan);
   if (Opts.Diff) {
     llvm::outs() << unifiedDiff(Plan, Root);
@@ -453,7 +463,7 @@ int runMerge(const BulkOptions &Opts, StringRef Root) {
                            : "warning")
                    << ": " << F.Diag.Message.Message << " ["
                    << F.Diag.DiagnosticName << "]\n";
-  return emit(Opts, Set, Findings, {}, Root) ? 0 : 1;
+  return emit(Opts, Set, Findings, {}, Root, {}) ? 0 : 1;
 }
 
 } // namespace
@@ -531,6 +541,9 @@ int runBulk(const BulkOptions &Opts) {
   FindingSet Set;
   llvm::StringSet<> StderrSeen, PrintedDiags;
   bool AnyNonZero = false;
+  // The translation units whose fixes --fix compiles again.
+  bool VerifyFixes = Opts.Fix && Opts.Verify != VerifyKind::None;
+  std::vector<VerifyUnit> Units;
 
   auto Finish = [&](size_t I) {
     Job &J = Jobs[I];
@@ -540,6 +553,31 @@ int runBulk(const BulkOptions &Opts) {
       J.Diags.clear();
     J.Reason = failureReason(J, Root);
     J.Failed = !J.Reason.empty();
+    if (VerifyFixes && (!J.Failed || Opts.FixErrors)) {
+      std::optional<VerifyUnit> U = unitFromJson(readAll(J.CommandFile));
+      if (U) {
+        // The files it is known to see: where it reported findings, and
+        // what their fixes edit.
+        for (const clang::tooling::Diagnostic &D : J.Diags) {
+          auto Add = [&](StringRef F) {
+            llvm::SmallString<256> P(F);
+            if (!F.empty() && !path::is_absolute(P)) {
+              P = D.BuildDirectory;
+              path::append(P, F);
+            }
+            if (!P.empty())
+              U->Files.insert(absolutePath(P));
+          };
+          Add(D.Message.FilePath);
+          for (const auto &[File, Reps] : D.Message.Fix)
+            Add(File);
+          for (const clang::tooling::DiagnosticMessage &N : D.Notes)
+            for (const auto &[File, Reps] : N.Fix)
+              Add(File);
+        }
+        Units.push_back(std::move(*U));
+      }
+    }
     int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
     AnyNonZero |= Code != 0 || J.Failed;
     for (clang::tooling::Diagnostic &D : J.Diags) {
@@ -604,10 +642,13 @@ int runBulk(const BulkOptions &Opts) {
       J.OutFile = Base + ".out";
       J.ErrFile = Base + ".err";
       J.YamlFile = Base + ".yaml";
+      J.CommandFile = Base + ".json";
       std::vector<std::string> Args{Opts.Self};
       Args.insert(Args.end(), Opts.ChildArgs.begin(), Opts.ChildArgs.end());
       Args.push_back("--quiet");
       Args.push_back("--export-fixes=" + J.YamlFile);
+      if (VerifyFixes)
+        Args.push_back("--export-command=" + J.CommandFile);
       if (!LineFilter.empty())
         Args.push_back("--line-filter=" + LineFilter);
       if (!Opts.BuildPath.empty())
@@ -667,7 +708,7 @@ int runBulk(const BulkOptions &Opts) {
   for (const Job &J : Jobs)
     if (J.Failed)
       Failures.push_back({J.File, J.Reason});
-  bool Ok = emit(Opts, Set, Findings, Failures, Root);
+  bool Ok = emit(Opts, Set, Findings, Failures, Root, Units);
   if (!Opts.Quiet && !Opts.Implicit)
     printSummary(Jobs, Findings, Root,
                  std::chrono::duration<double>(Clock::now() - Begin).count(),

@@ -8,6 +8,7 @@
 #ifndef CUDA_LINT_BULKRUNNER_H
 #define CUDA_LINT_BULKRUNNER_H
 
+#include "cudalint/FixVerify.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ struct BulkOptions {
   /// progress and no summary; a file that could not be analysed for another
   /// reason than its compile errors gets a one-line error.
   bool Implicit = false;
+  /// How --fix checks that the translation units still compile (--verify=).
+  VerifyKind Verify = VerifyKind::Clang;
 };
 
 /// Runs a bulk lint; returns the exit code.

@@ -14,6 +14,7 @@
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
+#include "cudalint/FixVerify.h"
 #include "cudalint/PrecompiledPrelude.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
@@ -431,7 +432,8 @@ using AppliedFixes = std::map<std::string, std::vector<std::string>>;
 /// Records in \p Applied the diagnostics whose fixes were written. Returns
 /// false when a fix could not be applied (reported, naming the file).
 bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
-                        bool Quiet, AppliedFixes &Applied) {
+                        bool Quiet, const std::vector<VerifyUnit> &Units,
+                        VerifyKind Verify, AppliedFixes &Applied) {
   std::vector<clang::tooling::Diagnostic> Diags;
   std::string Error;
   if (!llvm::sys::fs::exists(YamlFile))
@@ -466,6 +468,11 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
   }
   std::vector<Finding> Findings = Set.findings();
   FixPlan Plan = planFixes(Findings);
+  // Fixes that make the translation unit fail to compile are withdrawn
+  // (and lose their "FIX-IT applied" notes: their fixes are cleared).
+  std::vector<Withdrawal> Withdrawn =
+      verifyFixPlan(Plan, Findings, Units, Verify, 1);
+  reportWithdrawals(Withdrawn);
   // Where each applied fix is, computed before any file changes.
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> Notes;
   for (const Finding &F : Findings) {
@@ -480,7 +487,7 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
                                     std::to_string(C));
       }
   }
-  bool Ok = reportPlanProblems(Plan);
+  bool Ok = reportPlanProblems(Plan) && Withdrawn.empty();
   PlanWrite W = writeFixPlan(Plan);
   Ok &= W.Ok;
   const llvm::StringSet<> &Written = W.Written;
@@ -566,6 +573,9 @@ clang-tidy's options (below), it takes:
   --no-pch                do not use the cached precompiled CUDA prelude
   --legacy-compat         declare APIs that CUDA 12 and 13 removed (default:
                           when the source names one; --no-legacy-compat)
+  --verify=<how>          how --fix checks that each fixed translation unit
+                          still compiles: clang (default; host and device
+                          side), nvcc (the compile command's nvcc) or none
 
 Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
@@ -603,6 +613,10 @@ int main(int argc, const char **argv) {
   std::vector<std::string> BulkChildArgs;
   // A named input could not be linted (reported, left out).
   bool InputFailed = false;
+  // How --fix verifies the files it writes; where a bulk run's child writes
+  // its translation unit's compile commands for that (--export-command=).
+  VerifyKind Verify = VerifyKind::Clang;
+  std::string ExportCommand;
 
   if (llvm::is_contained(In, "--help") || llvm::is_contained(In, "-help"))
     llvm::outs() << kBulkHelp;
@@ -676,6 +690,17 @@ int main(int argc, const char **argv) {
         fail("--timeout=" + Value,
              "expected a number of seconds (0: no limit)");
       BulkMode = true;
+      continue;
+    }
+    if (matchOption(In, I, "verify", Value)) {
+      std::optional<VerifyKind> K = parseVerifyKind(Value);
+      if (!K)
+        fail("--verify=" + Value, "expected clang, nvcc or none");
+      Verify = Bulk.Verify = *K;
+      continue;
+    }
+    if (matchOption(In, I, "export-command", Value)) {
+      ExportCommand = Value;
       continue;
     }
     if (matchOption(In, I, "progress", Value)) {
@@ -879,6 +904,8 @@ int main(int argc, const char **argv) {
   // Where do compile commands come from?
   TempDatabase Temp;
   std::string DbFile;
+  const std::vector<std::string> UserCompileArgs = CompileArgs;
+  const bool UserDoubleDash = HasDoubleDash;
   if (BuildPathGiven) {
     llvm::SmallString<256> F(BuildPath);
     if (!llvm::sys::fs::is_directory(F) &&
@@ -955,6 +982,68 @@ int main(int argc, const char **argv) {
                                   absolute(Sources.front())));
     if (HasConfig || !configFilesSetChecks(Start))
       Tidy.insert(Tidy.begin(), "--checks=-*,cuda-*");
+  }
+
+  // The translation unit as it is analysed, for --fix to compile it again
+  // (or, in a bulk run's child, for the parent to).
+  std::vector<VerifyUnit> Units;
+  if (Sources.size() == 1 &&
+      ((Fix && Verify != VerifyKind::None) || !ExportCommand.empty())) {
+    VerifyUnit U;
+    U.File = absolute(Sources.front());
+    if (UserDoubleDash || DbFile.empty()) {
+      U.Directory = absolute(".");
+      U.ClangArgs.push_back("clang-tool");
+      U.ClangArgs.insert(U.ClangArgs.end(), CompileArgs.begin(),
+                         CompileArgs.end());
+      U.ClangArgs.push_back(U.File);
+      llvm::SmallString<256> Nvcc(Env.CudaPath);
+      llvm::sys::path::append(Nvcc, "bin", "nvcc");
+      U.NvccArgs.push_back(llvm::sys::fs::can_execute(Nvcc) ? std::string(Nvcc)
+                                                            : "nvcc");
+      U.NvccArgs.insert(U.NvccArgs.end(), UserCompileArgs.begin(),
+                        UserCompileArgs.end());
+      U.NvccArgs.push_back(U.File);
+    } else {
+      std::string Err;
+      auto Load = [&](StringRef File) {
+        return clang::tooling::JSONCompilationDatabase::loadFromFile(
+            File, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      };
+      if (auto Db = Load(Temp.File)) {
+        std::vector<clang::tooling::CompileCommand> Cmds =
+            Db->getCompileCommands(U.File);
+        if (!Cmds.empty()) {
+          U.Directory = Cmds.front().Directory;
+          U.ClangArgs = Cmds.front().CommandLine;
+        }
+      }
+      if (auto Db = Load(DbFile)) {
+        std::vector<clang::tooling::CompileCommand> Cmds =
+            Db->getCompileCommands(U.File);
+        if (!Cmds.empty() && !Cmds.front().CommandLine.empty() &&
+            isNvccCompiler(Cmds.front().CommandLine.front()))
+          U.NvccArgs = Cmds.front().CommandLine;
+      }
+    }
+    // clang-tidy's --extra-arg and --extra-arg-before.
+    for (size_t I = 0; I < Tidy.size() && !U.ClangArgs.empty(); ++I) {
+      std::string Value;
+      if (matchOption(Tidy, I, "extra-arg-before", Value))
+        U.ClangArgs.insert(U.ClangArgs.begin() + 1, Value);
+      else if (matchOption(Tidy, I, "extra-arg", Value))
+        U.ClangArgs.push_back(Value);
+    }
+    if (!U.ClangArgs.empty())
+      Units.push_back(std::move(U));
+    if (!ExportCommand.empty()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(ExportCommand, EC);
+      if (EC)
+        fail(ExportCommand, EC.message());
+      if (!Units.empty())
+        OS << unitToJson(Units.front());
+    }
   }
 
   // clang-tidy's own --fix replaces read-only files without a word and exits
@@ -1038,7 +1127,7 @@ int main(int argc, const char **argv) {
       }
     AppliedFixes Applied;
     FixFailed |= !applyExportedFixes(FixesYaml, Bulk.FixErrors, FixNotes,
-                                     Bulk.Quiet, Applied);
+                                     Bulk.Quiet, Units, Verify, Applied);
     llvm::sys::fs::remove(FixesYaml);
     if (!CapturedOut.empty()) {
       if (auto Buf = llvm::MemoryBuffer::getFile(CapturedOut))

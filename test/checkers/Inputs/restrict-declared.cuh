@@ -1,0 +1,3 @@
+// A kernel declared here and defined in cuda-missing-restrict-observed.cu:
+// other translation units that include this header see its type.
+__global__ void declaredInHeader(float *out, const float *__restrict__ in, int n);
