@@ -221,7 +221,14 @@ public:
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       visit(For->getInit(), Cond);
       visit(For->getCond(), Cond);
-      visit(For->getBody(), Cond || !runsOnce(For));
+      bool Once = runsOnce(For);
+      // Every thread runs the body for every value of the counter.
+      bool Full = !Cond && Once && !hasJump(For->getBody());
+      if (Full)
+        FullLoops.push_back(For);
+      visit(For->getBody(), Cond || !Once);
+      if (Full)
+        FullLoops.pop_back();
       visit(For->getInc(), true);
       return;
     }
@@ -271,6 +278,39 @@ private:
            (BO->getOpcode() == BO_NE && *A != *B);
   }
 
+  static bool hasJump(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
+            CXXThrowExpr>(S))
+      return true;
+    return llvm::any_of(S->children(), hasJump);
+  }
+
+  /// The largest value of \p P, a sum of constants and counters of the
+  /// enclosing loops whose bodies every thread runs for every value of the
+  /// counter, that the access takes in every thread: nullopt for anything
+  /// else.
+  std::optional<int64_t> attainedMax(const IndexPoly &P) {
+    int64_t Sum = 0;
+    for (const auto &[M, K] : P.terms()) {
+      if (M.empty()) {
+        Sum += K;
+        continue;
+      }
+      const auto *V =
+          M.size() == 1 ? dyn_cast_or_null<VarDecl>(M[0].getDecl()) : nullptr;
+      std::optional<LoopSpan> Span = V ? TIA.constantLoopSpan(V) : std::nullopt;
+      if (!Span || !llvm::is_contained(FullLoops, Span->Loop) ||
+          std::abs(K) > (int64_t(1) << 20))
+        return std::nullopt;
+      Sum += K > 0 ? K * Span->Last : K * Span->First;
+    }
+    return Sum;
+  }
+
+  // `a[c * threadIdx.d + u]` into `a[N]...`, executed by every thread for
+  // every value of u's loop counters: c * threadIdx.d + max(u) < N.
   void record(const ArraySubscriptExpr *ASE) {
     const auto *DRE =
         dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
@@ -283,15 +323,26 @@ private:
     IndexForm F = TIA.analyze(ASE->getIdx());
     if (!F.Poly)
       return;
-    for (unsigned D = 0; D < 3; ++D)
-      if (*F.Poly == IndexPoly::symbol(IndexSymbol::threadIdx(D)))
-        Max[D] = std::min<int64_t>(Max[D], CAT->getSize().getZExtValue());
+    int64_t Extent = CAT->getSize().getZExtValue();
+    for (unsigned D = 0; D < 3; ++D) {
+      IndexSymbol T = IndexSymbol::threadIdx(D);
+      std::optional<IndexPoly> Coef = F.Poly->coefficientOf(T);
+      std::optional<int64_t> C = Coef ? Coef->getConstant() : std::nullopt;
+      if (!C || *C <= 0)
+        continue;
+      std::optional<int64_t> Rest =
+          attainedMax(*F.Poly - IndexPoly::symbol(T) * *C);
+      if (Rest && Extent - 1 - *Rest >= 0)
+        Max[D] = std::min<int64_t>(Max[D], (Extent - 1 - *Rest) / *C + 1);
+    }
   }
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &TIA;
   std::array<int64_t, 3> &Max;
   bool SeenExit = false;
+  /// The enclosing loops that every thread runs in full.
+  SmallVector<const ForStmt *, 4> FullLoops;
 };
 
 BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,

@@ -528,6 +528,59 @@ bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
   return true;
 }
 
+std::optional<LoopSpan>
+ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
+  if (!isInductionVariable(V))
+    return std::nullopt;
+  const auto *For = cast<ForStmt>(Vars[V].InductionFor);
+  auto Eval = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (!E || E->isValueDependent() ||
+        !E->getType()->isIntegralOrEnumerationType() ||
+        !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
+        R.Val.getInt().getSignificantBits() > 40)
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  };
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond)
+    return std::nullopt;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  const Expr *Bound = nullptr;
+  if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
+    Bound = Cond->getRHS();
+  else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+    Bound = Cond->getLHS();
+    Op = Op == BO_GT ? BO_LT : BO_LE;
+  }
+  std::optional<int64_t> A = Eval(V->getInit()), N = Eval(Bound);
+  if (!A || !N)
+    return std::nullopt;
+  // The one update, in the increment: ++V, V++ or V += S.
+  const VarInfo &Info = Vars[V];
+  if (Info.Updates.size() != 1)
+    return std::nullopt;
+  int64_t Step = 0;
+  const Expr *Inc = Info.Updates.front();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (UO->isIncrementOp())
+      Step = 1;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+    if (BO->getOpcode() == BO_AddAssign)
+      if (auto S = Eval(BO->getRHS()); S && *S > 0)
+        Step = *S;
+  }
+  int64_t Hi = Op == BO_LT ? *N - 1 : *N;
+  if (Step == 0 || Hi < *A)
+    return std::nullopt;
+  return LoopSpan{For, *A, *A + (Hi - *A) / Step * Step, Step};
+}
+
 const Expr *ThreadIndexAnalysis::singleDefinition(const VarDecl *V) {
   scanBody();
   auto It = Vars.find(V);

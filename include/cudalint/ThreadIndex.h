@@ -142,6 +142,14 @@ struct LaneStride {
   bool isUnknown() const { return Kind == Unknown; }
 };
 
+/// The values an induction variable takes in a loop with constant bounds.
+struct LoopSpan {
+  const Stmt *Loop = nullptr; ///< The `for` statement.
+  int64_t First = 0;          ///< The first value.
+  int64_t Last = 0;           ///< The last value the body runs with.
+  int64_t Step = 1;
+};
+
 /// Analyses the integer expressions of one function. Results are cached, so
 /// one instance should serve every question about one function body.
 class ThreadIndexAnalysis {
@@ -173,6 +181,11 @@ public:
   /// induction variable: declared in a `for` statement's init and changed
   /// only by the loop's increment, by a uniform step.
   bool isInductionVariable(const VarDecl *V);
+  /// The values of the induction variable \p V (see isInductionVariable)
+  /// of `for (int V = A; V < N; V += S)` (`<=`, `++V`, `V++`, the bound on
+  /// either side) with constants A, N and S > 0, when the body runs at
+  /// least once; nullopt otherwise.
+  std::optional<LoopSpan> constantLoopSpan(const VarDecl *V);
   /// The one expression that defines \p V (its initializer, or its only
   /// assignment), when \p V is a local variable or parameter that is never
   /// otherwise changed nor has its address taken; null otherwise.
