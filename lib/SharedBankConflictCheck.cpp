@@ -257,19 +257,30 @@ public:
   }
 
 private:
-  // `for (int i = A; i < B; ...)` with constants A < B.
+  // `for (int i = A; i < B; ...)` or `for (i = A; i < B; ...)` with
+  // constants A < B.
   bool runsOnce(const ForStmt *For) {
-    const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
     const auto *BO = dyn_cast_or_null<BinaryOperator>(
         For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!DS || !DS->isSingleDecl() || !BO)
+    if (!BO)
       return false;
-    const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    const VarDecl *V = nullptr;
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      Init = V ? V->getInit() : nullptr;
+    } else if (const auto *Assign =
+                   dyn_cast_or_null<BinaryOperator>(For->getInit());
+               Assign && Assign->getOpcode() == BO_Assign) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(Assign->getLHS()))
+        V = dyn_cast<VarDecl>(D->getDecl());
+      Init = Assign->getRHS();
+    }
     const auto *Ref =
         dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
     if (!V || !Ref || Ref->getDecl() != V)
       return false;
-    auto A = evalInt(Ctx, V->getInit());
+    auto A = evalInt(Ctx, Init);
     auto B = evalInt(Ctx, BO->getRHS());
     if (!A || !B)
       return false;

@@ -153,3 +153,25 @@ __global__ void macroTile(float *odata, const float *idata) {
   // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: up to 32-way shared memory bank conflict
   // CHECK-NOTES: :[[@LINE-7]]:16: note: no automatic fix for 'tile': its declaration is written in a macro
 }
+
+// A C-style loop counter (several definitions, each uniform) in the row
+// subscript: the column-wise read is seen. Its range is not followed, so
+// no fix.
+__global__ void cStyleCounter(float *out, const float *in) {
+  __shared__ float t[TILE_DIM][TILE_DIM];
+  int k;
+  t[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float s = 0;
+  for (k = 0; k < TILE_DIM; k++)
+    s += t[threadIdx.x][k];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 't' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-8]]:20: note: no automatic fix for 't': its last subscript 'k' is not provably within [0, 32)
+  // A counter that a divergent break leaves different in each thread:
+  // unknown, not reported.
+  int m;
+  for (m = 0; m < TILE_DIM; m++)
+    if (in[threadIdx.x] > 0)
+      break;
+  out[threadIdx.x] = s + t[m][0];
+}
