@@ -11,6 +11,7 @@
 #include "SharedBankConflictCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "cudalint/ThreadIndex.h"
+#include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
@@ -451,6 +452,7 @@ private:
         return loopRange(V, DRE, Depth);
       if (const Expr *Def = TIA.definitionAt(V, DRE))
         return range(Def, Depth + 1);
+      return loopRange(V, DRE, Depth);
     }
     return std::nullopt;
   }
@@ -544,15 +546,59 @@ private:
     return nullptr;
   }
 
-  // A counter of `for (int i = A; i < N; ++i / i += S)`, read in the loop's
-  // body: [A, N - 1], or the last value reached for constants A, N, S.
+  /// Whether every reference to \p V in \p S only reads it.
+  bool onlyReads(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      return DRE->getDecl() != V || classifyVarUse(Ctx, DRE) == VarUse::Read;
+    return llvm::all_of(S->children(),
+                        [&](const Stmt *C) { return onlyReads(C, V); });
+  }
+
+  /// The innermost `for (V = A; ...)` whose body holds \p Ref and that
+  /// changes \p V only in its increment (a counter declared before its
+  /// loop), and A.
+  std::pair<const ForStmt *, const Expr *>
+  startingLoop(const Stmt *S, const VarDecl *V, const DeclRefExpr *Ref) {
+    std::pair<const ForStmt *, const Expr *> Found = {nullptr, nullptr};
+    if (!S)
+      return Found;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      const auto *Init = dyn_cast_or_null<BinaryOperator>(For->getInit());
+      const auto *LHS =
+          Init && Init->getOpcode() == BO_Assign
+              ? dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens())
+              : nullptr;
+      if (LHS && LHS->getDecl() == V && contains(For->getBody(), Ref) &&
+          onlyReads(For->getBody(), V) && onlyReads(For->getCond(), V) &&
+          onlyReads(Init->getRHS(), V))
+        Found = {For, Init->getRHS()};
+    }
+    for (const Stmt *Child : S->children())
+      if (auto Inner = startingLoop(Child, V, Ref); Inner.first)
+        return Inner;
+    return Found;
+  }
+
+  // A counter of `for (int i = A; i < N; ++i / i += S)`, or of
+  // `for (i = A; ...)` that changes `i` only in its increment, read in the
+  // loop's body: [A, N - 1], or the last value reached for constants A, N,
+  // S.
   std::optional<Range> loopRange(const VarDecl *V, const DeclRefExpr *Ref,
                                  unsigned Depth) {
-    const ForStmt *For = declaringLoop(Fn->getBody(), V);
+    const ForStmt *For = nullptr;
+    const Expr *InitExpr = nullptr;
+    if (TIA.isInductionVariable(V)) {
+      For = declaringLoop(Fn->getBody(), V);
+      InitExpr = V->getInit();
+    } else {
+      std::tie(For, InitExpr) = startingLoop(Fn->getBody(), V, Ref);
+    }
     if (!For || !For->getCond() || !For->getInc() ||
         !contains(For->getBody(), Ref))
       return std::nullopt;
-    auto Init = range(V->getInit(), Depth + 1);
+    auto Init = range(InitExpr, Depth + 1);
     if (!Init || Init->Lo < 0)
       return std::nullopt;
     const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());

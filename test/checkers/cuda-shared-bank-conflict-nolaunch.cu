@@ -155,10 +155,10 @@ __global__ void macroTile(float *odata, const float *idata) {
 }
 
 // A C-style loop counter (several definitions, each uniform) in the row
-// subscript: the column-wise read is seen. Its range is not followed, so
-// no fix.
+// subscript: the column-wise read is seen, and the counter's loop bounds it.
 __global__ void cStyleCounter(float *out, const float *in) {
   __shared__ float t[TILE_DIM][TILE_DIM];
+  // CHECK-FIXES: {{^}}  __shared__ float t[TILE_DIM][TILE_DIM + 1];{{$}}
   int k;
   t[threadIdx.y][threadIdx.x] = in[threadIdx.x];
   __syncthreads();
@@ -166,7 +166,7 @@ __global__ void cStyleCounter(float *out, const float *in) {
   for (k = 0; k < TILE_DIM; k++)
     s += t[threadIdx.x][k];
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 't' in the same bank [cuda-shared-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-8]]:20: note: no automatic fix for 't': its last subscript 'k' is not provably within [0, 32)
+  // CHECK-NOTES: :[[@LINE-9]]:20: note: padding the last dimension of 't' by one element spreads the threads over the banks
   // A counter that a divergent break leaves different in each thread:
   // unknown, not reported.
   int m;
@@ -174,4 +174,21 @@ __global__ void cStyleCounter(float *out, const float *in) {
     if (in[threadIdx.x] > 0)
       break;
   out[threadIdx.x] = s + t[m][0];
+}
+
+// A C-style counter that its loop's body also changes: not bounded.
+__global__ void cStyleChanged(float *out, const float *in, int n) {
+  __shared__ float t[TILE_DIM][TILE_DIM];
+  int k;
+  t[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float s = 0;
+  for (k = 0; k < TILE_DIM; k++) {
+    s += t[threadIdx.x][k];
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: up to 32-way shared memory bank conflict: threads of a warp access different addresses of 't' in the same bank [cuda-shared-bank-conflict]
+    // CHECK-NOTES: :[[@LINE-8]]:20: note: no automatic fix for 't': its last subscript 'k' is not provably within [0, 32)
+    if (n > 4)
+      k += 2;
+  }
+  out[threadIdx.x] = s;
 }
