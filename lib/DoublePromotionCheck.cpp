@@ -101,6 +101,40 @@ bool isPromotedFloat(const Expr *E) {
   return false;
 }
 
+// Integer or float data that the language computes in double because of
+// unsuffixed literals: a float or a non-constant integer converted to
+// double, and `+ - * /`, signs and conditionals of such values and literals.
+// \p HasInteger is set when an integer is among them (`0.5 * n`,
+// `1.0 / width`, `x * 0.5 * n`).
+bool isPromotedNumber(ASTContext &Ctx, const Expr *E, bool &HasInteger) {
+  E = E->IgnoreParens();
+  if (isPromotedFloat(E) || isLiteralOnly(E))
+    return true;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+    const Expr *Sub = Cast->getSubExpr();
+    if (Cast->getCastKind() != CK_IntegralToFloating ||
+        !isDouble(Cast->getType()) || Sub->isValueDependent())
+      return false;
+    // A constant (`0.5 * 2`) is folded, as literals are: not data.
+    if (!Sub->isIntegerConstantExpr(Ctx))
+      HasInteger = true;
+    return true;
+  }
+  if (!isDouble(E->getType()))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           isPromotedNumber(Ctx, UO->getSubExpr(), HasInteger);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
+           isPromotedNumber(Ctx, BO->getLHS(), HasInteger) &&
+           isPromotedNumber(Ctx, BO->getRHS(), HasInteger);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isPromotedNumber(Ctx, CO->getTrueExpr(), HasInteger) &&
+           isPromotedNumber(Ctx, CO->getFalseExpr(), HasInteger);
+  return false;
+}
+
 bool isMathCall(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
   if (!FD || !FD->getIdentifier() || !isDouble(Call->getType()))
@@ -149,8 +183,17 @@ bool isImplicitConversionToFloat(const Stmt *S) {
 /// Whether the double result of the promoted-float expression \p E ends up
 /// as float: converted back to float, compared, or accumulated into a float.
 /// Where it flows into double storage (a double variable, a double
-/// parameter, varargs) the double arithmetic is on purpose.
-bool isFloatContext(ASTContext &Ctx, const Expr *E) {
+/// parameter, varargs) the double arithmetic is on purpose. With
+/// \p Integers, the arithmetic on the way may hold integer data made double
+/// (isPromotedNumber; \p HasInteger is set when it does), and comparisons
+/// do not count.
+bool isFloatContext(ASTContext &Ctx, const Expr *E, bool Integers = false,
+                    bool *HasInteger = nullptr) {
+  bool Unused = false;
+  bool &Has = HasInteger ? *HasInteger : Unused;
+  auto Promoted = [&](const Expr *X) {
+    return Integers ? isPromotedNumber(Ctx, X, Has) : isPromotedFloat(X);
+  };
   const Stmt *Cur = E;
   const Stmt *P = parentSkippingParens(Ctx, Cur);
   while (P) {
@@ -158,11 +201,10 @@ bool isFloatContext(ASTContext &Ctx, const Expr *E) {
     const auto *Call = dyn_cast<CallExpr>(P);
     const auto *CO = dyn_cast<ConditionalOperator>(P);
     if (isSignOp(P) ||
-        (CO && CO->getCond()->IgnoreParens() != Cur && isPromotedFloat(CO)) ||
+        (CO && CO->getCond()->IgnoreParens() != Cur && Promoted(CO)) ||
         (BO && !isa<CompoundAssignOperator>(BO) &&
-         (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
-         isPromotedFloat(BO)) ||
-        (Call && isPromotedFloat(Call))) {
+         (BO->isAdditiveOp() || BO->isMultiplicativeOp()) && Promoted(BO)) ||
+        (Call && !Integers && isPromotedFloat(Call))) {
       Cur = P;
       P = parentSkippingParens(Ctx, Cur);
       continue;
@@ -185,7 +227,7 @@ bool isFloatContext(ASTContext &Ctx, const Expr *E) {
   if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO))
     return CAO->getRHS()->IgnoreParens() == Cur &&
            isFloat(CAO->getLHS()->getType());
-  if (BO->isComparisonOp()) {
+  if (BO->isComparisonOp() && !Integers) {
     const Expr *Other =
         BO->getLHS()->IgnoreParens() == Cur ? BO->getRHS() : BO->getLHS();
     return isPromotedFloat(Other) || isLiteralOnly(Other);
@@ -309,6 +351,18 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
             (BO->isComparisonOp() ||
              isImplicitConversionToFloat(parentSkippingParens(Ctx, BO))))
           Occ.Narrowing = Occurrence::SingleOperation;
+        // `float px = 1.0 / width;` with an integer `width`, `x * 0.5 * n`:
+        // integer data in the double arithmetic the literal makes, the result
+        // narrowed into a float. nvcc keeps the f64 arithmetic (see
+        // cuda-double-promotion-ptx.cu).
+        bool HasInteger = false;
+        if (!Occ.Promotes && !BO->isComparisonOp() &&
+            isPromotedNumber(Ctx, BO, HasInteger) &&
+            isFloatContext(Ctx, BO, /*Integers=*/true, &HasInteger) &&
+            HasInteger) {
+          Occ.Promotes = true;
+          Occ.FromInteger = true;
+        }
       }
     } else if (const auto *CO = dyn_cast_or_null<ConditionalOperator>(Parent)) {
       // `c ? x : 0.1` with float `x`: the conditional is double.
@@ -527,6 +581,7 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
   for (auto &[Key, Site] : Sites) {
     const Occurrence *First = nullptr;
     bool AllPromote = true, AllNarrowed = true, AllConditional = true;
+    bool AnyFromInteger = false, AllFromInteger = true;
     const FloatValue &V = Site.Value;
     for (const Occurrence &Occ : Site.Occurrences) {
       if (!Occ.Promotes) {
@@ -535,6 +590,8 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       }
       if (!First)
         First = &Occ;
+      AnyFromInteger |= Occ.FromInteger;
+      AllFromInteger &= Occ.FromInteger;
       AllNarrowed &= Occ.Narrowing == Occurrence::ConditionalBranch ||
                      (Occ.Narrowing == Occurrence::SingleOperation &&
                       V.Representable && !V.Subnormal);
@@ -563,9 +620,10 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
 
     {
       auto Diag = diag(First->ExpansionLoc,
-                       "double-precision literal '%0' promotes float "
-                       "arithmetic to double")
-                  << Site.Spelling;
+                       "double-precision literal '%0' promotes %select{float "
+                       "arithmetic to double|integer data to double, and the "
+                       "result is narrowed to float}1")
+                  << Site.Spelling << AllFromInteger;
       if (WhyNot.empty())
         Diag << FixItHint::CreateInsertion(
             Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
@@ -574,6 +632,15 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
     // Where nvcc narrows anyway, the float literal computes the same values.
     if (!AllNarrowed || V.Underflows || V.Subnormal)
       noteNumerics(First->ExpansionLoc, Site.Spelling, V);
+    // With the suffix, the integer is converted to float rather than
+    // double, and the arithmetic rounds in float.
+    if (AnyFromInteger)
+      diag(First->ExpansionLoc,
+           "with '%0f' the integer is converted to float, exactly only up to "
+           "2^24 in magnitude, and the arithmetic rounds to float: results "
+           "can differ from the double computation in the last bits",
+           DiagnosticIDs::Note)
+          << Site.Spelling;
     if (Site.InMacroBody)
       diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
            DiagnosticIDs::Note)

@@ -61,6 +61,9 @@ private:
       ConditionalBranch,
     };
     bool Promotes = false; ///< Float arithmetic made double by it.
+    /// Integer data made double by it, the result narrowed into a float
+    /// (`float px = 1.0 / width;`): never narrowed by nvcc.
+    bool FromInteger = false;
     NarrowKind Narrowing = NotNarrowed;
     SourceLocation ExpansionLoc; ///< Where to report it.
   };

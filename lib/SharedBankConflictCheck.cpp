@@ -11,6 +11,7 @@
 #include "SharedBankConflictCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "cudalint/ThreadIndex.h"
+#include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
@@ -230,7 +231,14 @@ public:
     if (const auto *For = dyn_cast<ForStmt>(S)) {
       visit(For->getInit(), Cond);
       visit(For->getCond(), Cond);
-      visit(For->getBody(), Cond || !runsOnce(For));
+      bool Once = runsOnce(For);
+      // Every thread runs the body for every value of the counter.
+      bool Full = !Cond && Once && !hasJump(For->getBody());
+      if (Full)
+        FullLoops.push_back(For);
+      visit(For->getBody(), Cond || !Once);
+      if (Full)
+        FullLoops.pop_back();
       visit(For->getInc(), true);
       return;
     }
@@ -259,19 +267,30 @@ public:
   }
 
 private:
-  // `for (int i = A; i < B; ...)` with constants A < B.
+  // `for (int i = A; i < B; ...)` or `for (i = A; i < B; ...)` with
+  // constants A < B.
   bool runsOnce(const ForStmt *For) {
-    const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
     const auto *BO = dyn_cast_or_null<BinaryOperator>(
         For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!DS || !DS->isSingleDecl() || !BO)
+    if (!BO)
       return false;
-    const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    const VarDecl *V = nullptr;
+    const Expr *Init = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+      V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+      Init = V ? V->getInit() : nullptr;
+    } else if (const auto *Assign =
+                   dyn_cast_or_null<BinaryOperator>(For->getInit());
+               Assign && Assign->getOpcode() == BO_Assign) {
+      if (const auto *D = dyn_cast<DeclRefExpr>(Assign->getLHS()))
+        V = dyn_cast<VarDecl>(D->getDecl());
+      Init = Assign->getRHS();
+    }
     const auto *Ref =
         dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
     if (!V || !Ref || Ref->getDecl() != V)
       return false;
-    auto A = evalInt(Ctx, V->getInit());
+    auto A = evalInt(Ctx, Init);
     auto B = evalInt(Ctx, BO->getRHS());
     if (!A || !B)
       return false;
@@ -280,6 +299,39 @@ private:
            (BO->getOpcode() == BO_NE && *A != *B);
   }
 
+  static bool hasJump(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
+            CXXThrowExpr>(S))
+      return true;
+    return llvm::any_of(S->children(), hasJump);
+  }
+
+  /// The largest value of \p P, a sum of constants and counters of the
+  /// enclosing loops whose bodies every thread runs for every value of the
+  /// counter, that the access takes in every thread: nullopt for anything
+  /// else.
+  std::optional<int64_t> attainedMax(const IndexPoly &P) {
+    int64_t Sum = 0;
+    for (const auto &[M, K] : P.terms()) {
+      if (M.empty()) {
+        Sum += K;
+        continue;
+      }
+      const auto *V =
+          M.size() == 1 ? dyn_cast_or_null<VarDecl>(M[0].getDecl()) : nullptr;
+      std::optional<LoopSpan> Span = V ? TIA.constantLoopSpan(V) : std::nullopt;
+      if (!Span || !llvm::is_contained(FullLoops, Span->Loop) ||
+          std::abs(K) > (int64_t(1) << 20))
+        return std::nullopt;
+      Sum += K > 0 ? K * Span->Last : K * Span->First;
+    }
+    return Sum;
+  }
+
+  // `a[c * threadIdx.d + u]` into `a[N]...`, executed by every thread for
+  // every value of u's loop counters: c * threadIdx.d + max(u) < N.
   void record(const ArraySubscriptExpr *ASE) {
     const auto *DRE =
         dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
@@ -292,15 +344,26 @@ private:
     IndexForm F = TIA.analyze(ASE->getIdx());
     if (!F.Poly)
       return;
-    for (unsigned D = 0; D < 3; ++D)
-      if (*F.Poly == IndexPoly::symbol(IndexSymbol::threadIdx(D)))
-        Max[D] = std::min<int64_t>(Max[D], CAT->getSize().getZExtValue());
+    int64_t Extent = CAT->getSize().getZExtValue();
+    for (unsigned D = 0; D < 3; ++D) {
+      IndexSymbol T = IndexSymbol::threadIdx(D);
+      std::optional<IndexPoly> Coef = F.Poly->coefficientOf(T);
+      std::optional<int64_t> C = Coef ? Coef->getConstant() : std::nullopt;
+      if (!C || *C <= 0)
+        continue;
+      std::optional<int64_t> Rest =
+          attainedMax(*F.Poly - IndexPoly::symbol(T) * *C);
+      if (Rest && Extent - 1 - *Rest >= 0)
+        Max[D] = std::min<int64_t>(Max[D], (Extent - 1 - *Rest) / *C + 1);
+    }
   }
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &TIA;
   std::array<int64_t, 3> &Max;
   bool SeenExit = false;
+  /// The enclosing loops that every thread runs in full.
+  SmallVector<const ForStmt *, 4> FullLoops;
 };
 
 BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,
@@ -398,6 +461,7 @@ private:
         return loopRange(V, DRE, Depth);
       if (const Expr *Def = TIA.definitionAt(V, DRE))
         return range(Def, Depth + 1);
+      return loopRange(V, DRE, Depth);
     }
     return std::nullopt;
   }
@@ -491,15 +555,59 @@ private:
     return nullptr;
   }
 
-  // A counter of `for (int i = A; i < N; ++i / i += S)`, read in the loop's
-  // body: [A, N - 1], or the last value reached for constants A, N, S.
+  /// Whether every reference to \p V in \p S only reads it.
+  bool onlyReads(const Stmt *S, const VarDecl *V) {
+    if (!S)
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      return DRE->getDecl() != V || classifyVarUse(Ctx, DRE) == VarUse::Read;
+    return llvm::all_of(S->children(),
+                        [&](const Stmt *C) { return onlyReads(C, V); });
+  }
+
+  /// The innermost `for (V = A; ...)` whose body holds \p Ref and that
+  /// changes \p V only in its increment (a counter declared before its
+  /// loop), and A.
+  std::pair<const ForStmt *, const Expr *>
+  startingLoop(const Stmt *S, const VarDecl *V, const DeclRefExpr *Ref) {
+    std::pair<const ForStmt *, const Expr *> Found = {nullptr, nullptr};
+    if (!S)
+      return Found;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      const auto *Init = dyn_cast_or_null<BinaryOperator>(For->getInit());
+      const auto *LHS =
+          Init && Init->getOpcode() == BO_Assign
+              ? dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens())
+              : nullptr;
+      if (LHS && LHS->getDecl() == V && contains(For->getBody(), Ref) &&
+          onlyReads(For->getBody(), V) && onlyReads(For->getCond(), V) &&
+          onlyReads(Init->getRHS(), V))
+        Found = {For, Init->getRHS()};
+    }
+    for (const Stmt *Child : S->children())
+      if (auto Inner = startingLoop(Child, V, Ref); Inner.first)
+        return Inner;
+    return Found;
+  }
+
+  // A counter of `for (int i = A; i < N; ++i / i += S)`, or of
+  // `for (i = A; ...)` that changes `i` only in its increment, read in the
+  // loop's body: [A, N - 1], or the last value reached for constants A, N,
+  // S.
   std::optional<Range> loopRange(const VarDecl *V, const DeclRefExpr *Ref,
                                  unsigned Depth) {
-    const ForStmt *For = declaringLoop(Fn->getBody(), V);
+    const ForStmt *For = nullptr;
+    const Expr *InitExpr = nullptr;
+    if (TIA.isInductionVariable(V)) {
+      For = declaringLoop(Fn->getBody(), V);
+      InitExpr = V->getInit();
+    } else {
+      std::tie(For, InitExpr) = startingLoop(Fn->getBody(), V, Ref);
+    }
     if (!For || !For->getCond() || !For->getInc() ||
         !contains(For->getBody(), Ref))
       return std::nullopt;
-    auto Init = range(V->getInit(), Depth + 1);
+    auto Init = range(InitExpr, Depth + 1);
     if (!Init || Init->Lo < 0)
       return std::nullopt;
     const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());

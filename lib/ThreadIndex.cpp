@@ -411,6 +411,15 @@ void ThreadIndexAnalysis::scanBody() {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (isa<GotoStmt, IndirectGotoStmt>(S))
       HasGoto = true;
+    if (isa<BreakStmt, ContinueStmt>(S))
+      Jumps.push_back(S);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        Refs[V].push_back(DRE);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          DeclStmts[V] = DS;
     for (const Stmt *Child : S->children())
       if (Child) {
         Parents[Child] = S;
@@ -519,6 +528,59 @@ bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
   return true;
 }
 
+std::optional<LoopSpan>
+ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
+  if (!isInductionVariable(V))
+    return std::nullopt;
+  const auto *For = cast<ForStmt>(Vars[V].InductionFor);
+  auto Eval = [&](const Expr *E) -> std::optional<int64_t> {
+    Expr::EvalResult R;
+    if (!E || E->isValueDependent() ||
+        !E->getType()->isIntegralOrEnumerationType() ||
+        !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
+        R.Val.getInt().getSignificantBits() > 40)
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  };
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond)
+    return std::nullopt;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  const Expr *Bound = nullptr;
+  if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
+    Bound = Cond->getRHS();
+  else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+    Bound = Cond->getLHS();
+    Op = Op == BO_GT ? BO_LT : BO_LE;
+  }
+  std::optional<int64_t> A = Eval(V->getInit()), N = Eval(Bound);
+  if (!A || !N)
+    return std::nullopt;
+  // The one update, in the increment: ++V, V++ or V += S.
+  const VarInfo &Info = Vars[V];
+  if (Info.Updates.size() != 1)
+    return std::nullopt;
+  int64_t Step = 0;
+  const Expr *Inc = Info.Updates.front();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (UO->isIncrementOp())
+      Step = 1;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+    if (BO->getOpcode() == BO_AddAssign)
+      if (auto S = Eval(BO->getRHS()); S && *S > 0)
+        Step = *S;
+  }
+  int64_t Hi = Op == BO_LT ? *N - 1 : *N;
+  if (Step == 0 || Hi < *A)
+    return std::nullopt;
+  return LoopSpan{For, *A, *A + (Hi - *A) / Step * Step, Step};
+}
+
 const Expr *ThreadIndexAnalysis::singleDefinition(const VarDecl *V) {
   scanBody();
   auto It = Vars.find(V);
@@ -545,6 +607,225 @@ bool ThreadIndexAnalysis::isUnmodified(const VarDecl *V) {
 
 IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
                                                const Expr *Ref) {
+  IndexForm F = analyzeVariableImpl(V, Ref);
+  // A variable with several definitions, each uniform (a C-style loop
+  // counter, a reassigned parameter, a pointer moved along a row): a uniform
+  // value the analysis does not know. One symbol per use, since the uses
+  // may see different definitions.
+  if (F.Poly || !F.MayDependOnThread || !Ref || !isUniformVariable(V))
+    return F;
+  if (isIntegerLike(V->getType()))
+    return uniformOpaque(Ref);
+  return unknown(false);
+}
+
+bool ThreadIndexAnalysis::isAncestor(const Stmt *A, const Stmt *S) const {
+  for (; S; S = Parents.lookup(S))
+    if (S == A)
+      return true;
+  return false;
+}
+
+namespace {
+
+bool refersTo(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return DRE->getDecl() == V;
+  for (const Stmt *Child : S->children())
+    if (refersTo(Child, V))
+      return true;
+  return false;
+}
+
+/// The condition that decides whether \p Cur, a child of \p P, runs; null
+/// when there is none. \p Known is false where the analysis does not follow
+/// the control flow (range-based for loops, lambdas).
+const Expr *controllingCondition(const Stmt *P, const Stmt *Cur, bool &Known) {
+  Known = true;
+  if (const auto *If = dyn_cast<IfStmt>(P))
+    return Cur == If->getThen() || Cur == If->getElse() ? If->getCond()
+                                                        : nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(P))
+    return Cur == For->getBody() || Cur == For->getInc() ? For->getCond()
+                                                         : nullptr;
+  if (const auto *While = dyn_cast<WhileStmt>(P))
+    return Cur == While->getBody() ? While->getCond() : nullptr;
+  if (const auto *Do = dyn_cast<DoStmt>(P))
+    return Cur == Do->getBody() ? Do->getCond() : nullptr;
+  if (const auto *Switch = dyn_cast<SwitchStmt>(P))
+    return Cur == Switch->getBody() ? Switch->getCond() : nullptr;
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P))
+    return Cur != CO->getCond() ? CO->getCond() : nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isLogicalOp() && Cur == BO->getRHS() ? BO->getLHS() : nullptr;
+  if (isa<CXXForRangeStmt, LambdaExpr, BlockExpr, CoroutineBodyStmt>(P))
+    Known = false;
+  return nullptr;
+}
+
+/// The loop (or, for `break`, switch) a jump leaves.
+bool isJumpTarget(const Stmt *S, const Stmt *Jump) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) ||
+         (isa<BreakStmt>(Jump) && isa<SwitchStmt>(S));
+}
+
+/// True when \p For is `for (V = E; ...)` with an \p E that does not read
+/// \p V: the loop starts \p V afresh.
+bool startsVariable(const ForStmt *For, const VarDecl *V) {
+  const Stmt *Init = For->getInit();
+  if (!Init)
+    return false;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
+    Init = EWC->getSubExpr();
+  const auto *BO = dyn_cast<BinaryOperator>(Init);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  return DRE && DRE->getDecl() == V && !refersTo(BO->getRHS(), V);
+}
+
+} // namespace
+
+bool ThreadIndexAnalysis::isUniformModulo(const Expr *E, const VarDecl *V) {
+  if (!E)
+    return true;
+  if (!refersTo(E, V))
+    return !analyze(E).MayDependOnThread;
+  E = E->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == V;
+  if (isa<LambdaExpr>(E))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->isAssignmentOp())
+      return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      return false;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (!isPureIntegerFunction(Call->getDirectCallee()))
+      return false;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (!isUniformModulo(CE, V))
+        return false;
+  return true;
+}
+
+bool ThreadIndexAnalysis::controlledUniformly(const Stmt *S, const Stmt *Stop,
+                                              const VarDecl *V) {
+  const Stmt *Cur = S;
+  for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
+    if (P == Stop)
+      return true;
+    bool Known = true;
+    const Expr *Cond = controllingCondition(P, Cur, Known);
+    if (!Known || (Cond && !isUniformModulo(Cond, V)))
+      return false;
+  }
+  return !Stop;
+}
+
+const Stmt *ThreadIndexAnalysis::scopeOf(const VarDecl *V, const Stmt *Def,
+                                         bool LoopScoped) {
+  if (LoopScoped) {
+    for (const Stmt *S = Def; S; S = Parents.lookup(S))
+      if (const auto *For = dyn_cast<ForStmt>(S); For && startsVariable(For, V))
+        return For;
+    return nullptr;
+  }
+  if (isa<ParmVarDecl>(V))
+    return nullptr;
+  const DeclStmt *DS = DeclStmts.lookup(V);
+  return DS ? Parents.lookup(DS) : nullptr;
+}
+
+bool ThreadIndexAnalysis::isUniformVariable(const VarDecl *V) {
+  if (!FD || V->getDeclContext() != FD ||
+      !(V->hasLocalStorage() || isa<ParmVarDecl>(V)) ||
+      !(isIntegerLike(V->getType()) || V->getType()->isPointerType()))
+    return false;
+  scanBody();
+  if (HasGoto)
+    return false;
+  auto Known = Uniform.find(V);
+  if (Known != Uniform.end())
+    return Known->second == Uniformity::Uniform;
+  Uniform[V] = Uniformity::InProgress;
+  bool Result = [&] {
+    const VarInfo Info = Vars.lookup(V); // A copy: analyze() may grow Vars.
+    if (Info.Escapes || (!isa<ParmVarDecl>(V) && !DeclStmts.lookup(V)))
+      return false;
+    // The values it is given.
+    if (V->getInit() && !isUniformModulo(V->getInit(), V))
+      return false;
+    SmallVector<const Stmt *, 4> Defs; // The assignments and updates.
+    for (const Expr *RHS : Info.Assigned) {
+      if (!isUniformModulo(RHS, V))
+        return false;
+      Defs.push_back(Parents.lookup(RHS));
+    }
+    for (const Expr *Update : Info.Updates) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(Update))
+        if (!isUniformModulo(BO->getRHS(), V))
+          return false;
+      Defs.push_back(Update);
+    }
+    // Born again in each loop that starts it, when every reference is in
+    // such a loop; otherwise where it is declared.
+    bool LoopScoped = !isa<ParmVarDecl>(V) && !Refs.lookup(V).empty();
+    for (const DeclRefExpr *Ref : Refs.lookup(V))
+      LoopScoped &= scopeOf(V, Ref, true) != nullptr;
+    // Each definition made by all the threads that share the scope, or
+    // none of them.
+    SmallVector<const Stmt *, 4> Scopes;
+    for (const Stmt *Def : Defs) {
+      if (!Def)
+        return false;
+      const Stmt *Scope = scopeOf(V, Def, LoopScoped);
+      if ((!Scope && !isa<ParmVarDecl>(V)) ||
+          !controlledUniformly(Def, Scope, V))
+        return false;
+      Scopes.push_back(Scope);
+    }
+    // A `break` or `continue` that only some threads take leaves the
+    // others to define it alone.
+    for (const Stmt *Jump : Jumps) {
+      const Stmt *Target = Parents.lookup(Jump);
+      while (Target && !isJumpTarget(Target, Jump))
+        Target = Parents.lookup(Target);
+      if (!Target)
+        return false;
+      if (controlledUniformly(Jump, Target, V))
+        continue;
+      for (unsigned I = 0; I < Defs.size(); ++I) {
+        const Stmt *Def = Defs[I], *Scope = Scopes[I];
+        if (!isAncestor(Target, Def))
+          continue;
+        // Born inside the loop the jump leaves: the threads that stay
+        // start it together.
+        if (Scope && Scope != Target && isAncestor(Target, Scope))
+          continue;
+        const auto *For = dyn_cast<ForStmt>(Target);
+        if (For && isAncestor(For->getInit(), Def))
+          continue;
+        // Born in that loop and changed by its increment: the threads
+        // that leave it no longer use it, and the others step it together.
+        if (For && Scope == Target && isAncestor(For->getInc(), Def))
+          continue;
+        return false;
+      }
+    }
+    return true;
+  }();
+  Uniform[V] = Result ? Uniformity::Uniform : Uniformity::Varying;
+  return Result;
+}
+
+IndexForm ThreadIndexAnalysis::analyzeVariableImpl(const VarDecl *V,
+                                                   const Expr *Ref) {
   // A use that one of several definitions dominates: per use, not cached
   // by variable.
   if (Ref && V->getDeclContext() == FD && !isa<ParmVarDecl>(V) &&

@@ -142,6 +142,14 @@ struct LaneStride {
   bool isUnknown() const { return Kind == Unknown; }
 };
 
+/// The values an induction variable takes in a loop with constant bounds.
+struct LoopSpan {
+  const Stmt *Loop = nullptr; ///< The `for` statement.
+  int64_t First = 0;          ///< The first value.
+  int64_t Last = 0;           ///< The last value the body runs with.
+  int64_t Step = 1;
+};
+
 /// Analyses the integer expressions of one function. Results are cached, so
 /// one instance should serve every question about one function body.
 class ThreadIndexAnalysis {
@@ -173,6 +181,11 @@ public:
   /// induction variable: declared in a `for` statement's init and changed
   /// only by the loop's increment, by a uniform step.
   bool isInductionVariable(const VarDecl *V);
+  /// The values of the induction variable \p V (see isInductionVariable)
+  /// of `for (int V = A; V < N; V += S)` (`<=`, `++V`, `V++`, the bound on
+  /// either side) with constants A, N and S > 0, when the body runs at
+  /// least once; nullopt otherwise.
+  std::optional<LoopSpan> constantLoopSpan(const VarDecl *V);
   /// The one expression that defines \p V (its initializer, or its only
   /// assignment), when \p V is a local variable or parameter that is never
   /// otherwise changed nor has its address taken; null otherwise.
@@ -208,6 +221,27 @@ private:
 
   IndexForm analyzeImpl(const Expr *E);
   IndexForm analyzeVariable(const VarDecl *V, const Expr *Ref);
+  IndexForm analyzeVariableImpl(const VarDecl *V, const Expr *Ref);
+  /// True when the local variable or parameter \p V (an integer or a
+  /// pointer) holds the same value in all the threads that read it
+  /// together, however many definitions it has: every value it is given is
+  /// uniform (if \p V is), and every condition between its scope and a
+  /// definition is too. Its scope is where it is declared, or, when every
+  /// reference to it is inside `for (V = E; ...)` loops, the loop (a C-style
+  /// counter `int j; ... for (j = 0; j < n; j++)` is born again in each).
+  /// A divergent `break` or `continue` in a loop that holds a definition,
+  /// other than of a variable born in that loop by its increment, a
+  /// `goto`, or the variable escaping, make it non-uniform.
+  bool isUniformVariable(const VarDecl *V);
+  /// True when \p E is uniform, taking \p V to be.
+  bool isUniformModulo(const Expr *E, const VarDecl *V);
+  /// True when every condition that decides whether \p S runs, from \p S
+  /// up to \p Stop (null: the body), is uniform, taking \p V to be.
+  bool controlledUniformly(const Stmt *S, const Stmt *Stop, const VarDecl *V);
+  /// The statement in which \p V is born for its definition \p Def (see
+  /// isUniformVariable); null for the whole body.
+  const Stmt *scopeOf(const VarDecl *V, const Stmt *Def, bool LoopScoped);
+  bool isAncestor(const Stmt *A, const Stmt *S) const;
   IndexForm uniformOpaque(const Expr *E);
   /// True when every value \p P can take (its built-in variables within the
   /// hardware limits) fits in \p T.
@@ -227,6 +261,15 @@ private:
   llvm::DenseMap<const VarDecl *, IndexForm> VarCache;
   llvm::DenseMap<const VarDecl *, bool> InProgress;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
+  /// Every `break` and `continue` of the body.
+  llvm::SmallVector<const Stmt *, 4> Jumps;
+  /// Every reference to each local variable or parameter in the body.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>
+      Refs;
+  /// The declaration statement of each local variable.
+  llvm::DenseMap<const VarDecl *, const DeclStmt *> DeclStmts;
+  enum class Uniformity : unsigned char { InProgress, Uniform, Varying };
+  llvm::DenseMap<const VarDecl *, Uniformity> Uniform;
 };
 
 } // namespace clang::tidy::cuda

@@ -112,4 +112,24 @@ K tiny(float *p, float a) { p[0] = a * 1e-50; }
 // PTX-LABEL: .entry tiny(
 // PTX: mul.f64
 // PTX: ret;
+// Integer data made double by a literal and narrowed into a float: nvcc
+// keeps the f64 arithmetic, whatever the integer's width.
+K recipUnsigned(float *p, unsigned w) { p[0] = 1.0 / w; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '1.0' promotes integer data
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry recipUnsigned(
+// PTX: rcp.rn.f64
+// PTX: ret;
+K halfInt(float *p, int n) { p[0] = 0.5 * n; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5' promotes integer data
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry halfInt(
+// PTX: mul.f64
+// PTX: ret;
+K halfShort(float *p, short n) { p[0] = 0.5 * n; }
+// NOTES: :[[@LINE-1]]:{{[0-9]+}}: warning: double-precision literal '0.5' promotes integer data
+// NOTES-NOT: nvcc already
+// PTX-LABEL: .entry halfShort(
+// PTX: mul.f64
+// PTX: ret;
 // NOTES-NOT: warning:

@@ -452,4 +452,114 @@ TEST_F(ThreadIndexTest, PolyArithmetic) {
   EXPECT_EQ(P.uniformPart().str(), "2");
 }
 
+// Thread-uniform unknowns: variables with several uniform definitions.
+TEST_F(ThreadIndexTest, CStyleCounterIsUniform) {
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int j;\n"
+        "  if (i < n)\n"
+        "    for (j = 0; j < n; j++) {\n"
+        "      int probe = i * n + j;\n"
+        "    }\n"
+        "}\n");
+  EXPECT_EQ(str(),
+            "threadIdx.x * n + blockIdx.x * blockDim.x * n + <uniform>");
+  LaneStride S = stride();
+  ASSERT_TRUE(S.isSymbolic());
+  EXPECT_EQ(S.Symbols.str(), "n");
+}
+
+TEST_F(ThreadIndexTest, ReassignedParameterIsUniform) {
+  parse("__global__ void k(float *a, int off) {\n"
+        "  off = off * 2;\n"
+        "  if (blockIdx.x > 2)\n"
+        "    off += 4;\n"
+        "  int probe = threadIdx.x * 3 + off;\n"
+        "}\n");
+  EXPECT_EQ(str(), "3 * threadIdx.x + <uniform>");
+}
+
+TEST_F(ThreadIndexTest, UniformPointerLoad) {
+  parse("__global__ void k(const int *starts, int n) {\n"
+        "  const int *p = starts;\n"
+        "  for (int r = 0; r < n; ++r)\n"
+        "    p += n;\n"
+        "  int probe = p[blockIdx.x] + threadIdx.x;\n"
+        "}\n");
+  EXPECT_EQ(str(), "threadIdx.x + <uniform>");
+}
+
+TEST_F(ThreadIndexTest, DivergentDefinitionsStayUnknown) {
+  // Assigned under a thread-dependent condition, read after it.
+  parse("__global__ void k(int n) {\n"
+        "  int j = 0;\n"
+        "  if (threadIdx.x < 5)\n"
+        "    j = n;\n"
+        "  int probe = threadIdx.x + j;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  EXPECT_TRUE(form().MayDependOnThread);
+  // Left by a loop whose trip count depends on the thread.
+  parse("__global__ void k(int n) {\n"
+        "  int j;\n"
+        "  for (j = 0; j < threadIdx.x; j++)\n"
+        "    ;\n"
+        "  int probe = j;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  // A divergent break.
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int j;\n"
+        "  for (j = 0; j < n; j++)\n"
+        "    if (a[threadIdx.x] > 0)\n"
+        "      break;\n"
+        "  int probe = j;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  // A divergent continue that skips an update.
+  parse("__global__ void k(float *a, int n) {\n"
+        "  int c = 0;\n"
+        "  for (int r = 0; r < n; ++r) {\n"
+        "    if (a[threadIdx.x] > 0)\n"
+        "      continue;\n"
+        "    c += 2;\n"
+        "  }\n"
+        "  int probe = c;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  // A call that may read threadIdx.
+  parse("__device__ int lane() { return threadIdx.x & 31; }\n"
+        "__global__ void k(int n) {\n"
+        "  int d = 0;\n"
+        "  for (int r = 0; r < n; ++r)\n"
+        "    d = lane() + d;\n"
+        "  int probe = d;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+  // Its address escapes.
+  parse("__global__ void k(int n) {\n"
+        "  int e = 0;\n"
+        "  int *pe = &e;\n"
+        "  *pe = threadIdx.x;\n"
+        "  e = e + 1;\n"
+        "  int probe = e;\n"
+        "}\n");
+  EXPECT_EQ(str(), "unknown");
+}
+
+TEST_F(ThreadIndexTest, ConstantLoopSpan) {
+  parse("__global__ void k(float *a) {\n"
+        "  for (int j = 0; j < 32; j += 8) {\n"
+        "    int probe = j;\n"
+        "  }\n"
+        "}\n");
+  const auto *J = dyn_cast<VarDecl>(
+      cast<DeclRefExpr>(Probe->getInit()->IgnoreParenImpCasts())->getDecl());
+  std::optional<LoopSpan> Span = Analysis->constantLoopSpan(J);
+  ASSERT_TRUE(Span);
+  EXPECT_EQ(Span->First, 0);
+  EXPECT_EQ(Span->Last, 24);
+  EXPECT_EQ(Span->Step, 8);
+}
+
 } // namespace
