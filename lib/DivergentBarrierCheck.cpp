@@ -49,14 +49,43 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
 
   std::unique_ptr<ThreadDependence> &TD =
       IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
-  if (!TD)
+  if (!TD) {
+    // The block's x extent, where every launch in this file agrees: at
+    // warp scope it makes threadIdx.y warp-uniform.
+    std::optional<int64_t> LaunchedX;
+    if (IsWarp && isKernel(FD)) {
+      if (!Launches)
+        Launches = std::make_unique<KernelLaunches>(Ctx);
+      if (std::optional<BlockShape> S = Launches->onlyShape(FD))
+        LaunchedX = (*S)[0];
+    }
     TD = std::make_unique<ThreadDependence>(
         *FD, Ctx,
-        IsWarp ? ThreadDependence::Scope::Warp
-               : ThreadDependence::Scope::Block);
+        IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block,
+        LaunchedX);
+  }
   ThreadDependence::Divergence Div = TD->divergence(*Call);
   if (!Div)
     return;
+
+  // A `return` in a kernel ends the thread. `__syncwarp` waits only for the
+  // lanes that have not exited; `bar.sync` (`__syncthreads`) is released
+  // when the threads it still waits for exit (PTX ISA, `exit`). Neither
+  // hangs, and __syncwarp is well defined.
+  bool Exited = Div.EarlyExit && isKernel(FD);
+  if (Exited && (IsWarp || !ReportExitedThreads))
+    return;
+  if (Exited) {
+    diag(Call->getBeginLoc(),
+         "%0 is not reached by the threads that returned before it; exited "
+         "threads do not hold up the barrier, but the CUDA programming "
+         "guide asks every thread of the block to reach a barrier in "
+         "conditional code")
+        << Callee;
+    diag(Div.Cause->getBeginLoc(),
+         "some threads return here, before the barrier", DiagnosticIDs::Note);
+    return;
+  }
 
   diag(Call->getBeginLoc(),
        "%0 is reached by only some threads of the %select{block|warp}1; a "
@@ -65,7 +94,9 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       << Callee << IsWarp;
   if (Div.EarlyExit)
     diag(Div.Cause->getBeginLoc(),
-         "some threads return here, before the barrier", DiagnosticIDs::Note);
+         "some threads return here, before the barrier; they go on running "
+         "in the caller",
+         DiagnosticIDs::Note);
   else
     diag(Div.Cause->getBeginLoc(),
          "the barrier is under this condition, which depends on the thread "

@@ -4,6 +4,7 @@
 #define CUDA_LINT_DIVERGENTBARRIERCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/KernelLaunches.h"
 #include "cudalint/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -19,7 +20,11 @@ namespace clang::tidy::cuda {
 class DivergentBarrierCheck : public ClangTidyCheck {
 public:
   DivergentBarrierCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : ClangTidyCheck(Name, Context),
+        ReportExitedThreads(Options.get("ReportExitedThreads", false)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "ReportExitedThreads", ReportExitedThreads);
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
@@ -28,9 +33,15 @@ public:
   void onEndOfTranslationUnit() override {
     BlockAnalyses.clear();
     WarpAnalyses.clear();
+    Launches.reset();
   }
 
 private:
+  /// Report `__syncthreads()` that only threads which have exited the
+  /// kernel miss (see the docs).
+  const bool ReportExitedThreads;
+  /// The launches of this translation unit's kernels, read at first use.
+  std::unique_ptr<KernelLaunches> Launches;
   /// Thread dependence per function, at block scope (`__syncthreads`) and
   /// at warp scope (`__syncwarp`).
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>

@@ -8,6 +8,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <optional>
 
 namespace clang::tidy::cuda {
@@ -55,14 +56,12 @@ const VarDecl *assignedLocal(const Expr *LHS) {
   return nullptr;
 }
 
-/// One definition of a local variable: the variable and the value (and, for
-/// an element, the index expression) it gets.
-struct Definition {
-  const VarDecl *Var;
-  const Expr *Value;  // May be null (++x).
-  const Expr *Target; // The written l-value; may be null.
-  const Stmt *At;
-};
+using Definition = ThreadDependence::Definition;
+
+/// `x = E` of the whole variable: its old value does not count.
+bool wholeVariable(const Expr *LHS) {
+  return isa<DeclRefExpr>(LHS->IgnoreParenImpCasts());
+}
 
 void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
              llvm::SmallVectorImpl<const ReturnStmt *> &Returns) {
@@ -78,7 +77,12 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       if (const VarDecl *VD = assignedLocal(BO->getLHS()))
-        Defs.push_back({VD, BO->getRHS(), BO->getLHS(), S});
+        Defs.push_back(
+            {VD, BO->getRHS(),
+             BO->getOpcode() == BO_Assign && wholeVariable(BO->getLHS())
+                 ? nullptr
+                 : BO->getLHS(),
+             S});
   } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->isIncrementDecrementOp())
       if (const VarDecl *VD = assignedLocal(UO->getSubExpr()))
@@ -86,7 +90,12 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
   } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
       if (const VarDecl *VD = assignedLocal(Op->getArg(0)))
-        Defs.push_back({VD, Op->getArg(1), Op->getArg(0), S});
+        Defs.push_back(
+            {VD, Op->getArg(1),
+             Op->getOperator() == OO_Equal && wholeVariable(Op->getArg(0))
+                 ? nullptr
+                 : Op->getArg(0),
+             S});
   } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     Returns.push_back(RS);
   }
@@ -97,27 +106,132 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 } // namespace
 
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
-                                   Scope Level)
-    : Ctx(Ctx), Function(FD), Level(Level) {
-  llvm::SmallVector<Definition, 32> Defs;
+                                   Scope Level,
+                                   std::optional<int64_t> LaunchedX)
+    : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX) {
   collect(FD.getBody(), Defs, Returns);
-  for (const Definition &D : Defs)
+  for (const auto &[I, D] : llvm::enumerate(Defs)) {
     if (!isa<DeclStmt>(D.At))
       Reassigned.insert(D.Var);
-  // Iterate to a fixed point: each round can only add variables.
+    DefsOf[D.Var].push_back(I);
+  }
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (isa<GotoStmt, IndirectGotoStmt, LabelStmt, SwitchStmt>(S))
+      HasJumps = true;
+    for (const Stmt *Child : S->children())
+      if (Child) {
+        Parents[Child] = S;
+        Walk(Child);
+      }
+  };
+  if (FD.getBody())
+    Walk(FD.getBody());
+  // Iterate to a fixed point: each round can only add definitions. A use
+  // of a variable is thread-dependent when a thread-dependent definition of
+  // it may reach the use.
   bool Changed = true;
   while (Changed) {
     Changed = false;
-    for (const Definition &D : Defs) {
-      if (DependentVars.contains(D.Var))
+    for (const auto &[I, D] : llvm::enumerate(Defs)) {
+      if (DependentDefs.contains(I))
         continue;
       if (isDependent(D.Value) || isDependent(D.Target) ||
           dependentCondition(*D.At, D.Var)) {
+        DependentDefs.insert(I);
         DependentVars.insert(D.Var);
         Changed = true;
       }
     }
   }
+}
+
+bool ThreadDependence::mustDefine(const Stmt *S, const VarDecl *V) const {
+  if (!S)
+    return false;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+    S = EWC->getSubExpr();
+  auto isV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->getOpcode() == BO_Assign && isV(BO->getLHS());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+           isV(Op->getArg(0));
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    return llvm::is_contained(DS->decls(), V);
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return mustDefine(For->getInit(), V);
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(CS->body(),
+                        [&](const Stmt *C) { return mustDefine(C, V); });
+  return false;
+}
+
+void ThreadDependence::addDefinitionsIn(
+    const Stmt *S, const VarDecl *V,
+    llvm::SmallVectorImpl<unsigned> &Out) const {
+  auto It = DefsOf.find(V);
+  if (It == DefsOf.end())
+    return;
+  for (unsigned I : It->second) {
+    for (const Stmt *X = Defs[I].At; X; X = Parents.lookup(X))
+      if (X == S) {
+        if (!llvm::is_contained(Out, I))
+          Out.push_back(I);
+        break;
+      }
+  }
+}
+
+const llvm::SmallVector<unsigned, 4> *
+ThreadDependence::reaching(const DeclRefExpr *DRE) const {
+  auto Cached = ReachingCache.find(DRE);
+  if (Cached != ReachingCache.end())
+    return Cached->second ? &*Cached->second : nullptr;
+  std::optional<llvm::SmallVector<unsigned, 4>> &Result = ReachingCache[DRE];
+  const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+  if (HasJumps || !V || !Parents.count(DRE))
+    return nullptr;
+  // Structured code: walk out from the use. In a statement list, the
+  // statements before it define what reaches it, back to one that surely
+  // assigns the variable; around a loop, every definition in the loop may
+  // come round its back edge, unless the loop's init assigns it first.
+  llvm::SmallVector<unsigned, 4> Out;
+  const Stmt *Cur = DRE;
+  for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
+    if (isa<LambdaExpr>(P))
+      return nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(P)) {
+      if (Cur == For->getInit())
+        continue;
+      addDefinitionsIn(For, V, Out);
+      if (mustDefine(For->getInit(), V)) {
+        Result = Out;
+        return &*Result;
+      }
+      continue;
+    }
+    if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(P)) {
+      addDefinitionsIn(P, V, Out);
+      continue;
+    }
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      auto Body = CS->body();
+      const auto *Pos = llvm::find(Body, Cur);
+      while (Pos != Body.begin()) {
+        const Stmt *Sib = *--Pos;
+        addDefinitionsIn(Sib, V, Out);
+        if (mustDefine(Sib, V)) {
+          Result = Out;
+          return &*Result;
+        }
+      }
+    }
+  }
+  Result = Out;
+  return &*Result;
 }
 
 bool ThreadDependence::isLinearThreadIndex(const Expr *E) const {
@@ -191,8 +305,28 @@ bool ThreadDependence::isDependent(const Expr *E) const {
       return false;
     if (VD->getName() == "threadIdx")
       return true;
-    return DependentVars.contains(VD);
+    if (!DependentVars.contains(VD))
+      return false;
+    const llvm::SmallVector<unsigned, 4> *R = reaching(DRE);
+    if (!R)
+      return true;
+    return llvm::any_of(*R,
+                        [&](unsigned I) { return DependentDefs.contains(I); });
   }
+  // At warp scope, in blocks whose x extent is a multiple of 32, a warp is
+  // threads of one y and z: `threadIdx.y` is the same in all its lanes.
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E);
+      POE && Level == Scope::Warp && LaunchedX && *LaunchedX % 32 == 0)
+    if (const auto *Prop = dyn_cast<MSPropertyRefExpr>(
+            POE->getSyntacticForm()->IgnoreParens());
+        Prop && Prop->getPropertyDecl()->getName() != "x") {
+      const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+      if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+        Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+      if (const auto *D = dyn_cast<DeclRefExpr>(Base);
+          D && D->getDecl()->getName() == "threadIdx")
+        return false;
+    }
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (returnsPerThreadValue(Call->getDirectCallee()))
       return true;

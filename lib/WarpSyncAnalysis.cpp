@@ -56,6 +56,37 @@ bool isGridSyncCall(const CallExpr *Call) {
          isGrid(Call->getArg(0)->getType().getNonReferenceType());
 }
 
+std::optional<ThreadRank> threadRankCall(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!MD || !MD->getIdentifier() || MD->getName() != "thread_rank" ||
+      Call->getNumArgs() != 0)
+    return std::nullopt;
+  const CXXRecordDecl *RD = MD->getParent();
+  bool InCG = false;
+  for (const DeclContext *DC = RD; DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      InCG |= NS->getName() == "cooperative_groups";
+  if (!InCG || !RD->getIdentifier())
+    return std::nullopt;
+  if (RD->getName() == "thread_block")
+    return ThreadRank{ThreadRank::Block, 0};
+  if (RD->getName() == "grid_group")
+    return ThreadRank{ThreadRank::Grid, 0};
+  // thread_block_tile<N> (its rank is in a base that has N).
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && RD->getName().contains("tile")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Integral) {
+      int64_t N = Args[0].getAsIntegral().getExtValue();
+      if (N > 0 && N <= 1024)
+        return ThreadRank{ThreadRank::Tile, N};
+    }
+  }
+  return std::nullopt;
+}
+
 bool isThreadIdxX(const Expr *E) {
   const auto *POE = dyn_cast<PseudoObjectExpr>(E);
   if (!POE)
@@ -98,18 +129,27 @@ std::optional<Race> raceBetween(const Access &W, const Access &R) {
   int64_t D = R.Idx.Off - W.Idx.Off;
   if (D == 0)
     return std::nullopt;
-  if (std::max(RLo, WLo - D) >= std::min(RHi, WHi - D))
+  int64_t Lo = std::max(RLo, WLo - D), Hi = std::min(RHi, WHi - D);
+  if (Lo >= Hi)
     return std::nullopt;
-  bool SameWarp = false;
   if (!Tid)
-    SameWarp = D > -WarpSize && D < WarpSize;
-  else if (RHi < Inf && WHi < Inf &&
-           std::min(RLo, WLo) / WarpSize == (std::max(RHi, WHi) - 1) / WarpSize)
-    SameWarp = true;
-  else if (D < 0 && R.G.LaneLo >= -D)
-    SameWarp = true;
-  else if (D > 0 && D < WarpSize && R.G.LaneHi <= WarpSize - D)
-    SameWarp = true;
+    return Race{&W, &R, D > -WarpSize && D < WarpSize};
+  // The lanes each side's guards let in (`if (lane < o)` with
+  // `lane = tid & 31`): whether t and t + D are in the same warp, and
+  // whether both lanes pass, depends on t % 32 only, so the first 64
+  // readers of the range show every case.
+  auto lane = [](int64_t T) { return ((T % WarpSize) + WarpSize) % WarpSize; };
+  bool Any = false, SameWarp = true;
+  for (int64_t T = Lo; T < Hi && T < Lo + 2 * WarpSize; ++T) {
+    int64_t L = lane(T), LW = lane(T + D);
+    if (L < R.G.LaneLo || L >= R.G.LaneHi || LW < W.G.LaneLo ||
+        LW >= W.G.LaneHi)
+      continue;
+    Any = true;
+    SameWarp &= T >= 0 && T + D >= 0 && T / WarpSize == (T + D) / WarpSize;
+  }
+  if (!Any)
+    return std::nullopt;
   return Race{&W, &R, SameWarp};
 }
 

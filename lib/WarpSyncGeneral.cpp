@@ -49,6 +49,9 @@ struct Node {
   int64_t C = 0;
   const VarDecl *V = nullptr;
   int L = -1, R = -1, X = -1;
+  /// An Unknown read from memory (or returned by a call): data, as opposed
+  /// to a uniform value such as a kernel parameter.
+  bool Data = false;
 };
 
 /// The values of the built-in variables and loop variables for one thread.
@@ -79,6 +82,9 @@ struct Instance {
   /// of their variables' values): accesses of different iterations of such
   /// a loop are in different barrier intervals.
   uint64_t Iter;
+  /// The thread reaches the access only if a condition on data that the
+  /// evaluation cannot know holds (`if (keys[t] <= k && k < keys[t + 1])`).
+  bool Maybe = false;
 };
 
 } // namespace
@@ -99,8 +105,15 @@ struct GeneralRaces::Impl {
   std::map<InstanceKey, std::optional<std::vector<Instance>>> Cache;
   llvm::DenseMap<const Stmt *, bool> BarrierLoops;
 
-  Impl(Analysis &A, const FunctionDecl *FD, bool Kernel)
-      : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD) {}
+  /// The shape the translation unit launches the kernel with, if known;
+  /// \c LaunchedOnly: it is the only one.
+  std::optional<BlockShape> Launched;
+  bool LaunchedOnly = false;
+
+  Impl(Analysis &A, const FunctionDecl *FD, bool Kernel,
+       std::optional<BlockShape> Launched, bool LaunchedOnly)
+      : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD),
+        Launched(Launched), LaunchedOnly(LaunchedOnly) {}
 
   llvm::SmallPtrSet<const VarDecl *, 8> Following; ///< Definitions in progress.
 
@@ -168,6 +181,8 @@ struct GeneralRaces::Impl {
       }
       return add(N);
     }
+    if (std::optional<ThreadRank> Rank = threadRankCall(E))
+      return rank(*Rank);
     Expr::EvalResult ER;
     if (E->EvaluateAsInt(ER, Ctx) && ER.Val.isInt() &&
         ER.Val.getInt().getSignificantBits() <= 64)
@@ -289,7 +304,65 @@ struct GeneralRaces::Impl {
       N.R = compile(CO->getFalseExpr(), X, Vars, Depth + 1);
       return add(N);
     }
+    // A value read from memory or returned by a call: data.
+    if (isa<ArraySubscriptExpr, MemberExpr, CallExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
+      Node N;
+      N.Data = true;
+      return add(N);
+    }
     return unknown();
+  }
+
+  int bin(BinaryOperatorKind Op, int L, int R) {
+    Node N;
+    N.Kind = Node::Bin;
+    N.Op = Op;
+    N.L = L;
+    N.R = R;
+    return add(N);
+  }
+  int builtin(Node::NodeKind K, unsigned Dim) {
+    Node N;
+    N.Kind = K;
+    N.Dim = Dim;
+    return add(N);
+  }
+
+  /// `g.thread_rank()`: the linear thread index in the block (x fastest),
+  /// modulo the tile size for a tile; in the grid, after the threads of the
+  /// blocks before.
+  int rank(const ThreadRank &R) {
+    int InBlock = bin(
+        BO_Add, builtin(Node::Tid, 0),
+        bin(BO_Mul, builtin(Node::BDim, 0),
+            bin(BO_Add, builtin(Node::Tid, 1),
+                bin(BO_Mul, builtin(Node::BDim, 1), builtin(Node::Tid, 2)))));
+    if (R.Kind == ThreadRank::Tile)
+      return bin(BO_Rem, InBlock, constant(R.Size));
+    if (R.Kind == ThreadRank::Block)
+      return InBlock;
+    int Block = bin(
+        BO_Add, builtin(Node::Bid, 0),
+        bin(BO_Mul, builtin(Node::GDim, 0),
+            bin(BO_Add, builtin(Node::Bid, 1),
+                bin(BO_Mul, builtin(Node::GDim, 1), builtin(Node::Bid, 2)))));
+    int Threads =
+        bin(BO_Mul, builtin(Node::BDim, 0),
+            bin(BO_Mul, builtin(Node::BDim, 1), builtin(Node::BDim, 2)));
+    return bin(BO_Add, bin(BO_Mul, Block, Threads), InBlock);
+  }
+
+  /// Whether the tree at \p N holds a value read from memory.
+  bool hasData(int N) const {
+    const Node &Nd = Nodes[N];
+    if (Nd.Data)
+      return true;
+    for (int C : {Nd.L, Nd.R, Nd.X})
+      if (C >= 0 && hasData(C))
+        return true;
+    return false;
   }
 
   /// Whether the tree at \p N can be evaluated without unknown values.
@@ -656,11 +729,16 @@ struct GeneralRaces::Impl {
     return Elem;
   }
 
-  bool reaches(const Compiled &C, const Env &En) const {
+  /// Whether a thread in \p En reaches \p C: no condition on its path is
+  /// false; \p Maybe when one on data is unknown.
+  bool reaches(const Compiled &C, const Env &En, bool &Maybe) const {
+    Maybe = false;
     for (const auto &[N, Want] : C.Conds) {
       auto V = eval(N, En);
       if (V && bool(*V) != Want)
         return false;
+      if (!V && hasData(N))
+        Maybe = true;
     }
     return true;
   }
@@ -741,10 +819,11 @@ struct GeneralRaces::Impl {
                       OK = forEachLoopValue(C->Doms, En, [&] {
                         if (++Evaluations > MaxEvaluations)
                           return false;
-                        if (!reaches(*C, En))
+                        bool Maybe;
+                        if (!reaches(*C, En, Maybe))
                           return true;
                         if (auto E = element(*C, En))
-                          Out->push_back({*E, Key, iteration(En)});
+                          Out->push_back({*E, Key, iteration(En), Maybe});
                         return Out->size() < MaxInstances;
                       });
                       return OK;
@@ -768,6 +847,11 @@ struct GeneralRaces::Impl {
             UsedT[Sym->Dim] = true;
           else if (Sym->Kind == IndexSymbol::BlockIdx)
             UsedB[Sym->Dim] = true;
+        }
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (std::optional<ThreadRank> R = threadRankCall(Call)) {
+          UsedT[0] = true;
+          UsedB[0] |= R->Kind == ThreadRank::Grid;
         }
     });
     for (const auto &KV : A.OwnVars)
@@ -842,6 +926,15 @@ struct GeneralRaces::Impl {
           }
         }
       }
+    for (unsigned D = 0; D < 3; ++D)
+      Grid[D] = UsedB[D] ? 2 : 1;
+    // The launches in this file say how large the blocks are.
+    if (Launched) {
+      for (unsigned D = 0; D < 3; ++D)
+        Shape[D] = UsedT[D] ? (*Launched)[D] : 1;
+      return;
+    }
+    blockStrideBounds(Bound);
     auto round = [](int64_t V) { return V > 32 ? V - V % 32 : V; };
     bool TwoD = UsedT[1] || UsedT[2];
     Shape[0] = !UsedT[0]        ? 1
@@ -859,8 +952,43 @@ struct GeneralRaces::Impl {
                    : std::min<int64_t>(
                          Bound[2] < Inf ? std::min<int64_t>(Bound[2], 64) : 4,
                          std::max<int64_t>(1, Max / (Shape[0] * Shape[1])));
-    for (unsigned D = 0; D < 3; ++D)
-      Grid[D] = UsedB[D] ? 2 : 1;
+  }
+
+  /// Bounds the block by the strides of the global indices the accesses
+  /// use: `blockIdx.x * NT + threadIdx.x` (NT a constant) gives each block
+  /// NT elements, one per thread, so the blocks have at most NT threads in
+  /// x; blocks of more would overlap, which is not what such an index
+  /// means.
+  void blockStrideBounds(int64_t (&Bound)[3]) {
+    for (const auto &Region : A.Regions)
+      for (const Access &X : Region) {
+        if (X.Side || X.Carried || !X.Root)
+          continue;
+        for (const Expr *Sub : X.Subs) {
+          SmallVector<const VarDecl *, 2> Vars;
+          int N = compile(Sub, X, Vars);
+          if (!Vars.empty() || !known(N))
+            continue;
+          for (unsigned D = 0; D < 3; ++D) {
+            Env En;
+            setBlock(En);
+            auto V0 = eval(N, En);
+            En.B[D] = 1;
+            auto V1 = eval(N, En);
+            En.B[D] = 0;
+            if (!V0 || !V1 || *V1 - *V0 <= 0 || *V1 - *V0 >= Bound[D])
+              continue;
+            bool Moves = true;
+            for (int64_t T : {1, 7, 31}) {
+              En.T[D] = T;
+              auto V = eval(N, En);
+              Moves &= V && *V == *V0 + T;
+            }
+            if (Moves)
+              Bound[D] = *V1 - *V0;
+          }
+        }
+      }
   }
 
   std::string thread(uint32_t Key, bool WithBlock) const {
@@ -928,6 +1056,26 @@ struct GeneralRaces::Impl {
         instances(R, OneWarp, Corr, R.Side == 1 ? EdgeVar : nullptr);
     if (!IR || IR->empty())
       return std::nullopt;
+    // First the threads that surely reach the accesses; then, if they do
+    // not race, those that may, by data the evaluation cannot know.
+    std::optional<Race> Rc = match(W, R, *IW, *IR, BlocksOnly, false);
+    if (!Rc) {
+      Rc = match(W, R, *IW, *IR, BlocksOnly, true);
+      if (Rc) {
+        Rc->DataDependent = true;
+        for (const auto &[X, C] : {std::pair(&W, &*CW), std::pair(&R, &*CR)})
+          for (size_t I = 0; I < C->Conds.size() && !Rc->DataCond; ++I)
+            if (hasData(C->Conds[I].first))
+              Rc->DataCond = X->G.Conds[I].first;
+      }
+    }
+    return Rc;
+  }
+
+  std::optional<Race> match(const Access &W, const Access &R,
+                            const std::vector<Instance> &IW,
+                            const std::vector<Instance> &IR, bool BlocksOnly,
+                            bool WithMaybe) const {
     // Per element: the first writer, and the first writers that differ
     // from it in thread, warp and block. Whatever thread reads the element,
     // one of these is a writer of the worst kind for it, if any is.
@@ -936,7 +1084,11 @@ struct GeneralRaces::Impl {
       uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
     };
     llvm::DenseMap<std::pair<int64_t, uint64_t>, Writers> Map;
-    for (const Instance &I : *IW) {
+    bool AnyMaybe = false;
+    for (const Instance &I : IW) {
+      AnyMaybe |= I.Maybe;
+      if (I.Maybe && !WithMaybe)
+        continue;
       auto [It, New] = Map.try_emplace({I.Elem, I.Iter}, Writers{I.Thread});
       Writers &Wr = It->second;
       if (New || Wr.First == I.Thread)
@@ -951,7 +1103,12 @@ struct GeneralRaces::Impl {
     bool Any = false, SameWarp = true, CrossBlock = false;
     int Worst = -1;
     std::string Example;
-    for (const Instance &I : *IR) {
+    if (WithMaybe && !AnyMaybe &&
+        llvm::none_of(IR, [](const Instance &I) { return I.Maybe; }))
+      return std::nullopt;
+    for (const Instance &I : IR) {
+      if (I.Maybe && !WithMaybe)
+        continue;
       auto It = Map.find({I.Elem, I.Iter});
       if (It == Map.end())
         continue;
@@ -1006,14 +1163,20 @@ struct GeneralRaces::Impl {
   }
 };
 
-GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel)
-    : P(std::make_unique<Impl>(A, FD, Kernel)) {}
+GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel,
+                           std::optional<BlockShape> Launched,
+                           bool LaunchedOnly)
+    : P(std::make_unique<Impl>(A, FD, Kernel, Launched, LaunchedOnly)) {}
 
 GeneralRaces::~GeneralRaces() = default;
 
 std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
                                        bool BlocksOnly) {
   return P->race(W, R, BlocksOnly);
+}
+
+bool GeneralRaces::shapeLaunched() const {
+  return P->Launched && P->LaunchedOnly;
 }
 
 std::string GeneralRaces::shape() const {

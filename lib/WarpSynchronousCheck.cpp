@@ -18,6 +18,7 @@
 
 #include "WarpSynchronousCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/KernelLaunches.h"
 #include "cudalint/WarpSyncAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -29,6 +30,7 @@
 #include "llvm/ADT/StringSet.h"
 #include <limits>
 #include <optional>
+#include <tuple>
 
 using namespace clang::ast_matchers;
 
@@ -1540,6 +1542,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   auto Calls = std::move(A.Calls);
 
   llvm::DenseSet<unsigned> Reported;
+  KernelLaunches Launches(*Ctx);
   for (const FunctionDecl *FD : Fns) {
     Guard Entry;
     if (!isKernel(FD)) {
@@ -1592,7 +1595,10 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     A.walkFunction(FD, Entry);
     boundThreads(A, FD);
     Fixer F(A, *Ctx, FD, Calls);
-    GeneralRaces General(A, FD, isKernel(FD));
+    std::optional<BlockShape> Launched =
+        isKernel(FD) ? Launches.largestShape(FD) : std::nullopt;
+    GeneralRaces General(A, FD, isKernel(FD), Launched,
+                         Launched && Launches.onlyShape(FD));
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;
@@ -1616,9 +1622,11 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         }
       if (Races.empty())
         continue;
+      // Races that need data-dependent conditions last: when the first
+      // does, all do.
       llvm::sort(Races, [](const Race &X, const Race &Y) {
-        return X.R->Order < Y.R->Order ||
-               (X.R->Order == Y.R->Order && X.W->Order < Y.W->Order);
+        return std::make_tuple(X.DataDependent, X.R->Order, X.W->Order) <
+               std::make_tuple(Y.DataDependent, Y.R->Order, Y.W->Order);
       });
       const Race &First = Races.front();
       SourceLocation Loc = SM.getExpansionLoc(First.R->E->getBeginLoc());
@@ -1634,6 +1642,24 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         Reported.insert(LocOf(R));
       if (Seen)
         continue;
+      // Every race needs a thread that a condition on data lets in: whether
+      // there is one depends on the data (`keys[t] <= k && k < keys[t + 1]`
+      // over sorted keys lets in one thread). Said so, without a fix.
+      if (First.DataDependent) {
+        diag(Loc, "threads may communicate through '%0' with no barrier in "
+                  "between, depending on the data: a race unless a "
+                  "data-dependent condition lets only one thread at each "
+                  "element")
+            << First.R->Root->getName();
+        diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
+             "another thread may write the element here", DiagnosticIDs::Note);
+        if (First.DataCond)
+          diag(SM.getExpansionLoc(First.DataCond->getBeginLoc()),
+               "this condition depends on data the check cannot evaluate",
+               DiagnosticIDs::Note);
+        continue;
+      }
+      llvm::erase_if(Races, [](const Race &R) { return R.DataDependent; });
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
       bool CrossBlock =
           llvm::any_of(Races, [](const Race &R) { return R.CrossBlock; });
@@ -1708,7 +1734,10 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                     : "another thread writes the element here",
            DiagnosticIDs::Note);
       if (Example)
-        diag(Loc, "for example, %0 (assuming blocks of %1)",
+        diag(Loc,
+             General.shapeLaunched()
+                 ? "for example, %0 (in blocks of %1, as launched here)"
+                 : "for example, %0 (assuming blocks of %1)",
              DiagnosticIDs::Note)
             << Example->Example << General.shape();
       if (Warp && !CrossBlock)

@@ -13,7 +13,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -21,9 +24,11 @@ namespace clang::tidy::cuda {
 ///
 /// An expression is thread-dependent when it mentions `threadIdx` (and so
 /// any lane id such as `threadIdx.x & 31` or `threadIdx.x % 32`), a local
-/// variable with a thread-dependent definition (its initialiser, any
-/// assignment to it, or an assignment made under a thread-dependent
-/// condition), a read through a pointer or array at a thread-dependent
+/// variable a thread-dependent definition of which may reach the use (its
+/// initialiser or an assignment to it, thread-dependent or made under a
+/// thread-dependent condition; `for (i = 0; ...)` after
+/// `for (i = tid; ...)` reuses the counter with a uniform value), a
+/// read through a pointer or array at a thread-dependent
 /// index, or the result of a call that returns per-thread values (atomics,
 /// warp shuffles, `clock`), or a call with a thread-dependent argument.
 ///
@@ -44,8 +49,12 @@ namespace clang::tidy::cuda {
 class ThreadDependence {
 public:
   enum class Scope { Block, Warp };
+  /// \p LaunchedX: the block's x extent where every launch of the kernel
+  /// has the same one (at warp scope, `threadIdx.y` and `.z` are the same
+  /// in every lane of a warp when it is a multiple of 32).
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
-                   Scope Level = Scope::Block);
+                   Scope Level = Scope::Block,
+                   std::optional<int64_t> LaunchedX = std::nullopt);
 
   /// True if \p E can have different values in different threads.
   bool isDependent(const Expr *E) const;
@@ -55,6 +64,15 @@ public:
   bool isDependentVar(const VarDecl *VD) const {
     return DependentVars.contains(VD);
   }
+
+  /// One definition of a local variable: the variable and the value (and,
+  /// for an element or a compound assignment, the written l-value) it gets.
+  struct Definition {
+    const VarDecl *Var;
+    const Expr *Value;  // May be null (++x).
+    const Expr *Target; // The l-value whose old value counts; may be null.
+    const Stmt *At;
+  };
 
   /// Why \p S is reached by only some threads of the block.
   struct Divergence {
@@ -81,12 +99,30 @@ private:
   /// A warp-uniform value at warp scope (see the class comment).
   bool isWarpUniform(const Expr *E) const;
 
+  /// The definitions of the variable \p DRE names that may reach it (indices
+  /// into Defs), or null when every definition may.
+  const llvm::SmallVector<unsigned, 4> *reaching(const DeclRefExpr *DRE) const;
+  /// Whether \p S certainly assigns \p V, killing its earlier definitions.
+  bool mustDefine(const Stmt *S, const VarDecl *V) const;
+  void addDefinitionsIn(const Stmt *S, const VarDecl *V,
+                        llvm::SmallVectorImpl<unsigned> &Out) const;
+
   ASTContext &Ctx;
   const FunctionDecl &Function;
   Scope Level;
+  std::optional<int64_t> LaunchedX;
   llvm::DenseSet<const VarDecl *> Reassigned;
   llvm::DenseSet<const VarDecl *> DependentVars;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
+  llvm::SmallVector<Definition, 32> Defs;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<unsigned, 4>> DefsOf;
+  llvm::DenseSet<unsigned> DependentDefs;
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> DefsAt;
+  bool HasJumps = false; ///< goto, labels, switch: no structural reaching.
+  mutable llvm::DenseMap<const DeclRefExpr *,
+                         std::optional<llvm::SmallVector<unsigned, 4>>>
+      ReachingCache;
 };
 
 } // namespace clang::tidy::cuda

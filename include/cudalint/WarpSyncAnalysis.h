@@ -11,6 +11,7 @@
 #ifndef CUDA_LINT_WARPSYNCANALYSIS_H
 #define CUDA_LINT_WARPSYNCANALYSIS_H
 
+#include "cudalint/KernelLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
@@ -111,6 +112,18 @@ bool isGridSyncCall(const CallExpr *Call);
 /// cooperative_groups sync().
 bool isBarrierCall(const CallExpr *Call);
 
+/// What a cooperative_groups `g.thread_rank()` counts: the thread's rank
+/// in the block (`thread_block`), in a tile of Size threads of it
+/// (`thread_block_tile<Size>`: the block rank modulo Size) or in the grid.
+struct ThreadRank {
+  enum RankKind { Block, Tile, Grid } Kind;
+  int64_t Size = 0;
+};
+
+/// \p E as a call of `thread_rank()` on a cooperative group of a known
+/// kind.
+std::optional<ThreadRank> threadRankCall(const Expr *E);
+
 /// `threadIdx.x`.
 bool isThreadIdxX(const Expr *E);
 
@@ -199,6 +212,8 @@ public:
           Dep = true;
         else if (VD && VD->isLocalVarDecl() && Varying.count(VD))
           Dep = true;
+      } else if (isa<CallExpr>(S) && threadRankCall(cast<CallExpr>(S))) {
+        Dep = true;
       } else if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
         if (isThreadIdxX(POE))
           Dep = true;
@@ -685,6 +700,20 @@ public:
       walkStmt(Child, G, Holder);
   }
 
+  /// Whether \p VD is a pointer that may point at a different element in
+  /// each thread: assigned after its declaration (`p = &p[x];`,
+  /// `p += x;`), or a local initialised from the thread
+  /// (`float *row = (float *)((char *)base + y * pitch);`). What its
+  /// subscripts index is not known; its accesses are left out.
+  bool rebased(const VarDecl *VD) const {
+    if (!VD->getType()->isPointerType())
+      return false;
+    if (Reassigned.count(VD))
+      return true;
+    return VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit() &&
+           canonicalArray(VD) == VD && varyingExpr(VD->getInit());
+  }
+
   /// The array \p VD names: `s` for `volatile T *vs = s;` (a local pointer
   /// never reassigned), \p VD otherwise.
   const ValueDecl *canonicalArray(const ValueDecl *D) const {
@@ -845,6 +874,8 @@ public:
     if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
         !VD->getType()->isPointerType())
       return;
+    if (rebased(VD))
+      return;
     std::optional<IndexForm> Idx;
     if (Subs.size() == 1)
       Idx = parseIndex(Subs[0]);
@@ -973,6 +1004,11 @@ struct Race {
   bool General = false;
   bool CrossBlock = false;
   std::string Example;
+  /// Only threads that a condition on data (memory the analysis cannot
+  /// read, such as `keys[t] <= k`) may let in race: whether they do depends
+  /// on the data.
+  bool DataDependent = false;
+  const Expr *DataCond = nullptr; ///< Such a condition.
 };
 
 /// The race between the write \p W and the read \p R, if a thread that
@@ -993,7 +1029,12 @@ std::optional<Race> raceBetween(const Access &W, const Access &R);
 /// go either way.
 class GeneralRaces {
 public:
-  GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel);
+  /// \p Launched: the block shape the translation unit launches the
+  /// kernel \p FD with (the largest of them), if known; \p LaunchedOnly:
+  /// every launch has that shape.
+  GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel,
+               std::optional<BlockShape> Launched = std::nullopt,
+               bool LaunchedOnly = false);
   ~GeneralRaces();
   /// The race between the write \p W and the read \p R of one array in
   /// one region, if the evaluation finds one.
@@ -1001,6 +1042,8 @@ public:
                            bool BlocksOnly = false);
   /// The model block, as "256 threads" or "32x8 threads".
   std::string shape() const;
+  /// Whether the model block is the one shape the kernel is launched with.
+  bool shapeLaunched() const;
 
 private:
   struct Impl;

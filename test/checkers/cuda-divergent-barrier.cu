@@ -11,7 +11,8 @@ __global__ void branchOnThread(float *out, int n) {
   }
 }
 
-// Some threads leave early, the others wait for them forever.
+// Some threads leave the kernel early: they have exited, and exited threads
+// do not hold up the barrier (see cuda-divergent-barrier-exit.cu).
 __global__ void earlyReturn(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
@@ -19,8 +20,20 @@ __global__ void earlyReturn(float *out, int n) {
   __shared__ float tile[256];
   tile[threadIdx.x] = out[i];
   __syncthreads();
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '__syncthreads' is reached by only some threads
-  // CHECK-NOTES: :[[@LINE-5]]:5: note: some threads return here, before the barrier
+  out[i] = tile[255 - threadIdx.x];
+}
+
+// A helper's early return is not an exit: those threads go on running in
+// the caller, and the others wait for them at this barrier.
+__device__ void helperReturn(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  __shared__ float tile[256];
+  tile[threadIdx.x] = out[i];
+  __syncthreads();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: some threads return here, before the barrier; they go on running in the caller
   out[i] = tile[255 - threadIdx.x];
 }
 

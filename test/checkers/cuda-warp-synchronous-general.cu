@@ -100,7 +100,7 @@ __global__ void broadcastOne(const float *in, float *out) {
   float scale = s[0];
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
   // CHECK-NOTES: :[[@LINE-3]]:5: note: another thread writes the element here
-  // CHECK-NOTES: :[[@LINE-3]]:17: note: for example, thread 32 reads 's[0]', which thread 0 writes (assuming blocks of 1024 threads)
+  // CHECK-NOTES: :[[@LINE-3]]:17: note: for example, thread 32 reads 's[0]', which thread 0 writes (assuming blocks of 128 threads)
   // CHECK-FIXES: {{^}}    s[0] = in[blockIdx.x];{{$}}
   // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
   // CHECK-FIXES-NEXT: {{^}}  float scale = s[0];{{$}}

@@ -1,0 +1,70 @@
+//===--- KernelLaunches.h - cuda-lint ---------------------------*- C++ -*-===//
+//
+// The block shapes a translation unit launches its kernels with: the block
+// argument of each `kernel<<<grid, block>>>` and `cudaLaunchKernel` /
+// `cudaLaunchCooperativeKernel` call, evaluated where it is a constant
+// (`256`, `dim3(16, 16)`, a macro, a local `dim3 b(16, 16);` or
+// `dim3 b; b.x = 256;` never otherwise changed). The checks that model a
+// block (cuda-warp-synchronous, cuda-divergent-barrier) use the shape the
+// kernel is really launched with instead of the largest one CUDA allows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_KERNELLAUNCHES_H
+#define CUDA_LINT_KERNELLAUNCHES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace clang::tidy::cuda {
+
+/// A block shape: threads in x, y and z.
+using BlockShape = std::array<int64_t, 3>;
+
+/// The launches of the kernels of one translation unit.
+class KernelLaunches {
+public:
+  /// Collects the launches in the user code of \p Ctx's translation unit
+  /// (declarations outside system headers, template instantiations
+  /// included).
+  explicit KernelLaunches(ASTContext &Ctx);
+
+  /// What is known of the blocks \p Kernel is launched with.
+  struct Launches {
+    /// The distinct constant shapes, in the order first seen.
+    llvm::SmallVector<BlockShape, 2> Shapes;
+    /// Some launch's block is not a constant, or the kernel's address is
+    /// taken other than for a launch this analysis reads (a function
+    /// pointer may launch it with any shape).
+    bool Unknown = false;
+  };
+
+  /// The launches of \p Kernel (a specialisation for a template), or null
+  /// when the translation unit does not launch it.
+  const Launches *launchesOf(const FunctionDecl *Kernel) const;
+
+  /// The shape of every launch of \p Kernel, when the translation unit
+  /// launches it and always with that one constant shape.
+  std::optional<BlockShape> onlyShape(const FunctionDecl *Kernel) const;
+
+  /// The launch shape with the most threads, when every launch of
+  /// \p Kernel in the translation unit has a constant shape.
+  std::optional<BlockShape> largestShape(const FunctionDecl *Kernel) const;
+
+  /// The constant value of the block argument \p E (a `dim3` or an
+  /// integer) of a launch in \p Caller.
+  static std::optional<BlockShape>
+  evaluateBlock(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
+
+private:
+  llvm::DenseMap<const FunctionDecl *, Launches> ByKernel;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_KERNELLAUNCHES_H

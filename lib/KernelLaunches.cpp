@@ -1,0 +1,339 @@
+//===--- KernelLaunches.cpp - cuda-lint -----------------------------------===//
+
+#include "cudalint/KernelLaunches.h"
+#include "cudalint/DeviceCode.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+constexpr int MaxDepth = 8;
+
+std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth);
+
+/// Calls \p F(Value, Member) for every write of the local variable \p VD in
+/// \p Body: `VD = E` (Member empty), `VD.x = E` (Member "x"); a write of
+/// another form (`++VD`, `&VD`, a non-const reference) gives a null Value.
+template <typename Fn>
+void forEachWrite(const VarDecl *VD, const Stmt *Body, Fn F) {
+  if (!Body)
+    return;
+  auto refersTo = [&](const Expr *E, StringRef &Member) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      Member = ME->getMemberDecl()->getName();
+      E = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE && DRE->getDecl() == VD;
+  };
+  for (const Stmt *Child : Body->children()) {
+    if (!Child)
+      continue;
+    StringRef Member;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Child);
+        BO && BO->isAssignmentOp() && refersTo(BO->getLHS(), Member)) {
+      F(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr, Member);
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Child);
+               Op && Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
+               refersTo(Op->getArg(0), Member)) {
+      F(Op->getOperator() == OO_Equal ? Op->getArg(1) : nullptr, Member);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(Child);
+               UO &&
+               (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+               refersTo(UO->getSubExpr(), Member)) {
+      F(nullptr, Member);
+    } else if (const auto *Call = dyn_cast<CallExpr>(Child)) {
+      // Passed by non-const reference: may change.
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        StringRef M;
+        if (!refersTo(Call->getArg(I), M))
+          continue;
+        const ParmVarDecl *P = Callee && I < Callee->getNumParams()
+                                   ? Callee->getParamDecl(I)
+                                   : nullptr;
+        if (!P || (P->getType()->isReferenceType() &&
+                   !P->getType().getNonReferenceType().isConstQualified()))
+          F(nullptr, M);
+      }
+    }
+    forEachWrite(VD, Child, F);
+  }
+}
+
+/// The value of the local variable \p VD (a `dim3` or an integer) of
+/// \p Caller: its initialiser and every assignment of it or of its
+/// members must be constant and agree.
+std::optional<BlockShape> localValue(const VarDecl *VD,
+                                     const FunctionDecl *Caller,
+                                     ASTContext &Ctx, int Depth) {
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !Caller ||
+      !Caller->getBody())
+    return std::nullopt;
+  std::optional<BlockShape> Value;
+  if (const Expr *Init = VD->getInit())
+    Value = KernelLaunches::evaluateBlock(Init, Caller, Ctx);
+  else if (VD->getType()->isRecordType())
+    Value = BlockShape{1, 1, 1};
+  bool OK = Value.has_value();
+  std::optional<int64_t> Members[3];
+  std::optional<BlockShape> Whole;
+  forEachWrite(VD, Caller->getBody(), [&](const Expr *RHS, StringRef Member) {
+    if (!OK)
+      return;
+    if (!RHS) {
+      OK = false;
+      return;
+    }
+    if (Member.empty()) {
+      std::optional<BlockShape> V =
+          Depth < MaxDepth ? KernelLaunches::evaluateBlock(RHS, Caller, Ctx)
+                           : std::nullopt;
+      if (!V || (Whole && *Whole != *V))
+        OK = false;
+      Whole = V;
+      return;
+    }
+    int D = Member == "x" ? 0 : Member == "y" ? 1 : Member == "z" ? 2 : -1;
+    std::optional<int64_t> V =
+        D >= 0 ? evaluateInt(RHS, Caller, Ctx, Depth + 1) : std::nullopt;
+    if (!V || (Members[D] && *Members[D] != *V)) {
+      OK = false;
+      return;
+    }
+    Members[D] = V;
+  });
+  if (!OK)
+    return std::nullopt;
+  if (Whole) {
+    // `dim3 b; b = dim3(16, 16);`: the default value is replaced; an
+    // initialiser that says otherwise is another shape.
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(
+        VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+    bool Default = !VD->getInit() ||
+                   (Ctor && llvm::all_of(Ctor->arguments(), [](const Expr *A) {
+                      return isa<CXXDefaultArgExpr>(A);
+                    }));
+    if (!Default && *Whole != *Value)
+      return std::nullopt;
+    Value = Whole;
+  }
+  for (int D = 0; D < 3; ++D)
+    if (Members[D])
+      (*Value)[D] = *Members[D];
+  return Value;
+}
+
+std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth) {
+  if (!E || Depth > MaxDepth || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (std::optional<BlockShape> V = localValue(VD, Caller, Ctx, Depth + 1);
+          V && (*V)[1] == 1 && (*V)[2] == 1)
+        return (*V)[0];
+  return std::nullopt;
+}
+
+std::optional<BlockShape> evaluate(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth) {
+  if (!E || Depth > MaxDepth || E->isValueDependent())
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return evaluate(Cast->getSubExpr(), Caller, Ctx, Depth + 1);
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    std::optional<int64_t> V = evaluateInt(E, Caller, Ctx, Depth + 1);
+    if (!V || *V <= 0)
+      return std::nullopt;
+    return BlockShape{*V, 1, 1};
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor())
+      return Ctor->getNumArgs() == 1
+                 ? evaluate(Ctor->getArg(0), Caller, Ctx, Depth + 1)
+                 : std::nullopt;
+    BlockShape S{1, 1, 1};
+    if (Ctor->getNumArgs() > 3)
+      return std::nullopt;
+    for (unsigned I = 0; I < Ctor->getNumArgs(); ++I) {
+      std::optional<int64_t> V =
+          evaluateInt(Ctor->getArg(I), Caller, Ctx, Depth + 1);
+      if (!V || *V <= 0)
+        return std::nullopt;
+      S[I] = *V;
+    }
+    return S;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return localValue(VD, Caller, Ctx, Depth + 1);
+  return std::nullopt;
+}
+
+/// The kernel that \p E names: `kernel`, `&kernel`, `(void *)kernel`.
+const FunctionDecl *kernelNamed(const Expr *E, const DeclRefExpr **Ref) {
+  while (true) {
+    E = E->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      E = UO->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  if (!FD || !isKernel(FD))
+    return nullptr;
+  *Ref = DRE;
+  return FD;
+}
+
+class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
+public:
+  LaunchVisitor(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Caller;
+    if (FD->doesThisDeclarationHaveABody())
+      Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    const FunctionDecl *Saved = Caller;
+    if (FD->doesThisDeclarationHaveABody())
+      Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    const DeclRefExpr *Ref = nullptr;
+    const FunctionDecl *Kernel = kernelNamed(Launch->getCallee(), &Ref);
+    const CallExpr *Config = Launch->getConfig();
+    if (!Kernel || !Config || Config->getNumArgs() < 2)
+      return true;
+    Consumed.insert(Ref);
+    add(Kernel, Config->getArg(1));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() < 3 ||
+        isa<CUDAKernelCallExpr>(Call))
+      return true;
+    StringRef Name = Callee->getName();
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
+      return true;
+    const DeclRefExpr *Ref = nullptr;
+    if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
+      Consumed.insert(Ref);
+      add(Kernel, Call->getArg(2));
+    }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+        FD && isKernel(FD))
+      Refs.push_back(DRE);
+    return true;
+  }
+
+  void add(const FunctionDecl *Kernel, const Expr *Block) {
+    KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
+    std::optional<BlockShape> S =
+        KernelLaunches::evaluateBlock(Block, Caller, Ctx);
+    if (!S) {
+      L.Unknown = true;
+      return;
+    }
+    if (!llvm::is_contained(L.Shapes, *S))
+      L.Shapes.push_back(*S);
+  }
+
+  /// A kernel named other than by a launch read here (a function pointer,
+  /// a launch this analysis does not know): launched with any shape.
+  void finish() {
+    for (const DeclRefExpr *DRE : Refs)
+      if (!Consumed.count(DRE))
+        Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()].Unknown =
+            true;
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Caller = nullptr;
+  llvm::DenseMap<const FunctionDecl *, KernelLaunches::Launches> Out;
+  llvm::SmallVector<const DeclRefExpr *, 16> Refs;
+  llvm::DenseSet<const DeclRefExpr *> Consumed;
+};
+
+} // namespace
+
+std::optional<BlockShape>
+KernelLaunches::evaluateBlock(const Expr *E, const FunctionDecl *Caller,
+                              ASTContext &Ctx) {
+  std::optional<BlockShape> S = evaluate(E, Caller, Ctx, 0);
+  if (!S || (*S)[0] <= 0 || (*S)[1] <= 0 || (*S)[2] <= 0 ||
+      (*S)[0] * (*S)[1] * (*S)[2] > 1024)
+    return std::nullopt;
+  return S;
+}
+
+KernelLaunches::KernelLaunches(ASTContext &Ctx) {
+  LaunchVisitor V(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      continue;
+    V.TraverseDecl(D);
+  }
+  V.finish();
+  ByKernel = std::move(V.Out);
+}
+
+const KernelLaunches::Launches *
+KernelLaunches::launchesOf(const FunctionDecl *Kernel) const {
+  auto It = ByKernel.find(Kernel->getCanonicalDecl());
+  return It == ByKernel.end() ? nullptr : &It->second;
+}
+
+std::optional<BlockShape>
+KernelLaunches::onlyShape(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->Shapes.size() != 1)
+    return std::nullopt;
+  return L->Shapes.front();
+}
+
+std::optional<BlockShape>
+KernelLaunches::largestShape(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->Shapes.empty())
+    return std::nullopt;
+  BlockShape Best = L->Shapes.front();
+  for (const BlockShape &S : L->Shapes)
+    if (S[0] * S[1] * S[2] > Best[0] * Best[1] * Best[2])
+      Best = S;
+  return Best;
+}
+
+} // namespace clang::tidy::cuda

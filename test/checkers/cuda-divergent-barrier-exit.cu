@@ -1,0 +1,95 @@
+// RUN: %check_cuda_lint -check-suffix=DEF %s cuda-divergent-barrier %t-def
+// RUN: %check_cuda_lint -check-suffix=EXIT %s cuda-divergent-barrier %t-exit -- -config="{CheckOptions: {cuda-divergent-barrier.ReportExitedThreads: true}}"
+
+// Barriers missed only by threads that have exited the kernel, loop
+// counters reused with a uniform value, warps of whole rows: not findings
+// (issue 19). ReportExitedThreads reports the exited-threads case with its
+// own message.
+
+// The threads past the end return: they have exited. PTX's exit releases a
+// barrier that waits only for exiting threads, so this does not hang.
+__global__ void tail(const float *in, float *out, int n) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  tile[threadIdx.x] = in[i];
+  __syncthreads();
+  // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:3: warning: '__syncthreads' is not reached by the threads that returned before it; exited threads do not hold up the barrier, but the CUDA programming guide asks every thread of the block to reach a barrier in conditional code [cuda-divergent-barrier]
+  // CHECK-NOTES-EXIT: :[[@LINE-4]]:5: note: some threads return here, before the barrier
+  out[i] = tile[threadIdx.x ^ 1];
+}
+
+// __syncwarp waits only for the lanes that have not exited: well defined.
+__global__ void warpTail(const int *in, int *out, int n) {
+  __shared__ int s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  s[threadIdx.x] = in[i];
+  __syncwarp();
+  out[i] = s[threadIdx.x ^ 1];
+}
+
+// Still reported: the threads that skip the barrier go on running.
+__global__ void skip(const float *in, float *out, int n) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    // CHECK-MESSAGES-DEF: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+    // CHECK-NOTES-DEF: :[[@LINE-4]]:7: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+    // CHECK-NOTES-EXIT: :[[@LINE-6]]:7: note: the barrier is under this condition, which depends on the thread index
+    out[i] = tile[threadIdx.x ^ 1];
+  }
+}
+
+// A loop counter reused: the first loop gives `i` per-thread values, the
+// second starts it again at 0 for every thread.
+__global__ void reuse(const float *in, float *out, int n, int steps) {
+  __shared__ float s[256];
+  int i;
+  float acc = 0.0f;
+  for (i = threadIdx.x; i < n; i += blockDim.x)
+    acc += in[i];
+  s[threadIdx.x] = acc;
+  for (i = 0; i < steps; i++) {
+    __syncthreads();
+    s[threadIdx.x] += s[(threadIdx.x + 1) % 256];
+  }
+  i = threadIdx.x;
+  if (i < 32)
+    __syncthreads();
+  // CHECK-MESSAGES-DEF: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+  // CHECK-NOTES-DEF: :[[@LINE-3]]:7: note: the barrier is under this condition, which depends on the thread index
+  // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+  // CHECK-NOTES-EXIT: :[[@LINE-5]]:7: note: the barrier is under this condition, which depends on the thread index
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Launched with 32-wide rows, a warp is one row: the row's bounds are the
+// same in all its lanes.
+__global__ void rows(const int *rowPtr, const float *val, float *out,
+                     int nrows) {
+  __shared__ float sh[8 * 32];
+  int row = blockDim.y * blockIdx.x + threadIdx.y;
+  if (row < nrows) {
+    int lb = rowPtr[row], hb = rowPtr[row + 1];
+    float acc = 0.0f;
+    for (int j = lb; j < hb; j += 32) {
+      if (j + threadIdx.x < hb)
+        sh[threadIdx.y * 32 + threadIdx.x] = val[j + threadIdx.x];
+      __syncwarp();
+      for (int k = 0; k < 32 && j + k < hb; k++)
+        acc += sh[threadIdx.y * 32 + k];
+      __syncwarp();
+    }
+    out[row * 32 + threadIdx.x] = acc;
+  }
+}
+
+void run(const int *rowPtr, const float *val, float *out, int nrows) {
+  rows<<<(nrows + 7) / 8, dim3(32, 8)>>>(rowPtr, val, out, nrows);
+}
