@@ -462,8 +462,7 @@ TEST_F(ThreadIndexTest, CStyleCounterIsUniform) {
         "      int probe = i * n + j;\n"
         "    }\n"
         "}\n");
-  EXPECT_EQ(str(),
-            "threadIdx.x * n + blockIdx.x * blockDim.x * n + <uniform>");
+  EXPECT_EQ(str(), "threadIdx.x * n + blockIdx.x * blockDim.x * n + <uniform>");
   LaneStride S = stride();
   ASSERT_TRUE(S.isSymbolic());
   EXPECT_EQ(S.Symbols.str(), "n");
