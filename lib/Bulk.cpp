@@ -345,6 +345,20 @@ std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files,
   return Out;
 }
 
+std::string firstSanitizerReport(StringRef Err) {
+  llvm::SmallVector<StringRef> Lines;
+  Err.split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.contains("ERROR: AddressSanitizer") ||
+        L.contains("ERROR: LeakSanitizer") ||
+        L.contains("ERROR: MemorySanitizer") ||
+        L.contains("WARNING: ThreadSanitizer") ||
+        L.contains(": runtime error: ") ||
+        L.contains("SUMMARY: UndefinedBehaviorSanitizer"))
+      return L.trim().str();
+  return "";
+}
+
 bool parseShard(StringRef Spec, unsigned &K, unsigned &N) {
   auto [L, R] = Spec.split('/');
   if (L.getAsInteger(10, K) || R.getAsInteger(10, N))
@@ -728,7 +742,7 @@ std::string checkDocsUrl(StringRef Check) {
 
 std::string toSarif(llvm::ArrayRef<Finding> Findings,
                     llvm::ArrayRef<Failure> Failures, StringRef Root,
-                    StringRef DocsDir) {
+                    StringRef DocsDir, llvm::ArrayRef<Failure> WithErrors) {
   std::map<std::string, unsigned> RuleIndex;
   llvm::json::Array Rules, Results;
   for (const Finding &F : Findings) {
@@ -826,6 +840,12 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
     Notifications.push_back(llvm::json::Object{
         {"level", "error"},
         {"message", llvm::json::Object{{"text", F.File + ": " + F.Reason}}}});
+  for (const Failure &F : WithErrors)
+    Notifications.push_back(llvm::json::Object{
+        {"level", "warning"},
+        {"message",
+         llvm::json::Object{
+             {"text", F.File + ": analysed with errors: " + F.Reason}}}});
 
   llvm::SmallString<256> RootUri("file://");
   RootUri += Root;

@@ -68,6 +68,11 @@ std::vector<IncludeDirective> includeDirectives(llvm::StringRef Text);
 /// Whether \p File is a CUDA header by name (`.cuh`).
 bool isCudaHeaderName(llvm::StringRef File);
 
+/// The first line of a sanitizer's report (AddressSanitizer, LeakSanitizer,
+/// MemorySanitizer, ThreadSanitizer, UndefinedBehaviorSanitizer's `runtime
+/// error:`) in \p Err, a child's standard error, or "" when there is none.
+std::string firstSanitizerReport(llvm::StringRef Err);
+
 /// Parses `K/N` (1 <= K <= N).
 bool parseShard(llvm::StringRef Spec, unsigned &K, unsigned &N);
 
@@ -193,10 +198,13 @@ struct Failure {
 
 /// SARIF 2.1.0: one run, one rule per check (with its documentation link and
 /// description), results with regions, notes as related locations and fixes
-/// as SARIF fixes. Paths under \p Root are relative to `%SRCROOT%`.
+/// as SARIF fixes. Paths under \p Root are relative to `%SRCROOT%`. Files
+/// that could not be analysed are error notifications; files analysed with
+/// compile errors (\p WithErrors, their first error) warning notifications.
 std::string toSarif(llvm::ArrayRef<Finding> Findings,
                     llvm::ArrayRef<Failure> Failures, llvm::StringRef Root,
-                    llvm::StringRef DocsDir);
+                    llvm::StringRef DocsDir,
+                    llvm::ArrayRef<Failure> WithErrors = {});
 
 /// Merges SARIF logs written by toSarif (the runs of several shards) into one
 /// log with one run. Returns std::nullopt with \p Error set on bad input.

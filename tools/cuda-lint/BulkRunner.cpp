@@ -324,22 +324,6 @@ std::string firstCompileError(const Job &J, StringRef Root) {
          ":" + std::to_string(C) + ": " + Best->Message.Message;
 }
 
-/// The first line of a sanitizer's report (AddressSanitizer, LeakSanitizer,
-/// UndefinedBehaviorSanitizer, ...) in a child's standard error, or "".
-std::string sanitizerReport(StringRef Err) {
-  llvm::SmallVector<StringRef> Lines;
-  Err.split(Lines, '\n');
-  for (StringRef L : Lines)
-    if (L.contains("ERROR: AddressSanitizer") ||
-        L.contains("ERROR: LeakSanitizer") ||
-        L.contains("ERROR: MemorySanitizer") ||
-        L.contains("WARNING: ThreadSanitizer") ||
-        L.contains(": runtime error: ") ||
-        L.contains("SUMMARY: UndefinedBehaviorSanitizer"))
-      return L.trim().str();
-  return "";
-}
-
 /// Why a translation unit could not be analysed, or "" when it was (perhaps
 /// with compile errors: J.Errors).
 std::string failureReason(const Job &J, StringRef Root) {
@@ -533,8 +517,8 @@ bool emit(const BulkOptions &Opts, const FindingSet &Set,
           const std::vector<Failure> &Sanitizer, StringRef Root) {
   bool Ok = true;
   if (Opts.Format == "sarif")
-    Ok &= writeOutput(Opts.Output,
-                      toSarif(Findings, Failures, Root, CUDA_LINT_DOCS_DIR));
+    Ok &= writeOutput(Opts.Output, toSarif(Findings, Failures, Root,
+                                           CUDA_LINT_DOCS_DIR, WithErrors));
   else if (Opts.Format == "json")
     Ok &= writeOutput(Opts.Output,
                       toJson(Findings, Failures, WithErrors, Sanitizer));
@@ -694,7 +678,7 @@ int runBulk(const BulkOptions &Opts) {
     if (!readFixesYaml(J.YamlFile, J.Diags, Error))
       J.Diags.clear();
     std::string Err = readAll(J.ErrFile);
-    J.Sanitizer = sanitizerReport(Err);
+    J.Sanitizer = firstSanitizerReport(Err);
     if (!J.TimedOut && !WIFSIGNALED(J.Status)) {
       J.Errors = firstCompileError(J, Root);
       if (!J.Errors.empty() && isCudaHeaderName(J.File))
