@@ -23,8 +23,14 @@ Makefiles take). Directories whose Makefile prints no nvcc command are
 listed.
 
 Everything after `--` goes to cuda-lint (compile flags after its own `--`).
+For a sanitized cuda-lint, ASAN_OPTIONS defaults to detect_leaks=0 and
+UBSAN_OPTIONS to print_stacktrace=1 (unless set). --load FILE renders the
+table of an earlier run kept with --save FILE (or any cuda-lint JSON report
+FILE.json with its stderr FILE.err). The exit code is 1 when a file crashed,
+timed out or printed a sanitizer report.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -74,6 +80,14 @@ def nvcc_entries(directory, output, sources_ext=SOURCE_EXTS):
         toks = toks[:end]
         srcs = [t for t in toks[1:]
                 if t.endswith(sources_ext) and not t.startswith("-")]
+        # `make -n` prints what the shell would expand: `src/*.cu`.
+        def expand(t):
+            if t in srcs and any(c in t for c in "*?["):
+                return sorted(os.path.relpath(p, directory) for p in
+                              glob.glob(os.path.join(directory, t)))
+            return [t]
+        toks = [x for t in toks for x in expand(t)]
+        srcs = [x for t in srcs for x in expand(t)]
         for src in srcs:
             args = []
             skip = False
@@ -124,7 +138,7 @@ def database_from_makefiles(root, make_vars, timeout=60):
 
 # --- grouping causes --------------------------------------------------------
 
-POSITION = re.compile(r"^(?:[^\s:]*/)?[^\s:]+:\d+:\d+: ")
+POSITION = re.compile(r"^(?:[^\s:]*/)?[^\s:]*:\d+:\d+: ")
 
 
 def normalise(reason):
@@ -151,6 +165,8 @@ def group(reason):
         return "crash"
     if reason.startswith("timed out"):
         return "timeout"
+    if reason.startswith("too many errors"):
+        return "too many errors (clang's limit of 20)"
     if reason.startswith("sanitizer report"):
         return "sanitizer report"
     for family in ("unknown type name", "use of undeclared identifier",
@@ -174,8 +190,14 @@ def run(args, extra):
     if args.timeout is not None:
         cmd.append("--timeout=%g" % args.timeout)
     cmd += extra_tidy(extra) + args.inputs + extra_compile(extra)
+    # For a sanitized build: LLVM does not free everything at exit by design
+    # (leak reports would drown the rest), and UBSan goes on after a report
+    # so that every one is seen. The caller's settings win.
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=0")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
     begin = time.time()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL,
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, env=env,
                           stderr=subprocess.PIPE, text=True, errors="replace")
     wall = time.time() - begin
     try:
@@ -238,7 +260,8 @@ def markdown(res, wall, args, cmd, root, out):
     sanitizer = res.get("sanitizer", [])
     crashes = [f for f in failures if f["reason"].startswith("cuda-lint crashed")]
     timeouts = [f for f in failures if f["reason"].startswith("timed out")]
-    times = sorted(v["seconds"] for v in files.values())
+    times = [] if res.get("no_times") else sorted(
+        v["seconds"] for v in files.values())
     median = statistics.median(times) if times else 0
     w = out.write
     w("### %s\n\n" % (args.label or "corpus"))
@@ -338,6 +361,10 @@ def main():
     ap.add_argument("--save", metavar="FILE",
                     help="also keep cuda-lint's JSON report and stderr "
                          "(FILE.json, FILE.err)")
+    ap.add_argument("--load", metavar="FILE",
+                    help="no run: the table of an earlier one (FILE.json, "
+                         "cuda-lint's JSON report, and FILE.err, its stderr, "
+                         "as --save keeps them)")
     ap.add_argument("-o", "--output", help="write the markdown here")
     args = ap.parse_args(argv)
 
@@ -358,9 +385,28 @@ def main():
         args.p = db_dir
         if not args.root:
             args.root = os.path.abspath(args.from_makefiles)
+    root = os.path.abspath(args.root) if args.root else os.getcwd()
+    if args.load:
+        with open(args.load + ".json") as f:
+            data = json.load(f)
+        stderr = open(args.load + ".err", errors="replace").read() \
+            if os.path.exists(args.load + ".err") else ""
+        res = analyse(stderr, data, root)
+        if not res["files"]:
+            # A run without --progress=lines: the files from the summary.
+            m = re.search(r"files analysed: \d+ of (\d+)", stderr)
+            n = int(m.group(1)) if m else 0
+            res["files"] = {"#%d" % i: {"status": "", "seconds": 0}
+                            for i in range(n)}
+            res["no_times"] = True
+        wall = 0
+        m = re.search(r"elapsed: (\S+) with", stderr)
+        if m:
+            wall = seconds(m.group(1))
+        markdown(res, wall, args, ["(loaded from %s)" % args.load], root, out)
+        return 0
     if not args.inputs and not args.p:
         ap.error("give directories, -p BUILD or --from-makefiles DIR")
-    root = os.path.abspath(args.root) if args.root else os.getcwd()
 
     cmd, proc, wall, data = run(args, extra)
     if args.save:
