@@ -300,7 +300,7 @@ std::string firstCompileError(const Job &J, StringRef Root) {
   auto Rank = [&](const clang::tooling::Diagnostic &D) {
     if (StringRef(D.Message.Message).ends_with("file not found"))
       return 0;
-    if (absolutePath(D.Message.FilePath) == J.File)
+    if (path::filename(D.Message.FilePath) == path::filename(J.File))
       return 1;
     return D.Message.FilePath.empty() ? 3 : 2;
   };
@@ -318,10 +318,17 @@ std::string firstCompileError(const Job &J, StringRef Root) {
     return "";
   if (Best->Message.FilePath.empty())
     return Best->Message.Message;
+  // Paths in the fixes file are relative to the command's directory.
+  llvm::SmallString<256> File(Best->Message.FilePath);
+  if (!path::is_absolute(File) && !Best->BuildDirectory.empty()) {
+    File = Best->BuildDirectory;
+    path::append(File, Best->Message.FilePath);
+  }
+  std::string Abs = absolutePath(File);
   FindingSet Tmp;
-  auto [L, C] = Tmp.position(Best->Message.FilePath, Best->Message.FileOffset);
-  return relative(Best->Message.FilePath, Root) + ":" + std::to_string(L) +
-         ":" + std::to_string(C) + ": " + Best->Message.Message;
+  auto [L, C] = Tmp.position(Abs, Best->Message.FileOffset);
+  return relative(Abs, Root) + ":" + std::to_string(L) + ":" +
+         std::to_string(C) + ": " + Best->Message.Message;
 }
 
 /// Why a translation unit could not be analysed, or "" when it was (perhaps
