@@ -245,48 +245,95 @@ bool isCudaHeaderName(StringRef File) {
   return path::extension(File) == ".cuh";
 }
 
-std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files) {
-  std::set<std::string> Headers;
-  for (const std::string &F : Files)
-    if (isCudaHeaderName(F))
-      Headers.insert(F);
-  if (Headers.empty())
-    return std::vector<std::string>(Files.begin(), Files.end());
+/// Length of the common leading directories of two absolute paths (up to
+/// and not including the last '/' they share).
+static size_t commonDirLength(StringRef A, StringRef B) {
+  size_t N = 0, Common = 0;
+  while (N < A.size() && N < B.size() && A[N] == B[N]) {
+    if (A[N] == '/')
+      Common = N;
+    ++N;
+  }
+  return Common;
+}
 
-  // The headers of the set that \p Includer names.
+std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files,
+                                          const IncludeSearch &Search) {
+  std::set<std::string> Set(Files.begin(), Files.end());
+  if (Set.size() < 2)
+    return std::vector<std::string>(Files.begin(), Files.end());
+  std::string SuffixRoot =
+      Search.SuffixRoot.empty()
+          ? std::string()
+          : StringRef(makeAbsolute(Search.SuffixRoot)).rtrim('/').str();
+
+  // The files of the set that \p Includer names.
   auto IncludedBy = [&](StringRef Includer) {
     std::vector<std::string> Out;
     bool Ok;
     std::string Text = readFile(Includer, Ok);
+    std::vector<std::string> Dirs;
+    Dirs.push_back(path::parent_path(Includer).str());
+    if (Search.IncludeDirs) {
+      std::vector<std::string> More = Search.IncludeDirs(Includer);
+      Dirs.insert(Dirs.end(), More.begin(), More.end());
+    }
     for (const IncludeDirective &D : includeDirectives(Text)) {
       StringRef Name = D.Name;
-      std::string Beside = makeAbsolute(Name, path::parent_path(Includer));
-      if (Headers.count(Beside)) {
-        Out.push_back(Beside);
-        continue;
+      bool Found = false;
+      for (const std::string &Dir : Dirs) {
+        std::string Candidate = makeAbsolute(Name, Dir);
+        if (Candidate != Includer && Set.count(Candidate)) {
+          Out.push_back(Candidate);
+          Found = true;
+          break;
+        }
       }
+      if (Found || SuffixRoot.empty())
+        continue;
+      // An include path we were not told: a file of the set whose path ends
+      // with the spelled name, nearest to the includer (the longest common
+      // directory), and in the same project: below the directory walked,
+      // not beside it (a sibling project's file of the same name is no
+      // match).
       llvm::SmallString<128> Suffix("/");
       Suffix += Name;
       path::remove_dots(Suffix, true);
-      for (const std::string &H : Headers)
-        if (StringRef(H).ends_with(Suffix))
-          Out.push_back(H);
+      std::vector<std::string> Best;
+      size_t BestLen = 0;
+      for (const std::string &F : Set) {
+        if (F == Includer || !StringRef(F).ends_with(Suffix))
+          continue;
+        size_t Len = commonDirLength(F, Includer);
+        if (Len <= SuffixRoot.size())
+          continue;
+        if (Len > BestLen)
+          Best.clear(), BestLen = Len;
+        if (Len == BestLen)
+          Best.push_back(F);
+      }
+      Out.insert(Out.end(), Best.begin(), Best.end());
     }
     return Out;
   };
 
+  std::map<std::string, std::vector<std::string>> Includes;
+  std::set<std::string> Included;
+  for (const std::string &F : Set) {
+    Includes[F] = IncludedBy(F);
+    Included.insert(Includes[F].begin(), Includes[F].end());
+  }
+  // Every file that no other file of the set includes is a translation
+  // unit; what it includes, directly or not, is analysed through it.
   std::set<std::string> Covered;
   std::vector<std::string> Work;
-  for (const std::string &F : Files)
-    if (!isCudaHeaderName(F))
+  for (const std::string &F : Set)
+    if (!Included.count(F))
       Work.push_back(F);
-  std::set<std::string> Scanned;
   while (!Work.empty()) {
     std::string F = std::move(Work.back());
     Work.pop_back();
-    if (!Scanned.insert(F).second)
-      continue;
-    for (std::string &H : IncludedBy(F))
+    for (const std::string &H : Includes[F])
       if (Covered.insert(H).second)
         Work.push_back(H);
   }
@@ -294,7 +341,22 @@ std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files) {
   for (const std::string &F : Files)
     if (!Covered.count(F))
       Out.push_back(F);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
+}
+
+std::string firstSanitizerReport(StringRef Err) {
+  llvm::SmallVector<StringRef> Lines;
+  Err.split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.contains("ERROR: AddressSanitizer") ||
+        L.contains("ERROR: LeakSanitizer") ||
+        L.contains("ERROR: MemorySanitizer") ||
+        L.contains("WARNING: ThreadSanitizer") ||
+        L.contains(": runtime error: ") ||
+        L.contains("SUMMARY: UndefinedBehaviorSanitizer"))
+      return L.trim().str();
+  return "";
 }
 
 bool parseShard(StringRef Spec, unsigned &K, unsigned &N) {
@@ -392,11 +454,29 @@ bool FindingSet::addYaml(StringRef Path, std::string &Error) {
   if (!readFixesYaml(Path, Ds, Error))
     return false;
   for (const clang::tooling::Diagnostic &D : Ds)
-    add(D);
+    add(D, Path);
   return true;
 }
 
-bool FindingSet::add(const clang::tooling::Diagnostic &D) {
+/// Whether \p A, reported through translation unit \p UA, is a better
+/// report of one location than \p B through \p UB: the one with a fix (the
+/// other lacked context: a block shape, a launch), then the one with more
+/// notes, then the one from the first translation unit by name, then the
+/// first message; so that the choice does not depend on which translation
+/// unit finished first.
+static bool betterReport(const clang::tooling::Diagnostic &A, StringRef UA,
+                         const clang::tooling::Diagnostic &B, StringRef UB) {
+  bool FixA = !A.Message.Fix.empty(), FixB = !B.Message.Fix.empty();
+  if (FixA != FixB)
+    return FixA;
+  if (A.Notes.size() != B.Notes.size())
+    return A.Notes.size() > B.Notes.size();
+  if (UA != UB)
+    return UA < UB;
+  return A.Message.Message < B.Message.Message;
+}
+
+bool FindingSet::add(const clang::tooling::Diagnostic &D, StringRef Unit) {
   clang::tooling::Diagnostic Copy = D;
   // Make every path absolute so that the same header seen from two build
   // directories is one file.
@@ -415,13 +495,27 @@ bool FindingSet::add(const clang::tooling::Diagnostic &D) {
   for (clang::tooling::DiagnosticMessage &N : Copy.Notes)
     N.FilePath = diagFile(N.FilePath, D.BuildDirectory);
 
+  // One location (check, file, offset) is one finding. Reported through two
+  // translation units (a shared header, an included .cu file) with two
+  // messages (one knew the block shape, the other did not), the better
+  // report is kept. Two messages of one translation unit at one place are
+  // two findings.
   std::string Key = Copy.DiagnosticName + "\n" + Copy.Message.FilePath + "\n" +
-                    std::to_string(Copy.Message.FileOffset) + "\n" +
-                    Copy.Message.Message;
-  if (Seen.count(Key))
+                    std::to_string(Copy.Message.FileOffset);
+  std::vector<size_t> &Same = Seen[Key];
+  for (size_t I : Same) {
+    bool SameMessage = Diags[I].Message.Message == Copy.Message.Message;
+    if (!SameMessage && Units[I] == Unit)
+      continue;
+    if (betterReport(Copy, Unit, Diags[I], Units[I])) {
+      Diags[I] = std::move(Copy);
+      Units[I] = Unit.str();
+    }
     return false;
-  Seen[Key] = Diags.size();
+  }
+  Same.push_back(Diags.size());
   Diags.push_back(std::move(Copy));
+  Units.push_back(Unit.str());
   return true;
 }
 
@@ -648,7 +742,7 @@ std::string checkDocsUrl(StringRef Check) {
 
 std::string toSarif(llvm::ArrayRef<Finding> Findings,
                     llvm::ArrayRef<Failure> Failures, StringRef Root,
-                    StringRef DocsDir) {
+                    StringRef DocsDir, llvm::ArrayRef<Failure> WithErrors) {
   std::map<std::string, unsigned> RuleIndex;
   llvm::json::Array Rules, Results;
   for (const Finding &F : Findings) {
@@ -746,6 +840,12 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
     Notifications.push_back(llvm::json::Object{
         {"level", "error"},
         {"message", llvm::json::Object{{"text", F.File + ": " + F.Reason}}}});
+  for (const Failure &F : WithErrors)
+    Notifications.push_back(llvm::json::Object{
+        {"level", "warning"},
+        {"message",
+         llvm::json::Object{
+             {"text", F.File + ": analysed with errors: " + F.Reason}}}});
 
   llvm::SmallString<256> RootUri("file://");
   RootUri += Root;
@@ -869,7 +969,9 @@ std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
 }
 
 std::string toJson(llvm::ArrayRef<Finding> Findings,
-                   llvm::ArrayRef<Failure> Failures) {
+                   llvm::ArrayRef<Failure> Failures,
+                   llvm::ArrayRef<Failure> WithErrors,
+                   llvm::ArrayRef<Failure> Sanitizer) {
   llvm::json::Array Fs;
   std::map<std::string, unsigned> PerCheck;
   for (const Finding &F : Findings) {
@@ -912,6 +1014,11 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
   llvm::json::Array Fails;
   for (const Failure &F : Failures)
     Fails.push_back(llvm::json::Object{{"file", F.File}, {"reason", F.Reason}});
+  llvm::json::Array Errs, Sans;
+  for (const Failure &F : WithErrors)
+    Errs.push_back(llvm::json::Object{{"file", F.File}, {"error", F.Reason}});
+  for (const Failure &F : Sanitizer)
+    Sans.push_back(llvm::json::Object{{"file", F.File}, {"report", F.Reason}});
   llvm::json::Object Counts;
   for (const auto &[C, N] : PerCheck)
     Counts[C] = N;
@@ -919,6 +1026,8 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
                          {"tool", "cuda-lint"},
                          {"findings", std::move(Fs)},
                          {"failures", std::move(Fails)},
+                         {"analysedWithErrors", std::move(Errs)},
+                         {"sanitizerReports", std::move(Sans)},
                          {"findingsPerCheck", std::move(Counts)}};
   std::string S;
   llvm::raw_string_ostream OS(S);

@@ -35,6 +35,7 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%resource_dir", config.clang_resource_dir))
 config.substitutions.append(("%src_root", config.cuda_lint_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%corpus_py", os.path.join(config.cuda_lint_src_root, "bench", "corpus.py")))
 
 cuda_path = "/usr/local/cuda"
 if os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
@@ -70,6 +71,8 @@ if subprocess.call([config.python_executable, "-c", "import jsonschema"],
     config.available_features.add("jsonschema")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
+if shutil.which("make"):
+    config.available_features.add("make")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
 if shutil.which("strace"):

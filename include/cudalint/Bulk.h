@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,14 +29,31 @@ namespace cudalint {
 /// in sorted order. Hidden directories (`.git`, ...) are skipped.
 std::vector<std::string> findCudaSources(llvm::StringRef Dir);
 
-/// The translation units of \p Files (as findCudaSources returns them): every
-/// `.cu` file, and only the `.cuh` headers that no file in the set includes,
-/// directly or through other headers. An included header is analysed
-/// through the translation unit that includes it (clang-tidy reports and
-/// fixes findings in headers too); a header alone is linted as its own
-/// translation unit. Includes are read from the text (`#include "..."` and
-/// `<...>`), resolved beside the including file, then by path suffix.
-std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files);
+/// Where translationUnits looks for the files an `#include` names.
+struct IncludeSearch {
+  /// The include directories (absolute) of the command that compiles a file,
+  /// searched after the including file's own directory.
+  std::function<std::vector<std::string>(llvm::StringRef File)> IncludeDirs;
+  /// When set (the directory walked), a name not found beside the includer
+  /// nor in its include directories matches the files of the set whose path
+  /// ends with it, the nearest ones to the includer, if they share with it a
+  /// directory below this one (a sibling project's file of the same name is
+  /// not a match).
+  std::string SuffixRoot;
+};
+
+/// The translation units of \p Files: every file that no other file of the
+/// set includes, directly or through other files. An included file (a `.cuh`
+/// header, or a `.cu` file that another `.cu` file `#include`s, as many
+/// CUDA codebases do) is analysed through the translation unit that includes
+/// it (clang-tidy reports and fixes findings in included files too), not
+/// alone: alone it often does not compile, and its findings would lack the
+/// context of its includer (the launch, the block shape). Files that
+/// include each other but that nothing else includes stay translation units.
+/// Includes are read from the text (`#include "..."` and `<...>`, without
+/// preprocessing) and resolved as \p Search says.
+std::vector<std::string> translationUnits(llvm::ArrayRef<std::string> Files,
+                                          const IncludeSearch &Search = {});
 
 /// One `#include` directive read from a file's text.
 struct IncludeDirective {
@@ -49,6 +67,11 @@ std::vector<IncludeDirective> includeDirectives(llvm::StringRef Text);
 
 /// Whether \p File is a CUDA header by name (`.cuh`).
 bool isCudaHeaderName(llvm::StringRef File);
+
+/// The first line of a sanitizer's report (AddressSanitizer, LeakSanitizer,
+/// MemorySanitizer, ThreadSanitizer, UndefinedBehaviorSanitizer's `runtime
+/// error:`) in \p Err, a child's standard error, or "" when there is none.
+std::string firstSanitizerReport(llvm::StringRef Err);
 
 /// Parses `K/N` (1 <= K <= N).
 bool parseShard(llvm::StringRef Spec, unsigned &K, unsigned &N);
@@ -85,13 +108,19 @@ struct Finding {
 
 /// Findings merged from many translation units. The same finding reported
 /// through two translation units (a warning in a shared header) is kept once.
+/// A location (check, file, offset) reported through two translation units
+/// with two messages is one finding too: the better report is kept (the one
+/// with a fix, then the one with more notes, then the one of the first
+/// translation unit by name).
 class FindingSet {
 public:
-  /// Adds the diagnostics of a clang-tidy --export-fixes YAML file. An empty
-  /// file adds nothing. Returns false with \p Error set when it cannot be read.
+  /// Adds the diagnostics of a clang-tidy --export-fixes YAML file (one
+  /// translation unit, or a shard's merged findings). An empty file adds
+  /// nothing. Returns false with \p Error set when it cannot be read.
   bool addYaml(llvm::StringRef Path, std::string &Error);
-  /// Adds one diagnostic; returns false when it was already there.
-  bool add(const clang::tooling::Diagnostic &D);
+  /// Adds one diagnostic found through translation unit \p Unit; returns
+  /// false when its location was already there (the better report is kept).
+  bool add(const clang::tooling::Diagnostic &D, llvm::StringRef Unit = "");
 
   /// All findings sorted by file and position (compiler errors included).
   std::vector<Finding> findings() const;
@@ -104,7 +133,9 @@ public:
 
 private:
   std::vector<clang::tooling::Diagnostic> Diags;
-  std::map<std::string, size_t> Seen;
+  /// The translation unit each of Diags was reported through.
+  std::vector<std::string> Units;
+  std::map<std::string, std::vector<size_t>> Seen;
   mutable std::map<std::string, std::string> Contents;
 };
 
@@ -167,19 +198,27 @@ struct Failure {
 
 /// SARIF 2.1.0: one run, one rule per check (with its documentation link and
 /// description), results with regions, notes as related locations and fixes
-/// as SARIF fixes. Paths under \p Root are relative to `%SRCROOT%`.
+/// as SARIF fixes. Paths under \p Root are relative to `%SRCROOT%`. Files
+/// that could not be analysed are error notifications; files analysed with
+/// compile errors (\p WithErrors, their first error) warning notifications.
 std::string toSarif(llvm::ArrayRef<Finding> Findings,
                     llvm::ArrayRef<Failure> Failures, llvm::StringRef Root,
-                    llvm::StringRef DocsDir);
+                    llvm::StringRef DocsDir,
+                    llvm::ArrayRef<Failure> WithErrors = {});
 
 /// Merges SARIF logs written by toSarif (the runs of several shards) into one
 /// log with one run. Returns std::nullopt with \p Error set on bad input.
 std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
                                       std::string &Error);
 
-/// The JSON report for scripts: findings, fixes, failures and a summary.
+/// The JSON report for scripts: findings, fixes, failures (files not
+/// analysed), the files analysed with compile errors (their first error),
+/// the files whose analysis printed a sanitizer report (its first line), and
+/// a summary.
 std::string toJson(llvm::ArrayRef<Finding> Findings,
-                   llvm::ArrayRef<Failure> Failures);
+                   llvm::ArrayRef<Failure> Failures,
+                   llvm::ArrayRef<Failure> WithErrors = {},
+                   llvm::ArrayRef<Failure> Sanitizer = {});
 
 /// The documentation link of a check.
 std::string checkDocsUrl(llvm::StringRef Check);

@@ -135,4 +135,103 @@ TEST_F(FixTest, FindingSetMergesDuplicates) {
   EXPECT_EQ(All[0].Column, 14u);
 }
 
+TEST_F(FixTest, OneLocationTwoUnitsKeepsTheBetterReport) {
+  // Through a.cu the block shape was known (a fix); through b.cu it was not.
+  Finding WithFix = finding("cuda-a", 13, 0, "f");
+  WithFix.Diag.Message.Message = "8-way";
+  Finding Without = WithFix;
+  Without.Diag.Message.Message = "up to 16-way";
+  Without.Diag.Message.Fix.clear();
+  for (bool FixFirst : {true, false}) {
+    FindingSet Set;
+    Set.add(FixFirst ? WithFix.Diag : Without.Diag, "b.cu");
+    Set.add(FixFirst ? Without.Diag : WithFix.Diag, "a.cu");
+    std::vector<Finding> All = Set.findings();
+    ASSERT_EQ(All.size(), 1u);
+    EXPECT_EQ(All[0].Diag.Message.Message, "8-way");
+  }
+  // Both with a fix: the first translation unit by name, whatever the order.
+  Finding Other = WithFix;
+  Other.Diag.Message.Message = "4-way";
+  FindingSet Set;
+  Set.add(Other.Diag, "b.cu");
+  Set.add(WithFix.Diag, "a.cu");
+  ASSERT_EQ(Set.findings().size(), 1u);
+  EXPECT_EQ(Set.findings()[0].Diag.Message.Message, "8-way");
+  // Two messages at one place from one translation unit are two findings.
+  FindingSet One;
+  One.add(WithFix.Diag, "a.cu");
+  One.add(Other.Diag, "a.cu");
+  EXPECT_EQ(One.findings().size(), 2u);
+}
+
+class UnitsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("units", Dir));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+  std::string write(llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+    return std::string(P);
+  }
+  llvm::SmallString<128> Dir;
+};
+
+TEST_F(UnitsTest, IncludedCuFilesAreNotUnits) {
+  std::string Main = write("a/main.cu", "#include \"kernel.cu\"\n");
+  std::string Kernel = write("a/kernel.cu", "#include \"k/more.cu\"\n");
+  std::string More = write("a/k/more.cu", "\n");
+  std::string Lone = write("a/lone.cu", "\n");
+  // A file of the same name in a sibling project is not what main.cu
+  // includes.
+  std::string Sibling = write("b/kernel.cu", "\n");
+  // Files that include each other and nothing else includes stay units.
+  std::string X = write("c/x.cu", "#include \"y.cu\"\n");
+  std::string Y = write("c/y.cu", "#include \"x.cu\"\n");
+  IncludeSearch Search;
+  Search.SuffixRoot = std::string(Dir);
+  std::vector<std::string> Units =
+      translationUnits({Main, Kernel, More, Lone, Sibling, X, Y}, Search);
+  EXPECT_EQ(Units, (std::vector<std::string>{Main, Lone, Sibling, X, Y}));
+}
+
+TEST_F(UnitsTest, IncludeDirectoriesAndSuffixes) {
+  std::string Main = write("p/src/main.cu", "#include \"kernels/k.cu\"\n"
+                                            "#include \"util.cuh\"\n");
+  std::string K = write("p/inc/kernels/k.cu", "\n");
+  std::string U = write("p/other/util.cuh", "\n");
+  std::string Far = write("q/util.cuh", "\n");
+  IncludeSearch Search;
+  std::string Inc = std::string(Dir) + "/p/inc";
+  Search.IncludeDirs = [&](llvm::StringRef) {
+    return std::vector<std::string>{Inc};
+  };
+  // util.cuh: by suffix, the one in the same project (p), not q's.
+  Search.SuffixRoot = std::string(Dir);
+  EXPECT_EQ(translationUnits({Main, K, U, Far}, Search),
+            (std::vector<std::string>{Main, Far}));
+  // Without a suffix root (a compile database), names resolve only beside
+  // the includer and in its include directories.
+  Search.SuffixRoot.clear();
+  EXPECT_EQ(translationUnits({Main, K, U, Far}, Search),
+            (std::vector<std::string>{Main, U, Far}));
+}
+
+TEST(SanitizerTest, FindsTheFirstReportLine) {
+  EXPECT_EQ(firstSanitizerReport("warning: x\n"), "");
+  EXPECT_EQ(firstSanitizerReport(
+                "a\n==12==ERROR: AddressSanitizer: heap-use-after-free on x\n"
+                "b: runtime error: y\n"),
+            "==12==ERROR: AddressSanitizer: heap-use-after-free on x");
+  EXPECT_EQ(firstSanitizerReport("/s/l.cpp:3:5: runtime error: signed integer "
+                                 "overflow\n"),
+            "/s/l.cpp:3:5: runtime error: signed integer overflow");
+}
+
 } // namespace

@@ -112,6 +112,13 @@ struct Job {
   std::vector<clang::tooling::Diagnostic> Diags;
   bool Failed = false;
   std::string Reason;
+  /// Analysed with compile errors: the first error (the file gets no fix).
+  std::string Errors;
+  /// The first line of a sanitizer report on the child's stderr (a run of
+  /// an ASan or UBSan build), or "".
+  std::string Sanitizer;
+  /// The child's text output, printed once every file is done.
+  std::string Text;
   /// The child printed its one-line error about this file.
   bool ReasonShown = false;
   unsigned Findings = 0;
@@ -159,7 +166,10 @@ public:
         llvm::errs() << "FAILED (" << J.Reason << ")";
       else
         llvm::errs() << J.Findings
-                     << (J.Findings == 1 ? " finding" : " findings");
+                     << (J.Findings == 1 ? " finding" : " findings")
+                     << (J.Errors.empty() ? "" : ", analysed with errors");
+      if (!J.Sanitizer.empty())
+        llvm::errs() << ", SANITIZER REPORT";
       llvm::errs() << " (" << formatSeconds(J.Seconds) << ")\n";
     } else if (Bar) {
       double Eta = Done ? Elapsed / Done * (Total - Done) : 0;
@@ -190,7 +200,46 @@ private:
   std::exit(1);
 }
 
-std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
+/// The include directories a compile command names (`-I`, `-isystem`,
+/// `-iquote`, `-idirafter`, nvcc's `--include-path`), absolute against
+/// \p Directory.
+std::vector<std::string> includeDirsOf(llvm::ArrayRef<std::string> Args,
+                                       StringRef Directory) {
+  std::vector<std::string> Out;
+  auto Add = [&](StringRef Dir) {
+    if (Dir.empty())
+      return;
+    llvm::SmallString<256> Abs;
+    if (path::is_absolute(Dir)) {
+      Abs = Dir;
+    } else {
+      Abs = Directory.empty() ? StringRef(absolutePath(".")) : Directory;
+      path::append(Abs, Dir);
+    }
+    Out.push_back(absolutePath(Abs));
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    for (StringRef Flag :
+         {"--include-path", "-isystem", "-iquote", "-idirafter", "-I"}) {
+      if (!A.starts_with(Flag))
+        continue;
+      StringRef Rest = A.drop_front(Flag.size());
+      if (Rest.empty()) {
+        if (I + 1 < Args.size())
+          Add(Args[++I]);
+      } else {
+        Rest.consume_front("=");
+        Add(Rest);
+      }
+      break;
+    }
+  }
+  return Out;
+}
+
+std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda,
+                                       unsigned &Included) {
   llvm::SmallString<256> Dir(BuildPath);
   if (path::filename(Dir) == "compile_commands.json")
     Dir = path::parent_path(BuildPath);
@@ -210,6 +259,7 @@ std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
           StringRef(Error).split('\n').first);
   std::vector<std::string> Files;
   llvm::StringSet<> Seen;
+  std::map<std::string, std::vector<std::string>> IncludeDirs;
   for (const clang::tooling::CompileCommand &C : Db->getAllCompileCommands()) {
     llvm::SmallString<256> F(C.Filename);
     if (!path::is_absolute(F)) {
@@ -224,12 +274,65 @@ std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda) {
       continue;
     }
     Files.push_back(std::string(F));
+    IncludeDirs[Files.back()] = includeDirsOf(C.CommandLine, C.Directory);
   }
   llvm::sort(Files);
-  return Files;
+  // A source that another entry's source includes (a `.cu` file that
+  // `#include "kernel.cu"` pulls in, which the database may also list as
+  // its own entry) is analysed through its includer, not alone.
+  IncludeSearch Search;
+  Search.IncludeDirs = [&](StringRef File) {
+    auto It = IncludeDirs.find(File.str());
+    return It == IncludeDirs.end() ? std::vector<std::string>() : It->second;
+  };
+  std::vector<std::string> Units = translationUnits(Files, Search);
+  Included = Files.size() - Units.size();
+  return Units;
 }
 
-/// Why a translation unit could not be analysed, or "" when it was.
+/// The first compile error of a translation unit, as `file:line:col:
+/// message`, or "" when it has none. clang-tidy exports diagnostics sorted by
+/// file, not in the order they were emitted, so the first is chosen: an
+/// include that was not found (the usual root cause), then the first error
+/// in the translation unit's own file, then any located error.
+std::string firstCompileError(const Job &J, StringRef Root) {
+  const clang::tooling::Diagnostic *Best = nullptr;
+  auto Rank = [&](const clang::tooling::Diagnostic &D) {
+    if (StringRef(D.Message.Message).ends_with("file not found"))
+      return 0;
+    if (path::filename(D.Message.FilePath) == path::filename(J.File))
+      return 1;
+    return D.Message.FilePath.empty() ? 3 : 2;
+  };
+  for (const clang::tooling::Diagnostic &D : J.Diags) {
+    if (!StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error") &&
+        D.DiagLevel != clang::tooling::Diagnostic::Error)
+      continue;
+    if (!Best || Rank(D) < Rank(*Best) ||
+        (Rank(D) == Rank(*Best) &&
+         D.Message.FilePath == Best->Message.FilePath &&
+         D.Message.FileOffset < Best->Message.FileOffset))
+      Best = &D;
+  }
+  if (!Best)
+    return "";
+  if (Best->Message.FilePath.empty())
+    return Best->Message.Message;
+  // Paths in the fixes file are relative to the command's directory.
+  llvm::SmallString<256> File(Best->Message.FilePath);
+  if (!path::is_absolute(File) && !Best->BuildDirectory.empty()) {
+    File = Best->BuildDirectory;
+    path::append(File, Best->Message.FilePath);
+  }
+  std::string Abs = absolutePath(File);
+  FindingSet Tmp;
+  auto [L, C] = Tmp.position(Abs, Best->Message.FileOffset);
+  return relative(Abs, Root) + ":" + std::to_string(L) + ":" +
+         std::to_string(C) + ": " + Best->Message.Message;
+}
+
+/// Why a translation unit could not be analysed, or "" when it was (perhaps
+/// with compile errors: J.Errors).
 std::string failureReason(const Job &J, StringRef Root) {
   if (J.TimedOut) {
     std::string Msg;
@@ -237,30 +340,23 @@ std::string failureReason(const Job &J, StringRef Root) {
     OS << llvm::format("timed out after %gs (--timeout)", J.Timeout);
     return Msg;
   }
+  if (!J.Sanitizer.empty() && (WIFSIGNALED(J.Status) || !J.Diags.size()))
+    return "sanitizer report: " + J.Sanitizer;
   if (WIFSIGNALED(J.Status))
     return "cuda-lint crashed (signal " + std::to_string(WTERMSIG(J.Status)) +
            ")";
-  for (const clang::tooling::Diagnostic &D : J.Diags)
-    if (D.DiagnosticName == "clang-diagnostic-error" ||
-        D.DiagnosticName.rfind("clang-diagnostic-error", 0) == 0) {
-      FindingSet Tmp;
-      auto [L, C] =
-          Tmp.position(D.Message.FilePath.empty() ? J.File : D.Message.FilePath,
-                       D.Message.FileOffset);
-      return std::string(isCudaHeaderName(J.File)
-                             ? "header is not self-contained (no .cu file "
-                               "here includes it, and alone it does not "
-                               "compile): "
-                             : "compile error: ") +
-             relative(D.Message.FilePath, Root) + ":" + std::to_string(L) +
-             ":" + std::to_string(C) + ": " + D.Message.Message;
-    }
+  // A file with compile errors is analysed: cuda-lint skips missing
+  // includes and the functions the errors touch, and reports the rest.
+  if (!J.Errors.empty())
+    return "";
   int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
   if (Code == 0)
     return "";
   // A non-zero exit with findings is --warnings-as-errors at work.
   if (!J.Diags.empty())
     return "";
+  if (!J.Sanitizer.empty())
+    return "sanitizer report: " + J.Sanitizer;
   llvm::SmallVector<StringRef> Lines;
   std::string Err = readAll(J.ErrFile);
   StringRef(Err).split(Lines, '\n');
@@ -284,9 +380,11 @@ std::string failureReason(const Job &J, StringRef Root) {
 /// header's finding, seen from another translation unit) left out. A
 /// diagnostic is its `file:line:col: warning|error: ...` line and what
 /// follows it up to the next such line (source excerpt, notes).
-std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed) {
+std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
+                       const llvm::StringMap<std::string> &Chosen) {
   static const llvm::Regex Head(
       "^(.+):([0-9]+):([0-9]+): (warning|error): (.*)$");
+  static const llvm::Regex Check(" \\[([^],]+)(,[^]]*)?\\]$");
   std::string Out;
   bool Keep = true;
   llvm::SmallVector<StringRef> Lines;
@@ -294,11 +392,19 @@ std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed) {
   if (!Lines.empty() && Lines.back().empty())
     Lines.pop_back();
   for (StringRef L : Lines) {
-    llvm::SmallVector<StringRef> M;
+    llvm::SmallVector<StringRef> M, C;
     if (Head.match(L, &M)) {
-      std::string Key = absolutePath(M[1]) + ":" + M[2].str() + ":" +
-                        M[3].str() + ":" + M[5].str();
-      Keep = Printed.insert(Key).second;
+      std::string Where =
+          absolutePath(M[1]) + ":" + M[2].str() + ":" + M[3].str() + ":";
+      Keep = Printed.insert(Where + M[5].str()).second;
+      // A location reported with several messages (through several
+      // translation units): only the report the merge kept.
+      if (Keep && Check.match(M[5], &C)) {
+        StringRef Message = M[5].drop_back(C[0].size());
+        auto It = Chosen.find(Where + C[1].str());
+        if (It != Chosen.end() && It->second != Message)
+          Keep = false;
+      }
     }
     if (Keep) {
       Out += L.str();
@@ -317,7 +423,8 @@ bool isSarifFile(StringRef File) {
 
 void printSummary(const std::vector<Job> &Jobs,
                   const std::vector<Finding> &Findings, StringRef Root,
-                  double Elapsed, unsigned Parallel, unsigned NonCuda) {
+                  double Elapsed, unsigned Parallel, unsigned NonCuda,
+                  unsigned IncludedEntries) {
   auto &OS = llvm::errs();
   std::map<std::string, unsigned> PerCheck, PerFile;
   for (const Finding &F : Findings) {
@@ -326,18 +433,33 @@ void printSummary(const std::vector<Job> &Jobs,
     ++PerCheck[F.Diag.DiagnosticName];
     ++PerFile[F.File];
   }
-  unsigned Failed = 0, Total = 0;
-  for (const Job &J : Jobs)
+  unsigned Failed = 0, WithErrors = 0, Sanitized = 0, Total = 0;
+  for (const Job &J : Jobs) {
     Failed += J.Failed;
+    WithErrors += !J.Failed && !J.Errors.empty();
+    Sanitized += !J.Sanitizer.empty();
+  }
   for (const auto &[C, N] : PerCheck)
     Total += N;
   OS << "\n=== cuda-lint summary ===\n";
   OS << "files analysed: " << Jobs.size() - Failed << " of " << Jobs.size();
-  if (Failed)
-    OS << " (" << Failed << " could not be analysed)";
+  if (WithErrors || Failed) {
+    OS << " (";
+    if (WithErrors)
+      OS << WithErrors << " with compile errors" << (Failed ? "; " : "");
+    if (Failed)
+      OS << Failed << " could not be analysed";
+    OS << ")";
+  }
   if (NonCuda)
     OS << "; " << NonCuda << " non-CUDA compile commands skipped";
+  if (IncludedEntries)
+    OS << "; " << IncludedEntries
+       << " compile commands of sources that another source includes, "
+          "analysed through it";
   OS << "\nfindings: " << Total << "\n";
+  if (Sanitized)
+    OS << "sanitizer reports: " << Sanitized << "\n";
   OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel << "\n";
   if (!PerCheck.empty()) {
     OS << "\nfindings per check:\n";
@@ -353,6 +475,20 @@ void printSummary(const std::vector<Job> &Jobs,
     for (size_t I = 0; I < W.size() && I < 10; ++I)
       OS << llvm::format("  %6u  ", W[I].second) << relative(W[I].first, Root)
          << "\n";
+  }
+  if (Sanitized) {
+    OS << "\nsanitizer reports:\n";
+    for (const Job &J : Jobs)
+      if (!J.Sanitizer.empty())
+        OS << "  " << relative(J.File, Root) << ": " << J.Sanitizer << "\n";
+  }
+  if (WithErrors) {
+    OS << "\nfiles analysed with compile errors (the functions the errors "
+          "touch are skipped; no fixes):\n";
+    for (const Job &J : Jobs)
+      if (!J.Failed && !J.Errors.empty())
+        OS << "  " << relative(J.File, Root)
+           << ": analysed with errors: " << J.Errors << "\n";
   }
   if (Failed) {
     OS << "\nfiles that could not be analysed:\n";
@@ -383,13 +519,16 @@ bool writeOutput(StringRef Output, StringRef Text) {
 /// (a conflict, an unwritable file).
 bool emit(const BulkOptions &Opts, const FindingSet &Set,
           std::vector<Finding> Findings, const std::vector<Failure> &Failures,
-          StringRef Root, llvm::ArrayRef<VerifyUnit> Units) {
+          const std::vector<Failure> &WithErrors,
+          const std::vector<Failure> &Sanitizer, StringRef Root,
+          llvm::ArrayRef<VerifyUnit> Units) {
   bool Ok = true;
   if (Opts.Format == "sarif")
-    Ok &= writeOutput(Opts.Output,
-                      toSarif(Findings, Failures, Root, CUDA_LINT_DOCS_DIR));
+    Ok &= writeOutput(Opts.Output, toSarif(Findings, Failures, Root,
+                                           CUDA_LINT_DOCS_DIR, WithErrors));
   else if (Opts.Format == "json")
-    Ok &= writeOutput(Opts.Output, toJson(Findings, Failures));
+    Ok &= writeOutput(Opts.Output,
+                      toJson(Findings, Failures, WithErrors, Sanitizer));
 
   if (!Opts.ExportFixes.empty()) {
     std::error_code EC;
@@ -463,7 +602,7 @@ int runMerge(const BulkOptions &Opts, StringRef Root) {
                            : "warning")
                    << ": " << F.Diag.Message.Message << " ["
                    << F.Diag.DiagnosticName << "]\n";
-  return emit(Opts, Set, Findings, {}, Root, {}) ? 0 : 1;
+  return emit(Opts, Set, Findings, {}, {}, {}, Root, {}) ? 0 : 1;
 }
 
 } // namespace
@@ -477,14 +616,21 @@ int runBulk(const BulkOptions &Opts) {
   // 1. The translation units.
   std::vector<std::string> Files;
   std::map<std::string, std::string> Spelling;
-  unsigned NonCuda = 0;
+  unsigned NonCuda = 0, IncludedEntries = 0;
   for (const std::string &In : Opts.Inputs) {
     if (fs::is_directory(In)) {
       std::vector<std::string> Found = findCudaSources(In);
       if (Found.empty())
         fatal(In + ": no CUDA sources (.cu, .cuh) in this directory");
-      // A header that a .cu file includes is analysed through it.
-      Found = translationUnits(Found);
+      // A file that another one includes (a header, or a .cu file) is
+      // analysed through it; the include directories are those given after
+      // `--`.
+      IncludeSearch Search;
+      std::vector<std::string> Dirs =
+          includeDirsOf(Opts.CompileArgs, absolutePath("."));
+      Search.IncludeDirs = [&](StringRef) { return Dirs; };
+      Search.SuffixRoot = absolutePath(In);
+      Found = translationUnits(Found, Search);
       Files.insert(Files.end(), Found.begin(), Found.end());
     } else {
       Files.push_back(absolutePath(In));
@@ -492,7 +638,7 @@ int runBulk(const BulkOptions &Opts) {
     }
   }
   if (Opts.Inputs.empty() && !Opts.BuildPath.empty())
-    Files = databaseFiles(Opts.BuildPath, NonCuda);
+    Files = databaseFiles(Opts.BuildPath, NonCuda, IncludedEntries);
 
   std::string LineFilter;
   if (Opts.ChangedLines) {
@@ -551,6 +697,15 @@ int runBulk(const BulkOptions &Opts) {
     std::string Error;
     if (!readFixesYaml(J.YamlFile, J.Diags, Error))
       J.Diags.clear();
+    std::string Err = readAll(J.ErrFile);
+    J.Sanitizer = firstSanitizerReport(Err);
+    if (!J.TimedOut && !WIFSIGNALED(J.Status)) {
+      J.Errors = firstCompileError(J, Root);
+      if (!J.Errors.empty() && isCudaHeaderName(J.File))
+        J.Errors = "header is not self-contained (no .cu file here includes "
+                   "it, and alone it does not compile): " +
+                   J.Errors;
+    }
     J.Reason = failureReason(J, Root);
     J.Failed = !J.Reason.empty();
     if (VerifyFixes && (!J.Failed || Opts.FixErrors)) {
@@ -596,19 +751,19 @@ int runBulk(const BulkOptions &Opts) {
         if (WithFix == 1)
           D.Message.Fix = Only->Fix;
       }
-      // clang-tidy applies no fix to a file that does not compile.
-      if (J.Failed && !Opts.FixErrors)
+      // No fix in a translation unit with compile errors, even with
+      // --fix-errors: its findings rest on code that does not compile.
+      if (J.Failed || !J.Errors.empty())
         D.Message.Fix.clear();
       ++J.Findings;
-      Set.add(D);
+      Set.add(D, J.File);
     }
     Prog.clear();
-    // With --diff, standard output is the patch alone.
-    if (Opts.Format == "text" && !Opts.Diff) {
-      llvm::outs() << dedupeText(readAll(J.OutFile), PrintedDiags);
-      llvm::outs().flush();
-    }
-    std::string Err = readAll(J.ErrFile);
+    // With --diff, standard output is the patch alone. The text is printed
+    // once every file is done, when the report to keep of each location is
+    // known.
+    if (Opts.Format == "text" && !Opts.Diff)
+      J.Text = readAll(J.OutFile);
     llvm::SmallVector<StringRef> Lines;
     StringRef(Err).split(Lines, '\n');
     for (StringRef L : Lines) {
@@ -626,8 +781,7 @@ int runBulk(const BulkOptions &Opts) {
     }
     // Without a summary, a file that failed for a reason the output does not
     // already show (a crash, a timeout) gets its one-line error here.
-    if (Opts.Implicit && J.Failed && !J.ReasonShown &&
-        !StringRef(J.Reason).starts_with("compile error:"))
+    if (Opts.Implicit && J.Failed && !J.ReasonShown)
       llvm::errs() << "cuda-lint: error: " << J.Arg << ": " << J.Reason << "\n";
     Prog.done(J, Root);
   };
@@ -704,15 +858,32 @@ int runBulk(const BulkOptions &Opts) {
   fs::remove_directories(TempDir);
 
   std::vector<Finding> Findings = Set.findings();
+  if (Opts.Format == "text" && !Opts.Diff) {
+    llvm::StringMap<std::string> Chosen;
+    for (const Finding &F : Findings)
+      Chosen[F.File + ":" + std::to_string(F.Line) + ":" +
+             std::to_string(F.Column) + ":" + F.Diag.DiagnosticName] =
+          F.Diag.Message.Message;
+    for (const Job &J : Jobs)
+      llvm::outs() << dedupeText(J.Text, PrintedDiags, Chosen);
+    llvm::outs().flush();
+  }
   std::vector<Failure> Failures;
-  for (const Job &J : Jobs)
+  std::vector<Failure> WithErrors, Sanitizer;
+  for (const Job &J : Jobs) {
     if (J.Failed)
       Failures.push_back({J.File, J.Reason});
-  bool Ok = emit(Opts, Set, Findings, Failures, Root, Units);
+    else if (!J.Errors.empty())
+      WithErrors.push_back({J.File, J.Errors});
+    if (!J.Sanitizer.empty())
+      Sanitizer.push_back({J.File, J.Sanitizer});
+  }
+  bool Ok =
+      emit(Opts, Set, Findings, Failures, WithErrors, Sanitizer, Root, Units);
   if (!Opts.Quiet && !Opts.Implicit)
     printSummary(Jobs, Findings, Root,
                  std::chrono::duration<double>(Clock::now() - Begin).count(),
-                 Parallel, NonCuda);
+                 Parallel, NonCuda, IncludedEntries);
   if (Files.empty() && !Opts.Quiet)
     llvm::errs() << "cuda-lint: note: no files to analyse\n";
   return (Ok && !AnyNonZero) ? 0 : 1;

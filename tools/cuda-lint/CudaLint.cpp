@@ -16,6 +16,7 @@
 #include "cudalint/CompileFlags.h"
 #include "cudalint/FixVerify.h"
 #include "cudalint/PrecompiledPrelude.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
 #include <set>
@@ -421,6 +423,42 @@ bool fileMentionsRemovedApi(StringRef Path) {
   return false;
 }
 
+/// Rewrites the --export-fixes file \p From into \p To; when the translation
+/// unit has compile errors, without the fixes of the checks' findings (only
+/// the compiler's own fix-its stay): no fix is offered for code that does
+/// not compile. Returns false when \p To cannot be written.
+bool exportFixes(StringRef From, StringRef To) {
+  auto Buf = llvm::MemoryBuffer::getFile(From);
+  if (!Buf)
+    return !llvm::sys::fs::exists(From);
+  clang::tooling::TranslationUnitDiagnostics TUD;
+  {
+    llvm::yaml::Input YIn((*Buf)->getBuffer());
+    YIn >> TUD;
+    if (YIn.error())
+      return !llvm::sys::fs::copy_file(From, To);
+  }
+  bool CompileErrors = llvm::any_of(TUD.Diagnostics, [](const auto &D) {
+    return D.DiagLevel == clang::tooling::Diagnostic::Error;
+  });
+  if (CompileErrors)
+    for (clang::tooling::Diagnostic &D : TUD.Diagnostics)
+      if (D.DiagLevel != clang::tooling::Diagnostic::Error) {
+        D.Message.Fix.clear();
+        for (clang::tooling::DiagnosticMessage &N : D.Notes)
+          N.Fix.clear();
+      }
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(To, EC);
+  if (EC) {
+    report(To, EC.message());
+    return false;
+  }
+  llvm::yaml::Output YOut(OS);
+  YOut << TUD;
+  return true;
+}
+
 /// For each diagnostic whose fix was applied ("file:line:col:check", the
 /// file absolute), where clang-tidy would print its "FIX-IT applied" notes.
 using AppliedFixes = std::map<std::string, std::vector<std::string>>;
@@ -452,6 +490,10 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
   }
   FindingSet Set;
   for (clang::tooling::Diagnostic D : Diags) {
+    // With --fix-errors, the compiler's own fix-its are applied, never a
+    // check's: its finding rests on code that does not compile.
+    if (CompileErrors && D.DiagLevel != clang::tooling::Diagnostic::Error)
+      continue;
     if (D.Message.Fix.empty() && FixNotes) {
       const llvm::StringMap<clang::tooling::Replacements> *Only = nullptr;
       unsigned WithFix = 0;
@@ -1095,6 +1137,28 @@ int main(int argc, const char **argv) {
     }
   }
 
+  // --export-fixes without --fix: clang-tidy's file is rewritten without
+  // the checks' fixes when the translation unit has compile errors.
+  llvm::SmallString<128> ExportYaml;
+  if (!OwnFixes)
+    for (size_t I = 0; I < Tidy.size(); ++I) {
+      if (!isFlag(Tidy[I], "export-fixes"))
+        continue;
+      if (llvm::sys::fs::createTemporaryFile("cuda-lint-export", "yaml",
+                                             ExportYaml))
+        fail("cuda-lint", "cannot create a temporary file for the fixes");
+      llvm::sys::fs::remove(ExportYaml);
+      llvm::sys::RemoveFileOnSignal(ExportYaml);
+      if (StringRef(Tidy[I]).contains('=')) {
+        UserExport = StringRef(Tidy[I]).split('=').second.str();
+      } else if (I + 1 < Tidy.size()) {
+        UserExport = Tidy[I + 1];
+        Tidy.erase(Tidy.begin() + I + 1);
+      }
+      Tidy[I] = "--export-fixes=" + std::string(ExportYaml);
+      break;
+    }
+
   std::vector<std::string> Final{argv[0]};
   Final.insert(Final.end(), Tidy.begin(), Tidy.end());
   Final.insert(Final.end(), Sources.begin(), Sources.end());
@@ -1120,11 +1184,7 @@ int main(int argc, const char **argv) {
   }
   if (OwnFixes) {
     if (!UserExport.empty() && llvm::sys::fs::exists(FixesYaml))
-      if (std::error_code EC =
-              llvm::sys::fs::copy_file(FixesYaml, UserExport)) {
-        report(UserExport, EC.message());
-        FixFailed = true;
-      }
+      FixFailed |= !exportFixes(FixesYaml, UserExport);
     AppliedFixes Applied;
     FixFailed |= !applyExportedFixes(FixesYaml, Bulk.FixErrors, FixNotes,
                                      Bulk.Quiet, Units, Verify, Applied);
@@ -1135,6 +1195,11 @@ int main(int argc, const char **argv) {
       llvm::outs().flush();
       llvm::sys::fs::remove(CapturedOut);
     }
+  }
+  if (!ExportYaml.empty()) {
+    if (llvm::sys::fs::exists(ExportYaml))
+      FixFailed |= !exportFixes(ExportYaml, UserExport);
+    llvm::sys::fs::remove(ExportYaml);
   }
   if (Fix)
     Permissions.restore();
