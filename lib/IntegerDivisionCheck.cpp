@@ -199,6 +199,16 @@ private:
   Map &Macros;
 };
 
+/// Whether any part of \p S comes from a macro expansion.
+bool spelledThroughMacro(const Stmt *S) {
+  if (!S || S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID())
+    return S != nullptr;
+  for (const Stmt *C : S->children())
+    if (spelledThroughMacro(C))
+      return true;
+  return false;
+}
+
 /// The text of \p E as spelled (in a macro body, where it is spelled).
 std::string spelledText(const Expr *E, const SourceManager &SM,
                         const LangOptions &LO) {
@@ -410,9 +420,7 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   if (ShiftAmount)
     F.ShiftAmount = Text(ShiftAmount);
 
-  bool InMacro = BO->getBeginLoc().isMacroID() || BO->getEndLoc().isMacroID() ||
-                 OpLoc.isMacroID();
-  if (CanRewrite && WhyNot.empty() && InMacro) {
+  if (CanRewrite && WhyNot.empty()) {
     // Spelled in a macro body: decided once every expansion is known.
     if (Instance) {
       F.Spelling = SM.getSpellingLoc(OpLoc);
@@ -421,13 +429,14 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (OpLoc.isMacroID()) {
       WhyNot = "the operation is written in a macro argument";
-    } else if (Const && (RHS->getBeginLoc().isMacroID() ||
-                         RHS->getEndLoc().isMacroID())) {
+    } else if (Const && spelledThroughMacro(RHS) &&
+               (!IsRem || isa<IntegerLiteral>(RHS->IgnoreParenImpCasts()))) {
       WhyNot = "the divisor is spelled through a macro; a shift would bake "
                "in its current value";
     } else {
-      // The operator is written here, an operand through a macro (`NDIM /
-      // 4`): rewritten where it is written, each operand as it is written.
+      // The operator is written here; an operand may come through a macro
+      // (`NDIM / 4`, `ty * NDIM / 4`): rewritten where it is written, each
+      // operand as it is written.
       bool Mapped = true;
       auto FileText = [&](const Expr *E) {
         CharSourceRange R = Lexer::makeFileCharRange(
@@ -441,24 +450,14 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
           CharSourceRange::getTokenRange(IsCompound ? OpLoc : BO->getBeginLoc(),
                                          BO->getEndLoc()),
           SM, LO);
-      if (!Mapped || Whole.isInvalid()) {
-        WhyNot = "an operand is spelled partly in a macro";
-      } else {
+      if (Mapped && Whole.isValid()) {
         report(F, FixItHint::CreateReplacement(Whole, Replacement), "");
         return;
       }
+      WhyNot = "an operand is spelled partly in a macro";
     }
   }
-  std::optional<FixItHint> Fix;
-  if (CanRewrite && WhyNot.empty()) {
-    if (IsCompound)
-      Fix = FixItHint::CreateReplacement(
-          CharSourceRange::getTokenRange(OpLoc, RHS->getEndLoc()), Replacement);
-    else
-      Fix = FixItHint::CreateReplacement(
-          CharSourceRange::getTokenRange(BO->getSourceRange()), Replacement);
-  }
-  report(F, Fix, WhyNot);
+  report(F, std::nullopt, WhyNot);
 }
 
 void IntegerDivisionCheck::report(const Finding &F,
