@@ -298,6 +298,11 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
   llvm::json::Array Out;
   llvm::StringSet<> Dropped;
   All.insert(All.end(), Inferred.begin(), Inferred.end());
+  // Only the commands of the named sources are run: only they get a
+  // precompiled prelude (one per directory and flags, built on first use).
+  llvm::StringSet<> Wanted;
+  for (const std::string &Source : Sources)
+    Wanted.insert(absolute(Source));
   for (const clang::tooling::CompileCommand &Cmd : All) {
     std::vector<std::string> Args = Cmd.CommandLine;
     if (!Args.empty() && isNvccCompiler(Args.front()))
@@ -309,7 +314,7 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
     if (isCudaCommand(Args, Cmd.Filename)) {
       StringRef Ext = llvm::sys::path::extension(Cmd.Filename);
       Args = addCudaDefaults(Args, Env, Ext == ".cuh" || Ext == ".h");
-      if (UsePch)
+      if (UsePch && Wanted.contains(absoluteIn(Cmd.Filename, Cmd.Directory)))
         if (std::optional<std::string> Pch = preludePch(
                 Args, Cmd.Filename, Cmd.Directory, Env, PreludeIncludes)) {
           Args.insert(Args.begin() + 1, *Pch);
