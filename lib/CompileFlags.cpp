@@ -529,6 +529,9 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
   // build links it with others (CMake's CUDA_SEPARABLE_COMPILATION).
   if (!hasFlag(Args, "-fgpu-rdc") && !hasFlag(Args, "-fno-gpu-rdc"))
     Extra.push_back("-fgpu-rdc");
+  // `register` in C++17 code: an error for clang, a warning for nvcc.
+  if (!hasFlag(Args, "-Wregister") && !hasFlag(Args, "-Werror=register"))
+    Extra.push_back("-Wno-register");
   // OpenMP host code: `-fopenmp` when the source includes <omp.h>. The clang
   // driver does not pass it to the device-side compile, where nvcc (whose
   // device pass is preprocessed by the host compiler with `-Xcompiler

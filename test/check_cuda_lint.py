@@ -179,7 +179,7 @@ def main():
     # The device side with clang, as cuda-lint analyses it (nvcc's dialect
     # included); nvcc below compiles both sides.
     r = run([clang, "-x", "cuda", "-fsyntax-only", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
-             "-Wno-unknown-cuda-version", "-fgpu-defer-diag", "-fgpu-rdc",
+             "-Wno-unknown-cuda-version", "-fgpu-defer-diag", "-fgpu-rdc", "-Wno-register",
              "-Werror=return-type"] + base + cargs + [temp])
     if r.returncode:
         fail("the fixed file does not compile with clang", r.stdout)

@@ -160,6 +160,7 @@ TEST(CompileFlagsTest, NvccDialect) {
   auto Out = addCudaDefaults({"clang++", "a.cu"}, Env, false);
   EXPECT_TRUE(contains(Out, "-fgpu-defer-diag"));
   EXPECT_TRUE(contains(Out, "-fgpu-rdc"));
+  EXPECT_TRUE(contains(Out, "-Wno-register"));
   EXPECT_FALSE(contains(Out, "-fopenmp"));
   // The command's own choice is kept.
   Out = addCudaDefaults(

@@ -12,6 +12,19 @@
 
 #if defined(__CUDA__) && defined(__cplusplus)
 
+// nvcc defines __CUDACC__ as 1 (code tests `#if __CUDACC__`); clang's CUDA
+// wrapper defines it empty. (__NVCC__ is not defined: CCCL would take nvcc's
+// code paths and built-ins.)
+#undef __CUDACC__
+#define __CUDACC__ 1
+
+// Managed variables: clang 22 honours the `managed` attribute for HIP only
+// and ignores it for CUDA, leaving `__managed__ int n;` a host variable that
+// device code may not read. For the analysis a managed variable is what it
+// is on the device, a __device__ variable (host code may name those too).
+#undef __managed__
+#define __managed__ __device__
+
 // Cache-hint loads and stores (sm_32_intrinsics.h). clang's
 // __clang_cuda_intrinsics.h defines __ldcg, __ldcs, __ldcv and __stwt for
 // most types; nvcc also has __ldca, __ldlu, __stcg, __stcs and __stwb, and
@@ -98,6 +111,77 @@ __CUDA_LINT_MINMAX(double, double, double)
 __CUDA_LINT_MINMAX(double, float, double)
 __CUDA_LINT_MINMAX(double, double, float)
 #undef __CUDA_LINT_MINMAX
+
+// The `__nv_atomic_*` functions (CUDA 12.8+) are nvcc built-ins: no header
+// declares them, and clang knows them not. crt/device_functions.h declares
+// their memory-order and scope constants only where clang's CUDA headers do
+// not include it. Declared here after the CUDA Programming Guide's
+// signatures (the value arguments do not take part in deducing T, so that
+// `__nv_atomic_fetch_add(p, 1, ...)` on an `unsigned long long *` is
+// accepted, as nvcc accepts it).
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+template <class __T> struct __cuda_lint_same {
+  typedef __T type;
+};
+#define __CUDA_LINT_V(T) typename __cuda_lint_same<T>::type
+#define __CUDA_LINT_SCOPE int __scope = __NV_THREAD_SCOPE_SYSTEM
+template <class T>
+__device__ T __nv_atomic_load_n(T *__ptr, int __order, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ void __nv_atomic_load(T *__ptr, __CUDA_LINT_V(T) * __ret,
+                                 int __order, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ void __nv_atomic_store_n(T *__ptr, __CUDA_LINT_V(T) __val,
+                                    int __order, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ void __nv_atomic_store(T *__ptr, __CUDA_LINT_V(T) * __val,
+                                  int __order, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ T __nv_atomic_exchange_n(T *__ptr, __CUDA_LINT_V(T) __val,
+                                    int __order, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ void __nv_atomic_exchange(T *__ptr, __CUDA_LINT_V(T) * __val,
+                                     __CUDA_LINT_V(T) * __ret, int __order,
+                                     __CUDA_LINT_SCOPE);
+template <class T>
+__device__ bool
+__nv_atomic_compare_exchange_n(T *__ptr, __CUDA_LINT_V(T) * __expected,
+                               __CUDA_LINT_V(T) __desired, bool __weak,
+                               int __success, int __failure, __CUDA_LINT_SCOPE);
+template <class T>
+__device__ bool
+__nv_atomic_compare_exchange(T *__ptr, __CUDA_LINT_V(T) * __expected,
+                             __CUDA_LINT_V(T) * __desired, bool __weak,
+                             int __success, int __failure, __CUDA_LINT_SCOPE);
+#define __CUDA_LINT_FETCH(NAME)                                                \
+  template <class T>                                                           \
+  __device__ T NAME(T *__ptr, __CUDA_LINT_V(T) __val, int __order,             \
+                    __CUDA_LINT_SCOPE);
+__CUDA_LINT_FETCH(__nv_atomic_fetch_add)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_sub)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_and)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_or)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_xor)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_min)
+__CUDA_LINT_FETCH(__nv_atomic_fetch_max)
+__device__ void __nv_atomic_thread_fence(int __order, __CUDA_LINT_SCOPE);
+#undef __CUDA_LINT_FETCH
+#undef __CUDA_LINT_SCOPE
+#undef __CUDA_LINT_V
 
 #endif // __CUDA__ && __cplusplus
 #endif // CUDA_LINT_NVCC_H
