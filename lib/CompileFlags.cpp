@@ -15,6 +15,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
+using llvm::isAlnum;
 using llvm::StringRef;
 
 namespace cudalint {
@@ -515,6 +516,41 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
       !hasFlag(Args, "--offload-device-only"))
     Extra.push_back("--cuda-device-only");
   Extra.push_back("-Wno-unknown-cuda-version");
+  // nvcc's dialect. The device-side analysis does not diagnose errors in
+  // host code unless it is emitted for the device (nvcc compiles host code
+  // with the host compiler, where `max(a, b)` or `isfinite(x)` resolve to
+  // host functions that clang's device-side headers do not declare).
+  if (!hasFlag(Args, "-fgpu-defer-diag") &&
+      !hasFlag(Args, "-fno-gpu-defer-diag"))
+    Extra.push_back("-fgpu-defer-diag");
+  // Relocatable device code, always: it only widens what parses (kernel
+  // launches from device code, `extern __device__` variables), and a file
+  // written for `-rdc=true` cannot be told from its compile command when the
+  // build links it with others (CMake's CUDA_SEPARABLE_COMPILATION).
+  if (!hasFlag(Args, "-fgpu-rdc") && !hasFlag(Args, "-fno-gpu-rdc"))
+    Extra.push_back("-fgpu-rdc");
+  // `register` in C++17 code: an error for clang, a warning for nvcc.
+  if (!hasFlag(Args, "-Wregister") && !hasFlag(Args, "-Werror=register"))
+    Extra.push_back("-Wno-register");
+  // OpenMP host code: `-fopenmp` when the source includes <omp.h>. The clang
+  // driver does not pass it to the device-side compile, where nvcc (whose
+  // device pass is preprocessed by the host compiler with `-Xcompiler
+  // -fopenmp`) sees `_OPENMP` defined: define it there too, with the value
+  // GCC defines.
+  bool OpenMP =
+      (Env.OpenMP && !hasFlag(Args, "-fno-openmp")) ||
+      llvm::any_of(Args, [](const std::string &A) {
+        return A == "-fopenmp" || StringRef(A).starts_with("-fopenmp=");
+      });
+  if (OpenMP && !hasFlag(Args, "-fopenmp"))
+    Extra.push_back("-fopenmp");
+  bool DeviceOnly = llvm::is_contained(Extra, "--cuda-device-only") ||
+                    hasFlag(Args, "--cuda-device-only") ||
+                    hasFlag(Args, "--offload-device-only");
+  if (OpenMP && DeviceOnly && !llvm::any_of(Args, [](const std::string &A) {
+        return StringRef(A).starts_with("-D_OPENMP");
+      }))
+    Extra.push_back("-D_OPENMP=201511");
   if (!Env.ResourceDir.empty() && !hasFlag(Args, "-resource-dir"))
     Extra.push_back("-resource-dir=" + Env.ResourceDir);
 
@@ -558,6 +594,18 @@ static std::string withoutComments(StringRef Text) {
   return Out;
 }
 
+llvm::ArrayRef<StringRef> removedDevicePropFields() {
+  static const StringRef Fields[] = {"clockRate",
+                                     "deviceOverlap",
+                                     "kernelExecTimeoutEnabled",
+                                     "computeMode",
+                                     "maxTexture1DLinear",
+                                     "memoryClockRate",
+                                     "singleToDoublePrecisionPerfRatio",
+                                     "cooperativeMultiDeviceLaunch"};
+  return Fields;
+}
+
 /// Names that only code written for a CUDA toolkit older than 12.0 (or
 /// 13.0) uses: the runtime calls, texture- and surface-reference API and
 /// launch API that CUDA removed. A source that mentions one outside a
@@ -578,6 +626,19 @@ bool mentionsRemovedApi(StringRef Source) {
         "cudaSetDoubleForHost"})
     if (Text.contains(Name))
       return true;
+  // Fields CUDA 13.0 removed from cudaDeviceProp, read as `prop.clockRate`
+  // or `p->clockRate`.
+  for (StringRef Field : removedDevicePropFields()) {
+    for (size_t Pos = Text.find(Field); Pos != StringRef::npos;
+         Pos = Text.find(Field, Pos + 1)) {
+      size_t End = Pos + Field.size();
+      if (End < Text.size() && (isAlnum(Text[End]) || Text[End] == '_'))
+        continue;
+      StringRef Before = Text.substr(0, Pos).rtrim();
+      if (Before.ends_with(".") || Before.ends_with("->"))
+        return true;
+    }
+  }
   // `cudaLaunch(` but not `cudaLaunchKernel(` and the other launch calls
   // that still exist.
   if (Text.contains("cudaLaunch(") || Text.contains("cudaLaunch ("))

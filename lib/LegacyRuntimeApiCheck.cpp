@@ -55,6 +55,23 @@ const llvm::StringMap<StringRef> &removedWithoutReplacement() {
   return Map;
 }
 
+/// Fields CUDA 13.0 removed from cudaDeviceProp, and where the value is now
+/// read.
+const llvm::StringMap<StringRef> &removedDevicePropFields() {
+  static const llvm::StringMap<StringRef> Map = {
+      {"clockRate", "cudaDevAttrClockRate"},
+      {"deviceOverlap", "cudaDevAttrGpuOverlap"},
+      {"kernelExecTimeoutEnabled", "cudaDevAttrKernelExecTimeout"},
+      {"computeMode", "cudaDevAttrComputeMode"},
+      {"maxTexture1DLinear", ""},
+      {"memoryClockRate", "cudaDevAttrMemoryClockRate"},
+      {"singleToDoublePrecisionPerfRatio",
+       "cudaDevAttrSingleToDoublePrecisionPerfRatio"},
+      {"cooperativeMultiDeviceLaunch", ""},
+  };
+  return Map;
+}
+
 /// Declared by cuda-lint's legacy compatibility header (or, for a class
 /// template specialization or a function template specialization, its
 /// pattern is).
@@ -72,6 +89,14 @@ bool isLegacyAnnotated(const Decl *D) {
 }
 
 AST_MATCHER(Decl, isCudaLintLegacy) { return isLegacyAnnotated(&Node); }
+
+/// A field of the toolkit's own `struct cudaDeviceProp` (an older toolkit
+/// still declares the fields CUDA 13 removed).
+AST_MATCHER(FieldDecl, isCudaDevicePropField) {
+  const RecordDecl *Parent = Node.getParent();
+  return Parent->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+         Parent->getName() == "cudaDeviceProp";
+}
 
 AST_MATCHER(RecordDecl, isTextureReference) {
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Node);
@@ -129,6 +154,18 @@ void LegacyRuntimeApiCheck::registerMatchers(MatchFinder *Finder) {
                unless(isExpansionInSystemHeader()))
           .bind("removed"),
       this);
+  // Fields CUDA 13 removed from cudaDeviceProp: declared again by the legacy
+  // header (annotated), or still by an older toolkit's own struct.
+  std::vector<StringRef> Fields;
+  for (const auto &E : removedDevicePropFields())
+    Fields.push_back(E.getKey());
+  Finder->addMatcher(
+      memberExpr(
+          member(fieldDecl(hasAnyName(Fields),
+                           anyOf(isCudaLintLegacy(), isCudaDevicePropField()))),
+          unless(isExpansionInSystemHeader()))
+          .bind("field"),
+      this);
   Finder->addMatcher(varDecl(hasType(SurfType), unless(parmVarDecl()),
                              unless(isExpansionInSystemHeader()))
                          .bind("surfvar"),
@@ -177,6 +214,23 @@ void LegacyRuntimeApiCheck::check(const MatchFinder::MatchResult &Result) {
         << FD->getName();
     if (!Instead.empty())
       diag(Loc, "%0", DiagnosticIDs::Note) << Instead;
+    return;
+  }
+  if (const auto *Member = Result.Nodes.getNodeAs<MemberExpr>("field")) {
+    StringRef Name = Member->getMemberDecl()->getName();
+    StringRef Attr = removedDevicePropFields().lookup(Name);
+    SourceLocation Loc = SM.getExpansionLoc(Member->getMemberLoc());
+    auto Diag = diag(Loc, "'cudaDeviceProp::%0' was removed in CUDA 13; %1")
+                << Name;
+    if (!Attr.empty())
+      Diag << ("read it with 'cudaDeviceGetAttribute(&value, " + Attr +
+               ", device)'")
+                  .str();
+    else if (Name == "maxTexture1DLinear")
+      Diag << "use 'cudaDeviceGetTexture1DLinearMaxWidth' instead";
+    else
+      Diag << "multi-device cooperative launches were removed with it "
+              "(use 'cooperativeLaunch' for single-device ones)";
     return;
   }
   if (const auto *Var = Result.Nodes.getNodeAs<VarDecl>("surfvar")) {

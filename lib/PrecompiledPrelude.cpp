@@ -132,7 +132,7 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   for (const std::string &Inc : Includes) {
     auto Buf = llvm::MemoryBuffer::getFile(Inc);
     if (!Buf)
-      return preludePch(Args, File, Directory, Env);
+      return preludePch(Args, File, Directory, Env, Includes.drop_back());
     Add("include");
     Add(stamp(Inc));
     Add(llvm::toHex(
@@ -158,11 +158,12 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   llvm::SmallString<256> Failed(Pch);
   llvm::sys::path::replace_extension(Failed, "failed");
   if (!Includes.empty() && llvm::sys::fs::exists(Failed))
-    return preludePch(Args, File, Directory, Env);
+    return preludePch(Args, File, Directory, Env, Includes.drop_back());
 
   if (!writeOnce(Prelude, PreludeText))
-    return Includes.empty() ? std::nullopt
-                            : preludePch(Args, File, Directory, Env);
+    return Includes.empty()
+               ? std::nullopt
+               : preludePch(Args, File, Directory, Env, Includes.drop_back());
   // Build to a unique temporary name, then rename: concurrent runs never see
   // a half-written file.
   llvm::SmallString<256> Tmp;
@@ -201,7 +202,7 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
     // these flags): the plain prelude, and the header parsed as before.
     if (RC != 0)
       writeOnce(Failed, "");
-    return preludePch(Args, File, Directory, Env);
+    return preludePch(Args, File, Directory, Env, Includes.drop_back());
   }
   return std::string(Pch);
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what cuda-lint needs to build and test, if it is missing:
-# LLVM/Clang 22 (pinned) from Debian's packages, CMake, Ninja, GoogleTest.
+# LLVM/Clang 22 (pinned) from Debian's packages (with libomp-22-dev, whose
+# omp.h OpenMP sources include), CMake, Ninja, GoogleTest.
 # The CUDA toolkit is expected at /usr/local/cuda (or CUDA_PATH); without it
 # cuda-lint falls back to its bundled CUDA declarations.
 set -euo pipefail
 
 pkgs=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
-      clang-format-22 clang-tools-22 libclang-rt-22-dev cmake ninja-build libgtest-dev
+      clang-format-22 clang-tools-22 libclang-rt-22-dev libomp-22-dev cmake ninja-build libgtest-dev
       python3 git python3-jsonschema pre-commit pkg-config libgrpc++-dev
       libprotobuf-dev bsdutils patch strace)
 missing=()

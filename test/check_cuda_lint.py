@@ -168,16 +168,19 @@ def main():
     cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
     clang = tool("clang++-22", ["/usr/lib/llvm-22/bin"]) or tool("clang++")
     cargs = [a for a in compile_args if a not in ("--cuda-device-only",)]
+    here = os.path.dirname(os.path.abspath(__file__))
+    include = os.path.join(here, "..", "share", "cuda-lint", "include")
     if os.path.exists(os.path.join(cuda, "include", "cuda_runtime.h")):
-        base = ["--cuda-path=" + cuda, "-isystem", os.path.join(cuda, "include", "cccl")]
+        base = ["--cuda-path=" + cuda, "-isystem", os.path.join(cuda, "include", "cccl"),
+                "-include", os.path.join(include, "cuda_lint_nvcc.h")]
     else:
-        here = os.path.dirname(os.path.abspath(__file__))
         base = ["-nocudainc", "-nocudalib", "-include",
-                os.path.join(here, "..", "share", "cuda-lint", "include", "cuda_lint_fallback.h")]
-    # The device side with clang, as cuda-lint analyses it; nvcc below
-    # compiles both sides.
+                os.path.join(include, "cuda_lint_fallback.h")]
+    # The device side with clang, as cuda-lint analyses it (nvcc's dialect
+    # included); nvcc below compiles both sides.
     r = run([clang, "-x", "cuda", "-fsyntax-only", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
-             "-Wno-unknown-cuda-version", "-Werror=return-type"] + base + cargs + [temp])
+             "-Wno-unknown-cuda-version", "-fgpu-defer-diag", "-fgpu-rdc", "-Wno-register",
+             "-Werror=return-type"] + base + cargs + [temp])
     if r.returncode:
         fail("the fixed file does not compile with clang", r.stdout)
     nvcc = tool("nvcc", [os.path.join(cuda, "bin")])

@@ -31,6 +31,8 @@ struct CudaEnvironment {
   std::string DefaultGpuArch = "sm_90";
   /// Analyse the device side only (one parse, __CUDA_ARCH__ defined).
   bool DeviceOnly = true;
+  /// The source includes <omp.h>: compile with OpenMP, as its build does.
+  bool OpenMP = false;
 };
 
 /// True for file names that are CUDA sources or headers (.cu, .cuh).
@@ -77,10 +79,16 @@ dropUnknownClangFlags(llvm::ArrayRef<std::string> Args,
 /// legacy compatibility header (share/cuda-lint/include/cuda_lint_legacy.h).
 bool mentionsRemovedApi(llvm::StringRef Text);
 
+/// The fields of cudaDeviceProp that CUDA 13.0 removed (the legacy
+/// compatibility header declares them again).
+llvm::ArrayRef<llvm::StringRef> removedDevicePropFields();
+
 /// Add what a CUDA compile needs and the command lacks: -x cuda (for
 /// headers), --cuda-path or the bundled fallback, -isystem <cuda>/include/cccl,
-/// --cuda-gpu-arch, --cuda-device-only, -Wno-unknown-cuda-version,
-/// -resource-dir. \p Args excludes argv[0] and the input file.
+/// --cuda-gpu-arch, --cuda-device-only, -Wno-unknown-cuda-version, nvcc's
+/// dialect (-fgpu-defer-diag, -fgpu-rdc, -fopenmp and `_OPENMP` for sources
+/// that include <omp.h>), -resource-dir. \p Args excludes argv[0] and the input
+/// file.
 std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
                                          const CudaEnvironment &Env,
                                          bool IsHeader);

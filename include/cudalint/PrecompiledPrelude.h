@@ -41,7 +41,9 @@ std::vector<std::string> preludeFlags(const std::vector<std::string> &Args,
 /// contents are part of its key. The caller keeps its `-include`s: with the
 /// variant they cost nothing (the include guard is known from the PCH),
 /// and without it they are parsed as before. When the variant cannot be
-/// built, the plain prelude is returned.
+/// built, the variant of all but the last include is returned (and so on,
+/// down to the plain prelude): a broken legacy header does not cost the
+/// precompiled nvcc compatibility header.
 std::optional<std::string>
 preludePch(const std::vector<std::string> &Args, llvm::StringRef File,
            llvm::StringRef Directory, const CudaEnvironment &Env,

@@ -144,6 +144,54 @@ TEST(CompileFlagsTest, RemovedApiPreScan) {
   EXPECT_FALSE(mentionsRemovedApi(
       "template <class T, int N> struct surface {};\nsurface<int, 2> s; "
       "void f() { surf2Dwrite(s); }"));
+  // Fields CUDA 13 removed from cudaDeviceProp, read through `.` or `->`;
+  // the name alone, or a longer name, is not a use.
+  EXPECT_TRUE(mentionsRemovedApi("int r = prop.clockRate;"));
+  EXPECT_TRUE(mentionsRemovedApi("if (p -> deviceOverlap) {}"));
+  EXPECT_TRUE(mentionsRemovedApi("f(props[0].computeMode);"));
+  EXPECT_FALSE(mentionsRemovedApi("int clockRate = 0;"));
+  EXPECT_FALSE(mentionsRemovedApi("int r = prop.clockRateKHz;"));
+  EXPECT_FALSE(mentionsRemovedApi("// prop.memoryClockRate\n"));
+}
+
+TEST(CompileFlagsTest, NvccDialect) {
+  CudaEnvironment Env;
+  Env.CudaPath = "/opt/cuda-13";
+  auto Out = addCudaDefaults({"clang++", "a.cu"}, Env, false);
+  EXPECT_TRUE(contains(Out, "-fgpu-defer-diag"));
+  EXPECT_TRUE(contains(Out, "-fgpu-rdc"));
+  EXPECT_TRUE(contains(Out, "-Wno-register"));
+  EXPECT_FALSE(contains(Out, "-fopenmp"));
+  // The command's own choice is kept.
+  Out = addCudaDefaults(
+      {"clang++", "-fno-gpu-rdc", "-fno-gpu-defer-diag", "a.cu"}, Env, false);
+  EXPECT_FALSE(contains(Out, "-fgpu-defer-diag"));
+  EXPECT_FALSE(contains(Out, "-fgpu-rdc"));
+  Out = addCudaDefaults({"clang++", "-fgpu-rdc", "a.cu"}, Env, false);
+  EXPECT_EQ(llvm::count(Out, "-fgpu-rdc"), 1);
+}
+
+TEST(CompileFlagsTest, OpenMP) {
+  CudaEnvironment Env;
+  Env.CudaPath = "/opt/cuda-13";
+  // From the command (nvcc's -Xcompiler -fopenmp): `_OPENMP` on the device
+  // side, where the clang driver does not pass -fopenmp on.
+  auto Out = addCudaDefaults({"clang++", "-fopenmp", "a.cu"}, Env, false);
+  EXPECT_TRUE(contains(Out, "-D_OPENMP=201511"));
+  EXPECT_EQ(llvm::count(Out, "-fopenmp"), 1);
+  // From the pre-scan (the source includes omp.h).
+  Env.OpenMP = true;
+  Out = addCudaDefaults({"clang++", "a.cu"}, Env, false);
+  EXPECT_TRUE(contains(Out, "-fopenmp"));
+  EXPECT_TRUE(contains(Out, "-D_OPENMP=201511"));
+  // Not when the command turns it off, nor on the host side.
+  Out = addCudaDefaults({"clang++", "-fno-openmp", "a.cu"}, Env, false);
+  EXPECT_FALSE(contains(Out, "-fopenmp"));
+  EXPECT_FALSE(contains(Out, "-D_OPENMP=201511"));
+  Env.DeviceOnly = false;
+  Out = addCudaDefaults({"clang++", "a.cu"}, Env, false);
+  EXPECT_TRUE(contains(Out, "-fopenmp"));
+  EXPECT_FALSE(contains(Out, "-D_OPENMP=201511"));
 }
 
 } // namespace

@@ -392,11 +392,20 @@ private:
   std::vector<std::pair<std::string, llvm::sys::fs::perms>> Modes;
 };
 
-/// Whether the source \p Path, or a header it includes with quotes (found
-/// beside the including file, followed transitively up to 64 files), names
-/// an API that CUDA 12.0 or 13.0 removed: legacy code often keeps its
-/// `cudaThreadSynchronize()` or texture references in a project header.
-bool fileMentionsRemovedApi(StringRef Path) {
+/// What the pre-scan of a source found.
+struct SourceScan {
+  /// It names an API that CUDA 12.0 or 13.0 removed.
+  bool RemovedApi = false;
+  /// It includes <omp.h>.
+  bool OpenMP = false;
+};
+
+/// Scans the source \p Path and the headers it includes with quotes (found
+/// beside the including file, followed transitively up to 64 files): legacy
+/// code often keeps its `cudaThreadSynchronize()` or texture references in a
+/// project header, and OpenMP code its `#include <omp.h>`.
+SourceScan scanSource(StringRef Path) {
+  SourceScan Scan;
   llvm::SmallVector<std::string, 8> Work{Path.str()};
   llvm::StringSet<> Seen;
   while (!Work.empty() && Seen.size() < 64) {
@@ -407,11 +416,11 @@ bool fileMentionsRemovedApi(StringRef Path) {
     if (!Buf)
       continue;
     StringRef Text = (*Buf)->getBuffer();
-    if (cudalint::mentionsRemovedApi(Text))
-      return true;
+    Scan.RemovedApi |= cudalint::mentionsRemovedApi(Text);
     StringRef Dir = llvm::sys::path::parent_path(File);
     for (const cudalint::IncludeDirective &D :
          cudalint::includeDirectives(Text)) {
+      Scan.OpenMP |= D.Name == "omp.h";
       if (!D.Quoted || D.Name.empty())
         continue;
       llvm::SmallString<256> Inc(Dir);
@@ -420,7 +429,7 @@ bool fileMentionsRemovedApi(StringRef Path) {
         Work.push_back(std::string(Inc));
     }
   }
-  return false;
+  return Scan;
 }
 
 /// Rewrites the --export-fixes file \p From into \p To; when the translation
@@ -933,15 +942,29 @@ int main(int argc, const char **argv) {
   // It is also precompiled into a variant of the prelude; the -include
   // stays, and costs nothing when that variant is used (the PCH knows the
   // header's include guard), or parses the header when there is none.
-  std::vector<std::string> PreludeIncludes;
-  if (!NoLegacyCompat && !Env.CudaPath.empty() &&
-      (LegacyCompat || llvm::any_of(Sources, fileMentionsRemovedApi))) {
-    llvm::SmallString<256> Legacy(findShareDir(argv[0]));
-    llvm::sys::path::append(Legacy, "include", "cuda_lint_legacy.h");
-    llvm::sys::fs::make_absolute(Legacy);
-    Tidy.push_back("--extra-arg=-include" + std::string(Legacy));
-    PreludeIncludes.push_back(std::string(Legacy));
+  SourceScan Scan;
+  for (const std::string &S : Sources) {
+    SourceScan One = scanSource(S);
+    Scan.RemovedApi |= One.RemovedApi;
+    Scan.OpenMP |= One.OpenMP;
   }
+  Env.OpenMP = Scan.OpenMP;
+  std::vector<std::string> PreludeIncludes;
+  auto ForceInclude = [&](StringRef Name) {
+    llvm::SmallString<256> Header(findShareDir(argv[0]));
+    llvm::sys::path::append(Header, "include", Name);
+    llvm::sys::fs::make_absolute(Header);
+    Tidy.push_back("--extra-arg=-include" + std::string(Header));
+    PreludeIncludes.push_back(std::string(Header));
+  };
+  // What nvcc's headers declare and clang's do not (cache-hint loads and
+  // stores, host min/max): always, with a toolkit, precompiled into the
+  // prelude with the rest.
+  if (!Env.CudaPath.empty())
+    ForceInclude("cuda_lint_nvcc.h");
+  if (!NoLegacyCompat && !Env.CudaPath.empty() &&
+      (LegacyCompat || Scan.RemovedApi))
+    ForceInclude("cuda_lint_legacy.h");
 
   // Where do compile commands come from?
   TempDatabase Temp;

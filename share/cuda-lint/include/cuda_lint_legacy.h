@@ -164,5 +164,24 @@ surf2Dread(T *val, surface<void, 2> surf, int x, int y,
 
 #endif // CUDART_VERSION >= 13000
 
+#if !defined(CUDART_VERSION) || CUDART_VERSION >= 13000
+// Fields that CUDA 13.0 removed from cudaDeviceProp. A struct cannot be
+// reopened, so the name `cudaDeviceProp` is made to mean a struct derived
+// from the toolkit's, with the removed fields added back: the runtime's
+// functions (declared before this header, with the toolkit's struct) take
+// it, since a pointer to it converts to a pointer to its base.
+struct __CUDA_LINT_LEGACY __cuda_lint_cudaDeviceProp : cudaDeviceProp {
+  int clockRate __CUDA_LINT_LEGACY;
+  int deviceOverlap __CUDA_LINT_LEGACY;
+  int kernelExecTimeoutEnabled __CUDA_LINT_LEGACY;
+  int computeMode __CUDA_LINT_LEGACY;
+  int maxTexture1DLinear __CUDA_LINT_LEGACY;
+  int memoryClockRate __CUDA_LINT_LEGACY;
+  int singleToDoublePrecisionPerfRatio __CUDA_LINT_LEGACY;
+  int cooperativeMultiDeviceLaunch __CUDA_LINT_LEGACY;
+};
+#define cudaDeviceProp __cuda_lint_cudaDeviceProp
+#endif // CUDART_VERSION >= 13000
+
 #undef __CUDA_LINT_LEGACY
 #endif // CUDA_LINT_LEGACY_H

@@ -1,0 +1,10 @@
+// `register` is not C++17; clang rejects it in C++17 code, nvcc warns. The
+// driver passes -Wno-register: this kernel is analysed.
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -- -std=c++17
+
+__global__ void halve(float *p) {
+  register float x = p[threadIdx.x];
+  p[threadIdx.x] = x * 0.5;
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-FIXES: {{^}}  p[threadIdx.x] = x * 0.5f;{{$}}
+}
