@@ -90,8 +90,10 @@ __global__ void rows(const int *rowPtr, const float *val, float *out,
   }
 }
 
-void run(const int *rowPtr, const float *val, float *out, int nrows) {
-  rows<<<(nrows + 7) / 8, dim3(32, 8)>>>(rowPtr, val, out, nrows);
+void run(const int *rowPtr, const float *val, float *out, int nrows,
+         int rowsPerBlock) {
+  rows<<<(nrows + rowsPerBlock - 1) / rowsPerBlock, dim3(32, rowsPerBlock)>>>(
+      rowPtr, val, out, nrows);
 }
 
 // A do-while whose condition reads what the body assigns last: a value
