@@ -56,8 +56,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     if (IsWarp && isKernel(FD)) {
       if (!Launches)
         Launches = std::make_unique<KernelLaunches>(Ctx);
-      if (std::optional<BlockShape> S = Launches->onlyShape(FD))
-        LaunchedX = (*S)[0];
+      LaunchedX = Launches->onlyX(FD);
     }
     TD = std::make_unique<ThreadDependence>(
         *FD, Ctx,

@@ -262,6 +262,11 @@ public:
     KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
     std::optional<BlockShape> S =
         KernelLaunches::evaluateBlock(Block, Caller, Ctx);
+    std::optional<int64_t> X = S ? std::optional((*S)[0]) : blockX(Block);
+    if (!X)
+      L.XUnknown = true;
+    else if (!llvm::is_contained(L.Xs, *X))
+      L.Xs.push_back(*X);
     if (!S) {
       L.Unknown = true;
       return;
@@ -270,13 +275,30 @@ public:
       L.Shapes.push_back(*S);
   }
 
+  /// The x extent of a `dim3(X, ...)` block argument whose other extents
+  /// are not constants.
+  std::optional<int64_t> blockX(const Expr *E) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+    if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() ||
+        Ctor->getNumArgs() < 1)
+      return std::nullopt;
+    std::optional<int64_t> V = evaluateInt(Ctor->getArg(0), Caller, Ctx, 1);
+    if (!V || *V <= 0 || *V > 1024)
+      return std::nullopt;
+    return V;
+  }
+
   /// A kernel named other than by a launch read here (a function pointer,
   /// a launch this analysis does not know): launched with any shape.
   void finish() {
     for (const DeclRefExpr *DRE : Refs)
-      if (!Consumed.count(DRE))
-        Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()].Unknown =
-            true;
+      if (!Consumed.count(DRE)) {
+        auto &L = Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()];
+        L.Unknown = L.XUnknown = true;
+      }
   }
 
   ASTContext &Ctx;
@@ -322,6 +344,13 @@ KernelLaunches::onlyShape(const FunctionDecl *Kernel) const {
   if (!L || L->Unknown || L->Shapes.size() != 1)
     return std::nullopt;
   return L->Shapes.front();
+}
+
+std::optional<int64_t> KernelLaunches::onlyX(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->XUnknown || L->Xs.size() != 1)
+    return std::nullopt;
+  return L->Xs.front();
 }
 
 std::optional<BlockShape>

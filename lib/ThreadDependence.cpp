@@ -58,6 +58,18 @@ const VarDecl *assignedLocal(const Expr *LHS) {
 
 using Definition = ThreadDependence::Definition;
 
+/// Whether \p S holds a `continue` of the loop whose body it is.
+bool continues(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ContinueStmt>(S))
+    return true;
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S))
+    return false;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return continues(C); });
+}
+
 /// `x = E` of the whole variable: its old value does not count.
 bool wholeVariable(const Expr *LHS) {
   return isa<DeclRefExpr>(LHS->IgnoreParenImpCasts());
@@ -212,6 +224,19 @@ ThreadDependence::reaching(const DeclRefExpr *DRE) const {
         return &*Result;
       }
       continue;
+    }
+    // The condition of a do-while follows its whole body: what the body
+    // assigns last reaches it.
+    if (const auto *Do = dyn_cast<DoStmt>(P);
+        Do && Cur == Do->getCond() && !continues(Do->getBody())) {
+      if (const auto *Body = dyn_cast<CompoundStmt>(Do->getBody()))
+        for (const Stmt *Sib : llvm::reverse(Body->body())) {
+          addDefinitionsIn(Sib, V, Out);
+          if (mustDefine(Sib, V)) {
+            Result = Out;
+            return &*Result;
+          }
+        }
     }
     if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(P)) {
       addDefinitionsIn(P, V, Out);

@@ -315,6 +315,16 @@ struct GeneralRaces::Impl {
     return unknown();
   }
 
+  /// The \p I-th subscript of \p X, with the offset of the pointer it
+  /// indexes.
+  int compileSub(const Access &X, size_t I,
+                 SmallVectorImpl<const VarDecl *> &Vars) {
+    int N = compile(X.Subs[I], X, Vars);
+    if (I != 0 || !X.Offset)
+      return N;
+    return bin(BO_Add, compile(X.Offset, X, Vars), N);
+  }
+
   int bin(BinaryOperatorKind Op, int L, int R) {
     Node N;
     N.Kind = Node::Bin;
@@ -675,8 +685,8 @@ struct GeneralRaces::Impl {
     if (!X.Root || X.Subs.empty() || !extents(X, C.Ext))
       return std::nullopt;
     SmallVector<const VarDecl *, 2> Vars;
-    for (const Expr *S : X.Subs) {
-      int N = compile(S, X, Vars);
+    for (size_t I = 0; I < X.Subs.size(); ++I) {
+      int N = compileSub(X, I, Vars);
       if (!known(N))
         return std::nullopt;
       C.Subs.push_back(N);
@@ -882,7 +892,7 @@ struct GeneralRaces::Impl {
           if (!Ext[I])
             continue;
           SmallVector<const VarDecl *, 2> Vars;
-          int N = compile(X.Subs[I], X, Vars);
+          int N = compileSub(X, I, Vars);
           if (!known(N))
             continue;
           SmallVector<LoopDomain, 2> Doms;
@@ -964,9 +974,9 @@ struct GeneralRaces::Impl {
       for (const Access &X : Region) {
         if (X.Side || X.Carried || !X.Root)
           continue;
-        for (const Expr *Sub : X.Subs) {
+        for (size_t I = 0; I < X.Subs.size(); ++I) {
           SmallVector<const VarDecl *, 2> Vars;
-          int N = compile(Sub, X, Vars);
+          int N = compileSub(X, I, Vars);
           if (!Vars.empty() || !known(N))
             continue;
           for (unsigned D = 0; D < 3; ++D) {

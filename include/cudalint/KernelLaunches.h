@@ -42,6 +42,10 @@ public:
     /// taken other than for a launch this analysis reads (a function
     /// pointer may launch it with any shape).
     bool Unknown = false;
+    /// The distinct constant x extents, where only those are constant
+    /// (`dim3(32, rows)`); XUnknown: some launch's x is not a constant.
+    llvm::SmallVector<int64_t, 2> Xs;
+    bool XUnknown = false;
   };
 
   /// The launches of \p Kernel (a specialisation for a template), or null
@@ -51,6 +55,10 @@ public:
   /// The shape of every launch of \p Kernel, when the translation unit
   /// launches it and always with that one constant shape.
   std::optional<BlockShape> onlyShape(const FunctionDecl *Kernel) const;
+
+  /// The x extent of every launch of \p Kernel, when the translation unit
+  /// launches it and always with that one constant x extent.
+  std::optional<int64_t> onlyX(const FunctionDecl *Kernel) const;
 
   /// The launch shape with the most threads, when every launch of
   /// \p Kernel in the translation unit has a constant shape.

@@ -83,6 +83,9 @@ struct Access {
   /// of the halving or doubling loop variables it was walked with.
   const VarDecl *Root = nullptr;
   SmallVector<const Expr *, 2> Subs;
+  /// Added to the subscript: the element of Root that the pointer indexed
+  /// points at (`float *p = &tile[e]; p[i]` is `tile[e + i]`).
+  const Expr *Offset = nullptr;
   SmallVector<const clang::Stmt *, 2> Loops;
   SmallVector<std::pair<const ValueDecl *, int64_t>, 1> Fixed;
   /// In a back-edge region: 1 for the head of the loop body (the accesses
@@ -700,6 +703,55 @@ public:
       walkStmt(Child, G, Holder);
   }
 
+  /// The array a local pointer \p VD, never assigned after its
+  /// declaration, points into at the element \p Offset: `&A[e]` or
+  /// `A + e` of the same element type, with A a one-dimensional array or a
+  /// pointer that is not itself moved.
+  const VarDecl *offsetAlias(const VarDecl *VD, const Expr *&Offset) const {
+    if (!VD->getType()->isPointerType() || !VD->hasLocalStorage() ||
+        isa<ParmVarDecl>(VD) || !VD->getInit() || Reassigned.count(VD))
+      return nullptr;
+    const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
+    const Expr *BaseE = nullptr, *Off = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      if (const auto *ASE =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        BaseE = ASE->getBase();
+        Off = ASE->getIdx();
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Init);
+               BO && BO->getOpcode() == BO_Add) {
+      BaseE = BO->getLHS();
+      Off = BO->getRHS();
+      if (!BaseE->getType()->isPointerType())
+        std::swap(BaseE, Off);
+    }
+    if (!BaseE || !Off || !Off->getType()->isIntegerType())
+      return nullptr;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BaseE->IgnoreParenImpCasts());
+    const auto *T = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!T || T == VD || Reassigned.count(T))
+      return nullptr;
+    QualType Elem;
+    if (const auto *AT = Ctx.getAsArrayType(T->getType())) {
+      Elem = AT->getElementType();
+      if (Elem->isArrayType())
+        return nullptr;
+    } else if (const auto *PT = T->getType()->getAs<PointerType>()) {
+      if (T->hasLocalStorage() && !isa<ParmVarDecl>(T))
+        return nullptr;
+      Elem = PT->getPointeeType();
+    } else {
+      return nullptr;
+    }
+    QualType Pointee = VD->getType()->getPointeeType();
+    if (!Ctx.hasSameUnqualifiedType(Elem, Pointee))
+      return nullptr;
+    Offset = Off;
+    return T;
+  }
+
   /// Whether \p VD is a pointer that may point at a different element in
   /// each thread: assigned after its declaration (`p = &p[x];`,
   /// `p += x;`), or a local initialised from the thread
@@ -874,15 +926,25 @@ public:
     if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
         !VD->getType()->isPointerType())
       return;
-    if (rebased(VD))
+    // `float *l_H = &tile[e];`: l_H[i] is tile[e + i].
+    const Expr *Offset = nullptr;
+    if (const VarDecl *Target =
+            Subs.size() == 1 ? offsetAlias(VD, Offset) : nullptr) {
+      VD = Target;
+      if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+          !VD->getType()->isPointerType())
+        return;
+    } else if (rebased(VD)) {
       return;
+    }
     std::optional<IndexForm> Idx;
-    if (Subs.size() == 1)
+    if (Subs.size() == 1 && !Offset)
       Idx = parseIndex(Subs[0]);
     const ValueDecl *Array = canonicalArray(VD);
     Access X{ASE, Array, Write, Idx.value_or(IndexForm()), G, Holder, Order++};
     X.Root = VD;
     X.Subs = std::move(Subs);
+    X.Offset = Offset;
     X.Loops.assign(LoopStack.begin(), LoopStack.end());
     for (const auto &KV : LoopValues)
       X.Fixed.push_back(KV);
@@ -936,6 +998,14 @@ public:
         return;
       }
     }
+    // `&A[i]` takes an address: no access.
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *ASE =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+        walkSubscriptOperands(ASE, G, Holder);
+        return;
+      }
     if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
       walkSubscriptOperands(ASE, G, Holder);
       record(ASE, false, G, Holder);

@@ -90,6 +90,26 @@ __global__ void rows(const int *rowPtr, const float *val, float *out,
   }
 }
 
-void run(const int *rowPtr, const float *val, float *out, int nrows) {
-  rows<<<(nrows + 7) / 8, dim3(32, 8)>>>(rowPtr, val, out, nrows);
+void run(const int *rowPtr, const float *val, float *out, int nrows,
+         int rowsPerBlock) {
+  rows<<<(nrows + rowsPerBlock - 1) / rowsPerBlock, dim3(32, rowsPerBlock)>>>(
+      rowPtr, val, out, nrows);
+}
+
+// A do-while whose condition reads what the body assigns last: a value
+// every thread reads from shared memory.
+__global__ void improve(const float *in, float *out, int n) {
+  __shared__ int best;
+  int change;
+  do {
+    change = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+      change -= in[i] > 0.0f;
+    if (threadIdx.x == 0)
+      best = change;
+    __syncthreads();
+    change = best;
+    __syncthreads();
+  } while (change < 0);
+  out[threadIdx.x] = change;
 }

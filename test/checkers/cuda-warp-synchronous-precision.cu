@@ -206,3 +206,14 @@ __global__ void findSlot(const int *keys, const int *key, int *slot,
   // CHECK-NOTES: :[[@LINE-5]]:9: note: another thread may write the element here
   // CHECK-NOTES: :[[@LINE-8]]:9: note: this condition depends on data the check cannot evaluate
 }
+
+// A pointer to the thread's column of the tile: its elements are the
+// thread's own (main reported 'col[0]' as written by another thread).
+__global__ void columns(const float *src, float *dst) {
+  __shared__ float block[8 * 8];
+  float *col = block + threadIdx.x;
+  for (int i = 0; i < 8; i++)
+    col[i * 8] = src[i * 8 + threadIdx.x];
+  for (int i = 0; i < 8; i++)
+    dst[i * 8 + threadIdx.x] = 2.0f * col[i * 8];
+}
