@@ -319,6 +319,10 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
 
     Occurrence Occ;
     Occ.ExpansionLoc = SM->getFileLoc(Lit->getLocation());
+    CharSourceRange OperandRange =
+        SM->getExpansionRange(Node->getSourceRange());
+    Occ.Operand = {OperandRange.getBegin(), OperandRange.getEnd()};
+    Occ.OperandText = Lexer::getSourceText(OperandRange, *SM, *LangOpts).str();
     // The literal alone, or with signs: what nvcc folds into one constant.
     bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
@@ -578,6 +582,15 @@ void DoublePromotionCheck::checkMathCall(
 }
 
 void DoublePromotionCheck::onEndOfTranslationUnit() {
+  // What each site's finding would be, and the operand it is reported for.
+  struct Verdict {
+    LiteralSite *Site;
+    const Occurrence *First;
+    bool AllNarrowed, AllConditional;
+    bool AnyFromInteger, AllFromInteger;
+    std::string WhyNot;
+  };
+  std::vector<Verdict> Verdicts;
   for (auto &[Key, Site] : Sites) {
     const Occurrence *First = nullptr;
     bool AllPromote = true, AllNarrowed = true, AllConditional = true;
@@ -617,45 +630,120 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
                      "promote float data"
                    : "the literal is also used where it does not promote "
                      "float data (another template instantiation)";
+    Verdicts.push_back({&Site, First, AllNarrowed, AllConditional,
+                        AnyFromInteger, AllFromInteger, WhyNot});
+  }
 
-    {
-      auto Diag = diag(First->ExpansionLoc,
-                       "double-precision literal '%0' promotes %select{float "
-                       "arithmetic to double|integer data to double, and the "
-                       "result is narrowed to float}1")
-                  << Site.Spelling << AllFromInteger;
-      if (WhyNot.empty())
-        Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
-            "f");
+  // With the suffix, the integer is converted to float rather than double,
+  // and the arithmetic rounds in float.
+  auto NoteIntegerToFloat = [&](SourceLocation Loc, StringRef Spelling) {
+    diag(Loc,
+         "with '%0f' the integer is converted to float, exactly only up to "
+         "2^24 in magnitude, and the arithmetic rounds to float: results "
+         "can differ from the double computation in the last bits",
+         DiagnosticIDs::Note)
+        << Spelling;
+  };
+
+  // One finding per promoting operand: the literals of one literal-only
+  // operand (`x * K` with `#define K (1.0 / PI)`) are reported together.
+  llvm::MapVector<std::pair<SourceLocation, SourceLocation>,
+                  SmallVector<const Verdict *, 1>>
+      Operands;
+  for (const Verdict &Vd : Verdicts)
+    Operands[Vd.First->Operand].push_back(&Vd);
+
+  for (auto &[Key, Group] : Operands) {
+    if (Group.size() == 1) {
+      const Verdict &Vd = *Group.front();
+      const LiteralSite &Site = *Vd.Site;
+      const FloatValue &V = Site.Value;
+      SourceLocation Loc = Vd.First->ExpansionLoc;
+      {
+        // Where nvcc narrows anyway, the finding is that the source says
+        // double where the code is float: the suffix says what it does.
+        auto Diag =
+            Vd.AllNarrowed
+                ? diag(Loc, "double-precision literal '%0' in a "
+                            "%select{float operation that nvcc "
+                            "computes in|branch that nvcc converts to}1 "
+                            "float; the 'f' suffix makes that "
+                            "explicit")
+                      << Site.Spelling << Vd.AllConditional
+                : diag(Loc, "double-precision literal '%0' promotes "
+                            "%select{float arithmetic to double|integer data "
+                            "to double, and the result is narrowed to float}1")
+                      << Site.Spelling << Vd.AllFromInteger;
+        if (Vd.WhyNot.empty())
+          Diag << FixItHint::CreateInsertion(
+              Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
+              "f");
+      }
+      // Where nvcc narrows anyway, the float literal computes the same
+      // values.
+      if (!Vd.AllNarrowed || V.Underflows || V.Subnormal)
+        noteNumerics(Loc, Site.Spelling, V);
+      // With the suffix, the integer is converted to float rather than
+      // double, and the arithmetic rounds in float.
+      if (Vd.AnyFromInteger)
+        NoteIntegerToFloat(Loc, Site.Spelling);
+      if (Site.InMacroBody)
+        diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
+             DiagnosticIDs::Note)
+            << Site.MacroName;
+      if (Vd.AllNarrowed)
+        diag(Loc,
+             Vd.AllConditional
+                 ? "nvcc already converts this branch to float; the suffix "
+                   "makes that explicit"
+                 : "nvcc already narrows this single operation back to "
+                   "float; the suffix makes that explicit",
+             DiagnosticIDs::Note);
+      if (!Vd.WhyNot.empty())
+        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Vd.WhyNot;
+      continue;
     }
-    // Where nvcc narrows anyway, the float literal computes the same values.
-    if (!AllNarrowed || V.Underflows || V.Subnormal)
-      noteNumerics(First->ExpansionLoc, Site.Spelling, V);
-    // With the suffix, the integer is converted to float rather than
-    // double, and the arithmetic rounds in float.
-    if (AnyFromInteger)
-      diag(First->ExpansionLoc,
-           "with '%0f' the integer is converted to float, exactly only up to "
-           "2^24 in magnitude, and the arithmetic rounds to float: results "
-           "can differ from the double computation in the last bits",
-           DiagnosticIDs::Note)
-          << Site.Spelling;
-    if (Site.InMacroBody)
-      diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
-           DiagnosticIDs::Note)
-          << Site.MacroName;
-    if (AllNarrowed)
-      diag(First->ExpansionLoc,
-           AllConditional
-               ? "nvcc already converts this branch to float; the suffix "
-                 "makes that explicit"
-               : "nvcc already narrows this single operation back to float; "
-                 "the suffix makes that explicit",
-           DiagnosticIDs::Note);
-    if (!WhyNot.empty())
-      diag(First->ExpansionLoc, "no automatic fix: %0", DiagnosticIDs::Note)
-          << WhyNot;
+    // Several literals in one operand: a literal-only expression is never a
+    // narrowed single operation. Fixed only when every literal can be, so
+    // that the operand becomes float as a whole.
+    SourceLocation Loc = Group.front()->First->ExpansionLoc;
+    bool AllFixable = llvm::all_of(
+        Group, [](const Verdict *Vd) { return Vd->WhyNot.empty(); });
+    {
+      auto Diag = diag(Loc, "double-precision constant '%0' promotes float "
+                            "arithmetic to double")
+                  << Group.front()->First->OperandText;
+      if (AllFixable)
+        for (const Verdict *Vd : Group)
+          Diag << FixItHint::CreateInsertion(
+              Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
+                                         *LangOpts),
+              "f");
+    }
+    for (const Verdict *Vd : Group) {
+      const LiteralSite &Site = *Vd->Site;
+      if (Site.InMacroBody)
+        diag(Site.SpellingLoc, "literal '%0' spelled in macro '%1' here",
+             DiagnosticIDs::Note)
+            << Site.Spelling << Site.MacroName;
+      else
+        diag(Site.SpellingLoc, "literal '%0' here", DiagnosticIDs::Note)
+            << Site.Spelling;
+      noteNumerics(Site.SpellingLoc, Site.Spelling, Site.Value);
+      if (Vd->AnyFromInteger)
+        NoteIntegerToFloat(Site.SpellingLoc, Site.Spelling);
+      if (!Vd->WhyNot.empty())
+        diag(Site.SpellingLoc, "no automatic fix for '%0': %1",
+             DiagnosticIDs::Note)
+            << Site.Spelling << Vd->WhyNot;
+    }
+    if (!AllFixable)
+      for (const Verdict *Vd : Group)
+        if (Vd->WhyNot.empty())
+          diag(Vd->Site->SpellingLoc,
+               "'%0' is not rewritten either: the constant would stay double",
+               DiagnosticIDs::Note)
+              << Vd->Site->Spelling;
   }
   Sites.clear();
   ReportedCalls.clear();

@@ -66,6 +66,10 @@ private:
     bool FromInteger = false;
     NarrowKind Narrowing = NotNarrowed;
     SourceLocation ExpansionLoc; ///< Where to report it.
+    /// The operand that promotes: the literal, or the literal-only
+    /// expression that holds it (`(1.0 / PI)`), by where it is written.
+    std::pair<SourceLocation, SourceLocation> Operand;
+    std::string OperandText; ///< As written at the use (`K`).
   };
   /// Every occurrence of one spelled literal. A fix is only offered when
   /// every occurrence promotes (a template also instantiated for double, a

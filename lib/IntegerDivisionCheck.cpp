@@ -9,6 +9,7 @@
 
 #include "IntegerDivisionCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/ThreadIndex.h"
 #include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -268,6 +269,213 @@ void IntegerDivisionCheck::registerPPCallbacks(const SourceManager &SM,
   PP->addPPCallbacks(std::make_unique<MacroRecorder>(Macros));
 }
 
+namespace {
+
+/// Whether \p S holds anything that ends a basic block: a branch, a loop, a
+/// jump, a conditional or short-circuit operator, a label.
+bool hasControlFlow(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt,
+          ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
+          LabelStmt, SwitchCase, AbstractConditionalOperator, LambdaExpr,
+          CXXThrowExpr, CXXTryStmt>(S))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isLogicalOp())
+      return true;
+  for (const Stmt *Child : S->children())
+    if (hasControlFlow(Child))
+      return true;
+  return false;
+}
+
+/// What an operand of a division reads: local variables (and parameters),
+/// and whether it loads from memory. False when it holds anything else (a
+/// call, an assignment, `volatile`).
+bool operandInputs(const Expr *E, SmallVectorImpl<const VarDecl *> &Vars,
+                   bool &LoadsMemory) {
+  E = E->IgnoreParens();
+  if (E->getType().isVolatileQualified())
+    return false;
+  if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
+          UnaryExprOrTypeTraitExpr>(E))
+    return true;
+  if (ThreadIndexAnalysis::builtinSymbol(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V)
+      return false;
+    if (!V->hasLocalStorage()) {
+      LoadsMemory = true; // A global: read from memory.
+      return !V->getType().isVolatileQualified();
+    }
+    Vars.push_back(V);
+    return true;
+  }
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return operandInputs(Cast->getSubExpr(), Vars, LoadsMemory);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      return false;
+    if (UO->getOpcode() == UO_Deref)
+      LoadsMemory = true;
+    return operandInputs(UO->getSubExpr(), Vars, LoadsMemory);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma ||
+        BO->isLogicalOp())
+      return false;
+    return operandInputs(BO->getLHS(), Vars, LoadsMemory) &&
+           operandInputs(BO->getRHS(), Vars, LoadsMemory);
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+    LoadsMemory = true;
+    return operandInputs(ASE->getBase(), Vars, LoadsMemory) &&
+           operandInputs(ASE->getIdx(), Vars, LoadsMemory);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (!isa<FieldDecl>(ME->getMemberDecl()))
+      return false;
+    if (ME->isArrow())
+      LoadsMemory = true;
+    return operandInputs(ME->getBase(), Vars, LoadsMemory);
+  }
+  return false;
+}
+
+/// Whether \p S may write memory: a store through a pointer or to a
+/// non-local, a call, an atomic, inline asm.
+bool mayWriteMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CallExpr, CXXConstructExpr, AsmStmt, CXXNewExpr, CXXDeleteExpr>(S))
+    return true;
+  auto WritesMemory = [](const Expr *Target) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return !V || !V->hasLocalStorage();
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp() && WritesMemory(BO->getLHS()))
+      return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    if (UO->isIncrementDecrementOp() && WritesMemory(UO->getSubExpr()))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mayWriteMemory(Child))
+      return true;
+  return false;
+}
+
+/// Whether \p S changes (or may change) one of \p Vars: assigns or
+/// increments it, or lets it escape.
+bool changesVars(ASTContext &Ctx, const Stmt *S,
+                 ArrayRef<const VarDecl *> Vars) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (llvm::is_contained(Vars, DRE->getDecl()) &&
+        classifyVarUse(Ctx, DRE) != VarUse::Read)
+      return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (llvm::is_contained(Vars, D))
+        return true;
+  for (const Stmt *Child : S->children())
+    if (changesVars(Ctx, Child, Vars))
+      return true;
+  return false;
+}
+
+/// The statement of the compound statement \p C that holds \p E.
+const Stmt *statementIn(ASTContext &Ctx, const Stmt *E,
+                        const CompoundStmt *&C) {
+  DynTypedNode Cur = DynTypedNode::create(*E);
+  const Stmt *Last = E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      return nullptr;
+    DynTypedNode P = Parents[0];
+    if (const auto *CS = P.get<CompoundStmt>()) {
+      C = CS;
+      return Last;
+    }
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+      return nullptr;
+    if (const auto *S = P.get<Stmt>())
+      Last = S;
+    Cur = P;
+  }
+}
+
+bool sameOperands(ASTContext &Ctx, const BinaryOperator *A,
+                  const BinaryOperator *B) {
+  auto Same = [&](const Expr *X, const Expr *Y) {
+    llvm::FoldingSetNodeID IX, IY;
+    X->IgnoreParenImpCasts()->Profile(IX, Ctx, /*Canonical=*/true);
+    Y->IgnoreParenImpCasts()->Profile(IY, Ctx, /*Canonical=*/true);
+    return IX == IY && Ctx.hasSameType(X->getType(), Y->getType());
+  };
+  return Same(A->getLHS(), B->getLHS()) && Same(A->getRHS(), B->getRHS());
+}
+
+/// The other half of a division and modulo pair that the compiler computes
+/// with one division: `q = a / b; ...; r = a % b;` in one basic block (no
+/// branch, loop or jump from the first to the second), with operands whose
+/// values cannot change between them. Checked against `nvcc -ptx`: such a
+/// pair gives one `div`, while a `%` under a branch after the `/` keeps its
+/// own `rem`.
+const BinaryOperator *divRemPartner(ASTContext &Ctx, const BinaryOperator *BO,
+                                    const FunctionDecl *FD) {
+  if (isa<CompoundAssignOperator>(BO))
+    return nullptr;
+  SmallVector<const VarDecl *, 4> Vars;
+  bool LoadsMemory = false;
+  if (!operandInputs(BO->getLHS(), Vars, LoadsMemory) ||
+      !operandInputs(BO->getRHS(), Vars, LoadsMemory))
+    return nullptr;
+  const CompoundStmt *C = nullptr;
+  const Stmt *Own = statementIn(Ctx, BO, C);
+  if (!Own || !C)
+    return nullptr;
+  BinaryOperatorKind Other = BO->getOpcode() == BO_Div ? BO_Rem : BO_Div;
+  auto Matches =
+      match(findAll(binaryOperator(hasOperatorName(Other == BO_Div ? "/" : "%"))
+                        .bind("op")),
+            *C, Ctx);
+  for (const BoundNodes &N : Matches) {
+    const auto *Cand = N.getNodeAs<BinaryOperator>("op");
+    if (Cand == BO || !sameOperands(Ctx, BO, Cand))
+      continue;
+    const CompoundStmt *CC = nullptr;
+    const Stmt *CandStmt = statementIn(Ctx, Cand, CC);
+    if (CC != C || !CandStmt)
+      continue;
+    // Every statement from the first of the two to the second: one basic
+    // block, and no change to what the operands read.
+    auto Begin = llvm::find(C->body(), Own),
+         End = llvm::find(C->body(), CandStmt);
+    if (Begin == C->body_end() || End == C->body_end())
+      continue;
+    if (End < Begin)
+      std::swap(Begin, End);
+    bool OneBlock = true;
+    for (auto I = Begin; I <= End && OneBlock; ++I)
+      OneBlock = !hasControlFlow(*I) && !changesVars(Ctx, *I, Vars) &&
+                 !(LoadsMemory && mayWriteMemory(*I));
+    if (OneBlock)
+      return Cand;
+  }
+  return nullptr;
+}
+
+} // namespace
+
 void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *BO = Result.Nodes.getNodeAs<BinaryOperator>("div");
   if (!BO)
@@ -379,6 +587,11 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   bool InLoop = isInLoop(Ctx, BO);
   if (!InLoop && !WarnOutsideLoops)
     return;
+  // Every operand a constant (`WARPS_PER_BLOCK / 2`, a `constexpr`, an
+  // enumerator): the compiler folds it.
+  if (!IsCompound && LHS->isIntegerConstantExpr(Ctx) &&
+      RHS->isIntegerConstantExpr(Ctx))
+    return;
   if (Const) {
     if (Const->isNegative() || Const->isZero() || Const->isOne())
       return;
@@ -411,7 +624,15 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = SM.getFileLoc(OpLoc);
   if (!Reported.insert(Loc).second)
     return; // Another instantiation.
+  // `q = a / b; r = a % b;` with a run-time divisor: one division. Reported
+  // once, at the first of the two, with a note on the other.
+  const BinaryOperator *Partner = Const ? nullptr : divRemPartner(Ctx, BO, FD);
+  if (Partner && SM.isBeforeInTranslationUnit(
+                     SM.getFileLoc(Partner->getOperatorLoc()), Loc))
+    return;
   Finding F;
+  if (Partner)
+    F.Partner = SM.getFileLoc(Partner->getOperatorLoc());
   F.Loc = Loc;
   F.IsRem = IsRem;
   F.Const = Const.has_value();
@@ -478,6 +699,12 @@ void IntegerDivisionCheck::report(const Finding &F,
     if (Fix)
       Diag << *Fix;
   }
+  if (F.Partner.isValid())
+    diag(F.Partner,
+         "'%select{%%|/}0' of the same operands here: the compiler computes "
+         "both results with one division",
+         DiagnosticIDs::Note)
+        << F.IsRem;
   if (F.ShiftAmount)
     diag(F.Loc,
          "'%0' is a power of two, 1 << %1: a shift and a mask compute "

@@ -57,6 +57,8 @@ public:
     std::optional<std::string> ShiftAmount;
     /// The operation's spelling in a macro body, for a deferred finding.
     SourceLocation Spelling;
+    /// The other half of a `/` and `%` pair computed with one division.
+    SourceLocation Partner;
   };
 
 private:

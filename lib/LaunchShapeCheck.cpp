@@ -130,6 +130,20 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Threads || *Threads == 0)
     return;
   bool Bad = *Threads % WarpSize != 0 || *Threads < MinBlock;
+  // A grid of known size: a launch of at most one warp's worth of threads
+  // in all (`<<<1, 1>>>`, `<<<1, 16>>>`, `<<<10, 1>>>`) is a serial or
+  // tiny task, which no block shape makes faster; and with a single block
+  // the guide's 64-thread minimum (several concurrent blocks per
+  // multiprocessor) does not apply.
+  if (Bad)
+    if (std::optional<uint64_t> Blocks =
+            blockThreads(Config->getArg(0), *FD, Ctx);
+        Blocks && *Blocks != 0) {
+      if (*Blocks * *Threads <= WarpSize)
+        return;
+      if (*Blocks == 1 && *Threads % WarpSize == 0)
+        return;
+    }
   SourceLocation Loc =
       Result.SourceManager->getExpansionLoc(Block->getBeginLoc());
   // One report per launch in the source: the first instantiation (or the
@@ -155,16 +169,16 @@ void LaunchShapeCheck::reportBlock(SourceLocation Loc, uint64_t Threads) {
     uint64_t Warps = (Threads + WarpSize - 1) / WarpSize;
     uint64_t Lanes = Warps * WarpSize;
     uint64_t Idle = Lanes - Threads;
-    diag(Loc, "block of %0 threads is not a multiple of the warp size (32); "
-              "the last warp of every block runs with idle lanes")
+    diag(Loc, "block of %0 %plural{1:thread|:threads}0 is not a multiple of "
+              "the warp size (32); the last warp of every block runs with "
+              "idle lanes")
         << static_cast<unsigned>(Threads);
     std::string Percent;
     llvm::raw_string_ostream(Percent)
         << llvm::format("%.1f", 100.0 * Idle / Lanes);
     diag(Loc,
-         "%0 threads = %1 %plural{1:warp|:warps}1 = %2 lanes: %3 lanes (%4%%) "
-         "idle in every "
-         "block",
+         "%0 %plural{1:thread|:threads}0 = %1 %plural{1:warp|:warps}1 = %2 "
+         "lanes: %3 lanes (%4%%) idle in every block",
          DiagnosticIDs::Note)
         << static_cast<unsigned>(Threads) << static_cast<unsigned>(Warps)
         << static_cast<unsigned>(Lanes) << static_cast<unsigned>(Idle)

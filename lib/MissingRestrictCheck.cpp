@@ -384,6 +384,8 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
         Info.PatternAnalysed = true;
       const ReadOnlyResult &R = Analysis.analyze(FD, P);
       Info.ReadOnly &= R.ReadOnly;
+      Info.PlainAccess |= R.PlainAccess;
+      Info.ExplicitLoad |= R.ExplicitLoad;
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -401,6 +403,8 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       const ReadOnlyResult &R =
           Analysis.analyze(Pattern, Pattern->getParamDecl(Info.Index));
       Info.ReadOnly &= R.ReadOnly;
+      Info.PlainAccess |= R.PlainAccess;
+      Info.ExplicitLoad |= R.ExplicitLoad;
       if (Info.ConstBlocker.empty())
         Info.ConstBlocker = R.ConstBlocker;
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -433,6 +437,12 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
   auto AliasIt = Aliased.find({Pattern->getCanonicalDecl(), Info.Index});
   bool IsAliased = AliasIt != Aliased.end();
   bool InTemplate = Info.InTemplate;
+
+  // Read only by explicit load instructions (`__ldcs(p + i)`, an inline asm
+  // `ld.global.cs`): the instruction and its cache policy are written out,
+  // and `const __restrict__` changes nothing.
+  if (Info.ReadOnly && Info.ExplicitLoad && !Info.PlainAccess)
+    return;
 
   bool NeedConst = false, NeedRestrict = false;
   if (Info.ReadOnly) {

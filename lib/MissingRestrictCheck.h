@@ -34,6 +34,9 @@ private:
     const FunctionDecl *Pattern = nullptr;
     unsigned Index = 0;
     bool ReadOnly = true;
+    /// Dereferenced by ordinary code, and read by explicit load
+    /// instructions (see ReadOnlyResult).
+    bool PlainAccess = false, ExplicitLoad = false;
     bool InTemplate = false;
     /// Whether an instantiation of the template pattern was analysed.
     bool PatternAnalysed = false;

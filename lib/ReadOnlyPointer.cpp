@@ -193,6 +193,11 @@ private:
         return true;
       return fail("returned as a non-const pointer", Loc);
     }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(P))
+      if (isLoadOnlyAsm(Asm, E)) {
+        R.ExplicitLoad = true;
+        return true;
+      }
     if (isa<AsmStmt>(P))
       return fail("an inline asm operand", Loc);
     if (!isa<Expr>(P))
@@ -200,16 +205,72 @@ private:
     return fail("used in a way the analysis does not follow", Loc);
   }
 
+  /// Whether \p Operand is an input of \p Asm whose instructions access
+  /// memory only by loads (`ld.global.cs.f32 %0, [%1];`): the pointer is
+  /// read there, by the instruction written out.
+  static bool isLoadOnlyAsm(const GCCAsmStmt *Asm, const Expr *Operand) {
+    bool IsInput = false;
+    for (unsigned I = 0, N = Asm->getNumInputs(); I != N; ++I)
+      IsInput |= Asm->getInputExpr(I)->IgnoreParenImpCasts() ==
+                 Operand->IgnoreParenImpCasts();
+    if (!IsInput || Asm->getNumClobbers() != 0)
+      return false;
+    const StringLiteral *Str = dyn_cast<StringLiteral>(Asm->getAsmStringExpr());
+    if (!Str)
+      return false;
+    bool AnyLoad = false;
+    SmallVector<StringRef, 8> Instructions;
+    Str->getString().split(Instructions, ';');
+    for (StringRef Inst : Instructions) {
+      Inst = Inst.trim();
+      // A predicate guard (`@p ld...`) and braces of a scope.
+      Inst = Inst.ltrim("{} \t\n");
+      if (Inst.starts_with("@"))
+        Inst = Inst.drop_until([](char C) { return C == ' ' || C == '\t'; })
+                   .trim();
+      if (Inst.empty() || Inst.starts_with(".")) // `.reg .f32 t;`
+        continue;
+      StringRef Op = Inst.take_until(
+          [](char C) { return C == ' ' || C == '\t' || C == '.'; });
+      if (Op == "ld" || Op == "ldu") {
+        AnyLoad = true;
+        continue;
+      }
+      // Register-only instructions; anything with a memory operand or a
+      // side effect (st, atom, red, cp, prefetch, ...) is not a plain read.
+      if (Inst.contains('['))
+        return false;
+      if (!llvm::is_contained({"mov", "cvt", "cvta", "add", "sub", "mul", "mad",
+                               "and", "or", "xor", "shl", "shr"},
+                              Op))
+        return false;
+    }
+    return AnyLoad;
+  }
+
   /// \p L is an lvalue of memory reached through the tracked pointer.
   bool lvalueUse(const Expr *L, const Expr *Element,
                  SmallVectorImpl<const VarDecl *> &Aliases) {
     // `p[i].get()`, `p->get()`: the callee of a member call.
     if (const auto *ME = dyn_cast<MemberExpr>(L))
-      if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl()))
+      if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
+        R.PlainAccess = true;
         return M->isConst() || M->isStatic() ||
                fail("used by a non-const member function", L->getExprLoc());
+      }
     DynTypedNode PN = parent(DynTypedNode::create(*L));
     SourceLocation Loc = L->getExprLoc();
+    // Ordinary code accesses the memory, unless the lvalue only passes on
+    // (parentheses, a member, its address or decayed pointer taken).
+    {
+      const auto *PS = PN.get<Stmt>();
+      const auto *UO = dyn_cast_or_null<UnaryOperator>(PS);
+      const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(PS);
+      if (!(isa_and_nonnull<ParenExpr, MemberExpr>(PS) ||
+            (UO && UO->getOpcode() == UO_AddrOf) ||
+            (IC && IC->getCastKind() != CK_LValueToRValue)))
+        R.PlainAccess = true;
+    }
     if (const auto *VD = PN.get<VarDecl>()) {
       if (VD->getType()->isReferenceType() &&
           !VD->getType().getNonReferenceType().isConstQualified())
@@ -358,9 +419,15 @@ private:
     for (unsigned N = Call->getNumArgs(); Index != N; ++Index)
       if (Call->getArg(Index) == Arg)
         break;
-    if (Name == "memcpy" || Name == "memset" || Name == "memmove")
+    if (Name == "memcpy" || Name == "memset" || Name == "memmove") {
+      R.PlainAccess = true;
       return Index != 0 || fail("the destination of '" + Name + "'", Loc);
-    if (Name.starts_with("__ld") || Name == "printf")
+    }
+    if (Name.starts_with("__ld")) {
+      R.ExplicitLoad = true;
+      return true;
+    }
+    if (Name == "printf")
       return true;
     if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee)) {
       if (Index == 0)
@@ -375,6 +442,8 @@ private:
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
       const ReadOnlyResult &Sub =
           Analysis.analyze(Def, Def->getParamDecl(Index));
+      R.PlainAccess |= Sub.PlainAccess;
+      R.ExplicitLoad |= Sub.ExplicitLoad;
       if (Sub.ReadOnly) {
         if (!pointsToConst(Def->getParamDecl(Index)->getType()))
           blockConst("it is passed to '" + Name +
@@ -391,6 +460,8 @@ private:
       }
       return false;
     }
+    // A callee that is not analysed reads it in ways not seen here.
+    R.PlainAccess = true;
     if (pointsToConst(Callee->getParamDecl(Index)->getType()))
       return true;
     return fail("passed to '" + Name + "', whose body is not visible", Loc);

@@ -14,6 +14,7 @@
 #include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -34,7 +35,169 @@ struct BlockShape {
 //===--- The block shape of a kernel, from its launches ------------------===//
 
 std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
-                                   unsigned Depth = 0) {
+                                   unsigned Depth = 0);
+
+/// The `V = E` (or `V.x = E` for \p Field 0, 1, 2) that \p S is, or null.
+const Expr *assignmentTo(const Stmt *S, const VarDecl *V, int &Field) {
+  auto IsV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicit();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        IsV(Op->getArg(0))) {
+      Field = -1;
+      return Op->getArg(1);
+    }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (IsV(ME->getBase())) {
+          StringRef Name = ME->getMemberDecl()->getName();
+          Field = Name == "x" ? 0 : Name == "y" ? 1 : Name == "z" ? 2 : -2;
+          return Field >= 0 ? BO->getRHS() : nullptr;
+        }
+  return nullptr;
+}
+
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (DRE->getDecl() == V)
+      return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D == V)
+        return true;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// Whether every use of \p V in \p S only reads it: a member read, a copy
+/// (a launch configuration, a by-value argument).
+bool onlyReads(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
+    const Stmt *Cur = DRE;
+    while (true) {
+      DynTypedNodeList Parents = Ctx.getParents(*Cur);
+      const auto *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<MemberExpr, ParenExpr>(P)) {
+        Cur = P;
+        continue;
+      }
+      if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
+        if (IC->getCastKind() == CK_LValueToRValue)
+          return true;
+        if (IC->getCastKind() == CK_NoOp) {
+          Cur = P;
+          continue;
+        }
+        return false;
+      }
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+        return CE->getConstructor()->isCopyConstructor();
+      return false;
+    }
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D == V)
+        return false;
+  for (const Stmt *Child : S->children())
+    if (!onlyReads(Ctx, Child, V))
+      return false;
+  return true;
+}
+
+/// The value of the local `dim3` \p V where the launch \p Use reads it:
+/// walking back over the statements before it, in its block and the
+/// enclosing ones, to its declaration or a whole assignment (`threads =
+/// dim3(16, 16);`), taking member assignments (`threads.x = 16;`) on the
+/// way. Unknown where a statement on the way uses \p V otherwise (it may
+/// change it), where a loop around the launch mentions it, or where the
+/// code has labels.
+std::optional<BlockShape> reachingDim3(ASTContext &Ctx, const VarDecl *V,
+                                       const Expr *Use, unsigned Depth) {
+  std::array<std::optional<int64_t>, 3> Fields;
+  auto Finish =
+      [&](std::optional<BlockShape> Base) -> std::optional<BlockShape> {
+    if (!Base)
+      return std::nullopt;
+    int64_t *Out[] = {&Base->X, &Base->Y, &Base->Z};
+    for (unsigned I = 0; I < 3; ++I)
+      if (Fields[I])
+        *Out[I] = *Fields[I];
+    return Base;
+  };
+  DynTypedNode Cur = DynTypedNode::create(*Use);
+  const Stmt *CurStmt = Use;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      return std::nullopt;
+    DynTypedNode P = Parents[0];
+    if (P.get<FunctionDecl>())
+      return std::nullopt;
+    const auto *PS = P.get<Stmt>();
+    if (!PS) {
+      Cur = P;
+      continue;
+    }
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LabelStmt, SwitchCase>(
+            PS) &&
+        !onlyReads(Ctx, PS, V))
+      return std::nullopt;
+    if (const auto *CS = dyn_cast<CompoundStmt>(PS)) {
+      auto It = llvm::find(CS->body(), CurStmt);
+      if (It == CS->body_end())
+        return std::nullopt;
+      while (It != CS->body_begin()) {
+        --It;
+        const Stmt *S = *It;
+        if (isa<LabelStmt, SwitchCase>(S))
+          return std::nullopt;
+        if (!mentions(S, V) || onlyReads(Ctx, S, V))
+          continue;
+        if (const auto *DS = dyn_cast<DeclStmt>(S);
+            DS && llvm::is_contained(DS->decls(), V)) {
+          if (!V->getInit())
+            return Finish(BlockShape{1, 1, 1});
+          return Finish(evalDim3(Ctx, V->getInit(), Depth + 1));
+        }
+        int Field = -2;
+        const Expr *Value = assignmentTo(S, V, Field);
+        if (!Value || mentions(Value, V))
+          return std::nullopt;
+        if (Field < 0)
+          return Finish(evalDim3(Ctx, Value, Depth + 1));
+        if (!Fields[Field]) {
+          Expr::EvalResult R;
+          if (!Value->getType()->isIntegralOrEnumerationType() ||
+              !Value->EvaluateAsInt(R, Ctx))
+            return std::nullopt;
+          Fields[Field] = R.Val.getInt().getExtValue();
+        }
+      }
+    }
+    CurStmt = PS;
+    Cur = P;
+  }
+}
+
+std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
+                                   unsigned Depth) {
   if (!E || Depth > 8)
     return std::nullopt;
   E = E->IgnoreImplicit()->IgnoreParenImpCasts();
@@ -72,12 +235,22 @@ std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || !V->getInit())
+    if (!V)
       return std::nullopt;
+    if (!V->getInit()) {
+      // `dim3 threads; threads.x = 16;`: from the statements before.
+      const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
+      return Fn && V->hasLocalStorage() ? reachingDim3(Ctx, V, DRE, Depth)
+                                        : std::nullopt;
+    }
     // Only a variable that nothing changes after its definition.
     const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
     if (!Fn)
       return std::nullopt;
+    // The definition that reaches the launch: member assignments
+    // (`threads.x = 8;`) are not changes of the variable to isUnmodified.
+    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
+      return reachingDim3(Ctx, V, DRE, Depth);
     ThreadIndexAnalysis Defs(Ctx, Fn);
     if (!Defs.isUnmodified(V))
       return std::nullopt;
@@ -135,7 +308,10 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
   Sites.collect(Ctx);
   std::optional<BlockShape> Shape;
   for (const CUDAKernelCallExpr *Launch : Sites.Calls) {
-    if (Launch->getCalleeDecl() != Kernel)
+    // The launch may name an earlier declaration of the kernel.
+    const auto *Callee =
+        dyn_cast_or_null<FunctionDecl>(Launch->getCalleeDecl());
+    if (!Callee || Callee->getCanonicalDecl() != Kernel->getCanonicalDecl())
       continue;
     const CallExpr *Config = Launch->getConfig();
     if (!Config || Config->getNumArgs() < 2)
@@ -702,9 +878,11 @@ threadCoefficients(ThreadIndexAnalysis &TIA, IndexPoly L, int64_t ElemSize,
 /// accesses in four passes of 8 threads. Threads reading the same word do
 /// not conflict. For elements narrower than a word the result is the least
 /// over where the array starts within a word.
-int64_t conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
-                       int64_t AccessSize, int64_t MemberOffset,
-                       const BlockShape &Shape, int64_t Banks) {
+int64_t
+conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
+               int64_t AccessSize, int64_t MemberOffset,
+               const BlockShape &Shape, int64_t Banks,
+               llvm::function_ref<bool(int64_t, int64_t, int64_t)> Active) {
   int64_t Threads = Shape.X * Shape.Y * Shape.Z;
   int64_t PassLanes = AccessSize >= 8 ? 32 / (AccessSize / 4) : 32;
   bool WordAligned = ElemSize % 4 == 0 && MemberOffset % 4 == 0;
@@ -716,6 +894,8 @@ int64_t conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
       for (int64_t T = First; T < First + PassLanes && T < Threads; ++T) {
         int64_t X = T % Shape.X, Y = (T / Shape.X) % Shape.Y,
                 Z = T / (Shape.X * Shape.Y);
+        if (!Active(X, Y, Z))
+          continue; // A lane the guards keep out.
         int64_t Elem = Coef[0] * X + Coef[1] * Y + Coef[2] * Z;
         int64_t Byte = Elem * ElemSize + MemberOffset + Shift;
         for (int64_t W = floorDiv(Byte, 4);
@@ -729,6 +909,220 @@ int64_t conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
   }
   return Best;
 }
+
+//===--- Which threads reach an access -----------------------------------===//
+
+/// The conditions on the way to an access that decide, thread by thread,
+/// whether it runs: enclosing `if`s and `?:` branches, the left operand of
+/// `&&` and `||`, and earlier `if (c) return;` (or `continue`, `break`) in
+/// enclosing blocks. A lane that a condition provably keeps out does not
+/// take part in the access (`if (tx == 0)`: one thread, no conflict); a
+/// condition the analysis cannot evaluate lets every lane in.
+class LaneGuards {
+public:
+  LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
+             std::optional<BlockShape> Exact, const Expr *Access)
+      : Ctx(Ctx), TIA(TIA), Exact(Exact) {
+    collect(Access);
+  }
+
+  bool mayRun(int64_t X, int64_t Y, int64_t Z) {
+    Coords = {X, Y, Z};
+    for (const auto &[Cond, Want] : Conds) {
+      std::optional<bool> V = evalBool(Cond, 0);
+      if (V && *V != Want)
+        return false;
+    }
+    return true;
+  }
+
+private:
+  static bool exits(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<ReturnStmt, ContinueStmt, BreakStmt>(S))
+      return true;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      return !CS->body_empty() && exits(CS->body_back());
+    return false;
+  }
+
+  void collect(const Expr *Access) {
+    DynTypedNode Cur = DynTypedNode::create(*Access);
+    const Stmt *CurStmt = Access;
+    for (unsigned Steps = 0; Steps < 64; ++Steps) {
+      DynTypedNodeList Parents = Ctx.getParents(Cur);
+      if (Parents.empty())
+        return;
+      DynTypedNode P = Parents[0];
+      if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+        return;
+      if (const auto *PS = P.get<Stmt>()) {
+        if (const auto *If = dyn_cast<IfStmt>(PS)) {
+          if (If->getThen() == CurStmt)
+            Conds.push_back({If->getCond(), true});
+          else if (If->getElse() == CurStmt)
+            Conds.push_back({If->getCond(), false});
+        } else if (const auto *CO = dyn_cast<ConditionalOperator>(PS)) {
+          if (CO->getTrueExpr() == CurStmt)
+            Conds.push_back({CO->getCond(), true});
+          else if (CO->getFalseExpr() == CurStmt)
+            Conds.push_back({CO->getCond(), false});
+        } else if (const auto *BO = dyn_cast<BinaryOperator>(PS)) {
+          if (BO->getOpcode() == BO_LAnd && BO->getRHS() == CurStmt)
+            Conds.push_back({BO->getLHS(), true});
+          else if (BO->getOpcode() == BO_LOr && BO->getRHS() == CurStmt)
+            Conds.push_back({BO->getLHS(), false});
+        } else if (const auto *CS = dyn_cast<CompoundStmt>(PS)) {
+          for (const Stmt *S : CS->body()) {
+            if (S == CurStmt)
+              break;
+            if (isa<LabelStmt, SwitchCase>(S))
+              Conds.clear(); // A jump may land after the exits.
+            const auto *If = dyn_cast<IfStmt>(S);
+            if (If && !If->getElse() && !If->getInit() &&
+                !If->getConditionVariable() && exits(If->getThen()))
+              Conds.push_back({If->getCond(), false});
+          }
+        } else if (isa<SwitchStmt, SwitchCase, LabelStmt>(PS)) {
+          Conds.clear(); // Entered from elsewhere: nothing known.
+          return;
+        }
+        CurStmt = PS;
+      }
+      Cur = P;
+    }
+  }
+
+  std::optional<int64_t> evalInt(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 12 || E->isValueDependent())
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (auto C = ::clang::tidy::cuda::evalInt(Ctx, E))
+      return C;
+    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
+      if (Sym->Kind == IndexSymbol::ThreadIdx)
+        return Coords[Sym->Dim];
+      if (Sym->Kind == IndexSymbol::BlockDim && Exact)
+        return std::array<int64_t, 3>{Exact->X, Exact->Y, Exact->Z}[Sym->Dim];
+      return std::nullopt;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_IntegralCast:
+        return evalInt(Cast->getSubExpr(), Depth + 1);
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+        return std::nullopt;
+      if (const Expr *Def = TIA.definitionAt(V, DRE))
+        return evalInt(Def, Depth + 1);
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      auto L = evalInt(BO->getLHS(), Depth + 1);
+      auto R = evalInt(BO->getRHS(), Depth + 1);
+      if (!L || !R)
+        return std::nullopt;
+      switch (BO->getOpcode()) {
+      case BO_Add:
+        return *L + *R;
+      case BO_Sub:
+        return *L - *R;
+      case BO_Mul:
+        return *L * *R;
+      case BO_Div:
+        return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+      case BO_Rem:
+        return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+      case BO_And:
+        return *L & *R;
+      case BO_Or:
+        return *L | *R;
+      case BO_Xor:
+        return *L ^ *R;
+      case BO_Shl:
+        return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R)
+                                  : std::nullopt;
+      case BO_Shr:
+        return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R)
+                                  : std::nullopt;
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<bool> evalBool(const Expr *E, unsigned Depth) {
+    if (!E || Depth > 12)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() == CK_IntegralToBoolean) {
+        auto V = evalInt(Cast->getSubExpr(), Depth + 1);
+        return V ? std::optional<bool>(*V != 0) : std::nullopt;
+      }
+      if (Cast->getCastKind() == CK_LValueToRValue ||
+          Cast->getCastKind() == CK_NoOp)
+        return evalBool(Cast->getSubExpr(), Depth + 1);
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_LNot) {
+        auto V = evalBool(UO->getSubExpr(), Depth + 1);
+        return V ? std::optional<bool>(!*V) : std::nullopt;
+      }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    if (BO->isLogicalOp()) {
+      auto L = evalBool(BO->getLHS(), Depth + 1);
+      auto R = evalBool(BO->getRHS(), Depth + 1);
+      if (BO->getOpcode() == BO_LAnd) {
+        if ((L && !*L) || (R && !*R))
+          return false;
+        return L && R ? std::optional<bool>(true) : std::nullopt;
+      }
+      if ((L && *L) || (R && *R))
+        return true;
+      return L && R ? std::optional<bool>(false) : std::nullopt;
+    }
+    if (!BO->isComparisonOp())
+      return std::nullopt;
+    auto L = evalInt(BO->getLHS(), Depth + 1);
+    auto R = evalInt(BO->getRHS(), Depth + 1);
+    if (!L || !R)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_LT:
+      return *L < *R;
+    case BO_LE:
+      return *L <= *R;
+    case BO_GT:
+      return *L > *R;
+    case BO_GE:
+      return *L >= *R;
+    case BO_EQ:
+      return *L == *R;
+    case BO_NE:
+      return *L != *R;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  ASTContext &Ctx;
+  ThreadIndexAnalysis &TIA;
+  std::optional<BlockShape> Exact;
+  SmallVector<std::pair<const Expr *, bool>, 4> Conds;
+  std::array<int64_t, 3> Coords = {0, 0, 0};
+};
 
 //===--- Uses of a __shared__ array ---------------------------------------===//
 
@@ -942,8 +1336,11 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     auto Coef = threadCoefficients(TIA, *L, ElemSize, Banks);
     if (!Coef)
       return 0;
+    LaneGuards Guards(Ctx, TIA, Bounds.Exact, Use.Access);
     return conflictDegree(*Coef, ElemSize, Use.AccessSize, Use.MemberOffset,
-                          Shape, Banks);
+                          Shape, Banks, [&](int64_t X, int64_t Y, int64_t Z) {
+                            return Guards.mayRun(X, Y, Z);
+                          });
   };
 
   // The padded-tile idiom `[T][T + 1]` is the programmer's answer already:

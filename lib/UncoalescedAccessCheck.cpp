@@ -201,10 +201,12 @@ UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
                                                ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       MinStride(Options.get("MinStride", int64_t(2))),
+      MostlyReadPercent(Options.get("MostlyReadPercent", int64_t(75))),
       ReportWholeRecords(Options.get("ReportWholeRecords", false)) {}
 
 void UncoalescedAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinStride", MinStride);
+  Options.store(Opts, "MostlyReadPercent", MostlyReadPercent);
   Options.store(Opts, "ReportWholeRecords", ReportWholeRecords);
 }
 
@@ -315,33 +317,62 @@ bool elementAccess(const Expr *E, const Expr *&BasePtr, const Expr *&Idx) {
 
 } // namespace
 
-const llvm::DenseMap<const Expr *, int64_t> &
-UncoalescedAccessCheck::wholeRecordLoads(ASTContext &Ctx,
-                                         const FunctionDecl *Kernel,
-                                         ThreadIndexAnalysis &TIA) {
+namespace {
+
+/// The pointer, subscript and field of a member of an element: `p[i].x`,
+/// `(p + i)->x`, `(*p).x`; false for anything else.
+bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
+                  const FieldDecl *&Member) {
+  Member = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!Member || Member->isBitField())
+    return false;
+  const Expr *Base = ME->getBase()->IgnoreParens();
+  Idx = nullptr;
+  if (ME->isArrow()) {
+    BasePtr = Base;
+    return true;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
+    BasePtr = ASE->getBase();
+    Idx = ASE->getIdx();
+    return true;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+      UO && UO->getOpcode() == UO_Deref) {
+    BasePtr = UO->getSubExpr();
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+const llvm::DenseMap<const Expr *, UncoalescedAccessCheck::RecordRead> &
+UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                    ThreadIndexAnalysis &TIA) {
   auto [It, Inserted] = WholeRecords.try_emplace(Kernel);
-  llvm::DenseMap<const Expr *, int64_t> &Result = It->second;
+  llvm::DenseMap<const Expr *, RecordRead> &Result = It->second;
   if (!Inserted)
     return Result;
-  // The element reads (`p[i]`, `*(p + i)`, not members) whose lane stride
-  // S is a constant, grouped by pointer parameter, element size, S and the
-  // non-constant part of the index; the residues mod S of the constant
-  // parts that each group's reads cover.
+  // The reads (`p[i]`, `*(p + i)`, `p[i].x`, `(p + i)->x`) whose lane
+  // stride S (in elements) is a constant, grouped by pointer parameter,
+  // element size, S and the non-constant part of the index: one record of
+  // S elements per thread. The bytes of the record that each group's reads
+  // cover.
   struct Group {
     const ParmVarDecl *Param;
     int64_t ElemSize, Stride;
     IndexPoly Rest;
     std::set<int64_t> Residues;
+    std::vector<bool> Covered;          ///< Per byte of the record.
     SmallVector<const Expr *, 4> Loads; ///< The pure loads of the group.
   };
   std::vector<Group> Groups;
   const Stmt &Body = *Kernel->getBody();
-  auto Visit = [&](const Expr *E) {
-    const Expr *BasePtr = nullptr, *Idx = nullptr;
-    if (!elementAccess(E, BasePtr, Idx))
-      return;
+  auto Visit = [&](const Expr *E, const Expr *BasePtr, const Expr *Idx,
+                   const FieldDecl *Member) {
     std::optional<AccessInfo> Info =
-        describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+        describeAccess(Ctx, Kernel, E, BasePtr, Idx, Member, TIA);
     // Reads only: `a[i] += v` reads too, plain stores do not.
     if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
       return;
@@ -349,7 +380,7 @@ UncoalescedAccessCheck::wholeRecordLoads(ASTContext &Ctx,
     if (!Stride.isConstant())
       return;
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
-    if (S < 2)
+    if (S < 1 || S * Info->ElemSize > 4096)
       return;
     const IndexPoly &Poly = *Info->Index.Poly;
     int64_t C = 0;
@@ -362,23 +393,55 @@ UncoalescedAccessCheck::wholeRecordLoads(ASTContext &Ctx,
              G.Stride == S && G.Rest == Rest;
     });
     if (G == Groups.end()) {
-      Groups.push_back({Info->Param, Info->ElemSize, S, Rest, {}, {}});
+      Groups.push_back({Info->Param, Info->ElemSize, S, Rest, {}, {}, {}});
       G = std::prev(Groups.end());
+      G->Covered.assign(S * Info->ElemSize, false);
     }
-    G->Residues.insert(((C % S) + S) % S);
+    int64_t Residue = ((C % S) + S) % S;
+    int64_t Offset =
+        Member
+            ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+            : 0;
+    if (!Member)
+      G->Residues.insert(Residue);
+    int64_t RecordBytes = S * Info->ElemSize;
+    for (int64_t B = 0; B < Info->AccessSize; ++B)
+      G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] = true;
     if (Info->Kind == AccessKind::Load)
       G->Loads.push_back(E);
   };
   for (const auto &Node :
-       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx))
-    Visit(Node.getNodeAs<Expr>("e"));
-  for (const auto &Node :
-       match(findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx))
-    Visit(Node.getNodeAs<Expr>("e"));
-  for (const Group &G : Groups)
-    if (static_cast<int64_t>(G.Residues.size()) == G.Stride)
-      for (const Expr *E : G.Loads)
-        Result[E] = G.Stride;
+       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx)) {
+    const auto *E = Node.getNodeAs<Expr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    if (elementAccess(E, BasePtr, Idx))
+      Visit(E, BasePtr, Idx, nullptr);
+  }
+  for (const auto &Node : match(
+           findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx)) {
+    const auto *E = Node.getNodeAs<Expr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    if (elementAccess(E, BasePtr, Idx))
+      Visit(E, BasePtr, Idx, nullptr);
+  }
+  for (const auto &Node : match(findAll(memberExpr().bind("e")), Body, Ctx)) {
+    const auto *ME = Node.getNodeAs<MemberExpr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    const FieldDecl *Member = nullptr;
+    if (memberAccess(ME, BasePtr, Idx, Member))
+      Visit(ME, BasePtr, Idx, Member);
+  }
+  for (const Group &G : Groups) {
+    int64_t Bytes = llvm::count(G.Covered, true);
+    int64_t RecordBytes = static_cast<int64_t>(G.Covered.size());
+    // Mostly read: at least MostlyReadPercent of each record's bytes.
+    if (Bytes * 100 < MostlyReadPercent * RecordBytes)
+      continue;
+    bool WholeElements = static_cast<int64_t>(G.Residues.size()) == G.Stride;
+    for (const Expr *E : G.Loads)
+      Result[E] = RecordRead{G.Stride, Bytes, RecordBytes,
+                             WholeElements && Bytes == RecordBytes};
+  }
   return Result;
 }
 
@@ -396,22 +459,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     Access = UO;
     elementAccess(UO, BasePtr, Idx);
   } else if (const auto *ME = Result.Nodes.getNodeAs<MemberExpr>("member")) {
-    Member = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!Member || Member->isBitField())
+    if (!memberAccess(ME, BasePtr, Idx, Member))
       return;
     Access = ME;
-    const Expr *Base = ME->getBase()->IgnoreParens();
-    if (ME->isArrow()) {
-      BasePtr = Base;
-    } else if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
-      BasePtr = ASE->getBase();
-      Idx = ASE->getIdx();
-    } else if (const auto *UO = dyn_cast<UnaryOperator>(Base);
-               UO && UO->getOpcode() == UO_Deref) {
-      BasePtr = UO->getSubExpr();
-    } else {
-      return;
-    }
   }
   if (!Access || Kernel->isDependentContext())
     return;
@@ -461,18 +511,32 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
-  // Each thread reads its whole record of S elements (every residue mod S
-  // of the constant offsets, with the same non-constant part): every sector
-  // fetched is used in full across the S loads, so DRAM traffic is that of
-  // the coalesced layout.
-  int64_t WholeRecord = 0;
-  if (Stride.isConstant() && !Member && Kind == AccessKind::Load) {
-    const auto &Whole = wholeRecordLoads(Ctx, Kernel, TIA);
-    auto It = Whole.find(Access);
-    if (It != Whole.end()) {
+  // A field the same thread already loaded: the same bytes through the
+  // same pointer and index, read again (the compiler keeps the value in a
+  // register, or L1 serves it). The first read carries the finding.
+  if (Kind == AccessKind::Load && Index.Poly) {
+    auto &Seen = LoadsSeen[Kernel];
+    auto Same = llvm::find_if(Seen, [&](const SeenLoad &L) {
+      return L.Param == Param && L.Index == *Index.Poly && L.Offset == Offset &&
+             L.Size == AccessSize && L.ElemSize == ElemSize &&
+             L.Access != Access;
+    });
+    if (Same != Seen.end())
+      return;
+    Seen.push_back({Param, *Index.Poly, Offset, AccessSize, ElemSize, Access});
+  }
+  // Each thread reads most of its record of S elements (the bytes its reads
+  // cover, through the same pointer with the same non-constant part of the
+  // index): the sectors the first read fetches serve the others from L1,
+  // so DRAM traffic is close to that of the coalesced layout.
+  std::optional<RecordRead> Record;
+  if (Stride.isConstant() && Kind == AccessKind::Load) {
+    const auto &Records = recordLoads(Ctx, Kernel, TIA);
+    auto It = Records.find(Access);
+    if (It != Records.end()) {
       if (!ReportWholeRecords)
         return;
-      WholeRecord = It->second;
+      Record = It->second;
     }
   }
 
@@ -497,13 +561,21 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
-  if (WholeRecord)
+  if (Record && Record->Whole)
     diag(Loc,
          "each thread reads all %0 elements of its record, so the sectors "
          "fetched are used in full: the cost is in L1 requests, not DRAM "
          "traffic",
          DiagnosticIDs::Note)
-        << static_cast<int>(WholeRecord);
+        << static_cast<int>(Record->Stride);
+  else if (Record)
+    diag(Loc,
+         "each thread reads %0 of the %1 bytes of its record, so most of "
+         "each sector fetched is used: the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << static_cast<int>(Record->Bytes)
+        << static_cast<int>(Record->RecordBytes);
   if (Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,
          "'%0' is only read: load it with consecutive threads reading "
@@ -514,6 +586,7 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
 
 void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   WholeRecords.clear();
+  LoadsSeen.clear();
   Analyses.clear();
   Reported.clear();
 }

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -30,16 +31,31 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
-  /// The loads of \p Kernel that read, with the others of their group, a
-  /// whole record of S elements per thread, with S.
-  const llvm::DenseMap<const Expr *, int64_t> &
-  wholeRecordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
-                   ThreadIndexAnalysis &TIA);
+  /// How much of its record of Stride elements each thread reads.
+  struct RecordRead {
+    int64_t Stride = 0, Bytes = 0, RecordBytes = 0;
+    bool Whole = false; ///< Every element of the record, read whole.
+  };
+  /// The loads of \p Kernel that read, with the others of their group, at
+  /// least MostlyReadPercent of the bytes of each thread's record.
+  const llvm::DenseMap<const Expr *, RecordRead> &
+  recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
+              ThreadIndexAnalysis &TIA);
+
+  /// A load already seen in a kernel: its pointer, index and bytes.
+  struct SeenLoad {
+    const ParmVarDecl *Param;
+    IndexPoly Index;
+    int64_t Offset, Size, ElemSize;
+    const Expr *Access;
+  };
 
   const int64_t MinStride;
+  const int64_t MostlyReadPercent;
   const bool ReportWholeRecords;
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Expr *, int64_t>>
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Expr *, RecordRead>>
       WholeRecords;
+  llvm::DenseMap<const FunctionDecl *, std::vector<SeenLoad>> LoadsSeen;
   /// One analysis per kernel of the translation unit.
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
       Analyses;

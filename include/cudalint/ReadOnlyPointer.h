@@ -26,6 +26,15 @@ struct ReadOnlyResult {
   /// Loads through the pointer (or local pointers derived from it) in the
   /// analysed function's own body: `p[i]` and `*p` lvalues that are read.
   llvm::SmallVector<const Expr *, 8> Loads;
+  /// Whether the pointer (or one derived from it) is dereferenced by
+  /// ordinary code here or in a callee: loads the compiler chooses the
+  /// instruction for.
+  bool PlainAccess = false;
+  /// Whether it is read by explicit load instructions: `__ldg`, `__ldcs`,
+  /// `__ldcg` and the other `__ld*` intrinsics, or inline asm whose only
+  /// memory instructions are loads. `const __restrict__` changes nothing for
+  /// those: the instruction and its cache policy are written out.
+  bool ExplicitLoad = false;
   /// Local pointer variables that hold the pointer without `const`: adding
   /// `const` to the parameter means adding it to these too.
   llvm::SmallVector<const VarDecl *, 4> NonConstLocals;

@@ -9,7 +9,7 @@
 
 __device__ float strict(float v, bool c) {
   float a = v * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  float a = v * 0.5f;{{$}}
   a += 0.25;
   // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: double-precision literal '0.25'

@@ -258,3 +258,32 @@ __device__ float fromSystemHeader(float v) {
   // CHECK-FIXES: {{^}}  return sysScale(v) + v * SYS_HALF;{{$}}
 }
 
+
+// One finding per promoting operand: an all-double constant built from
+// several literals (through macros, or written out) is one operand, and is
+// fixed as a whole.
+#define PI 3.14159265358979
+#define INV_TWO_PI (1.0 / (2.0 * PI))
+// CHECK-FIXES: {{^}}#define PI 3.14159265358979f{{$}}
+// CHECK-FIXES: {{^}}#define INV_TWO_PI (1.0f / (2.0f * PI)){{$}}
+__global__ void phase(float *out, const float *angle, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = angle[i] * INV_TWO_PI;
+    // CHECK-NOTES: :[[@LINE-1]]:25: warning: double-precision constant 'INV_TWO_PI' promotes float arithmetic to double [cuda-double-promotion]
+    // CHECK-NOTES: :[[@LINE-8]]:21: note: literal '1.0' spelled in macro 'INV_TWO_PI' here
+    // CHECK-NOTES: :[[@LINE-9]]:28: note: literal '2.0' spelled in macro 'INV_TWO_PI' here
+    // CHECK-NOTES: :[[@LINE-11]]:12: note: literal '3.14159265358979' spelled in macro 'PI' here
+    // CHECK-NOTES: :[[@LINE-12]]:12: note: '3.14159265358979' is not exactly representable in float; '3.14159265358979f' differs by a relative 2.8e-08, which can change the last bits of results
+    out[i] += angle[i] * (0.5 + 0.25);
+    // CHECK-NOTES: :[[@LINE-1]]:27: warning: double-precision constant '0.5 + 0.25' promotes float arithmetic to double [cuda-double-promotion]
+    // CHECK-NOTES: :[[@LINE-2]]:27: note: literal '0.5' here
+    // CHECK-NOTES: :[[@LINE-3]]:33: note: literal '0.25' here
+    // CHECK-FIXES: {{^}}    out[i] += angle[i] * (0.5f + 0.25f);{{$}}
+    // The narrowed case: true as written, the suffix makes it explicit.
+    out[i] = angle[i] * 0.5;
+    // CHECK-NOTES: :[[@LINE-1]]:25: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
+    // CHECK-NOTES: :[[@LINE-2]]:25: note: nvcc already narrows this single operation back to float; the suffix makes that explicit
+    // CHECK-FIXES: {{^}}    out[i] = angle[i] * 0.5f;{{$}}
+  }
+}

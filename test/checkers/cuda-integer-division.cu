@@ -6,10 +6,9 @@ __global__ void decode(int *cells, const int *keys, int n, int rowLen) {
   for (int k = tid; k < n; k += gridDim.x * blockDim.x) {
     int row = keys[k] / rowLen;
     // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: integer division by 'rowLen', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
-    // CHECK-NOTES: :[[@LINE-2]]:23: note: the compiler replaces division and modulo by a power of two with a shift and a mask only when the divisor is a literal; pass log2(n) and use '>>' and '&', or make the divisor a template parameter or 'constexpr'
+    // CHECK-NOTES: :[[@LINE+2]]:23: note: '%' of the same operands here: the compiler computes both results with one division
+    // CHECK-NOTES: :[[@LINE-3]]:23: note: the compiler replaces division and modulo by a power of two with a shift and a mask only when the divisor is a literal; pass log2(n) and use '>>' and '&', or make the divisor a template parameter or 'constexpr'
     int col = keys[k] % rowLen;
-    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: integer modulo by 'rowLen', which is not a compile-time constant, inside a loop
-    // CHECK-NOTES: :[[@LINE-2]]:23: note: the compiler replaces
     cells[k] = row * 1000 + col + threadIdx.x / 32 + threadIdx.x % 32;
   }
 }
@@ -21,11 +20,11 @@ __global__ void decodeShift(int *out, int n, int rowShift) {
        lin += gridDim.x * blockDim.x) {
     int row = lin / rowLen;
     // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer division by 'rowLen', which is not a compile-time constant, inside a loop
-    // CHECK-NOTES: :[[@LINE-2]]:19: note: 'rowLen' is a power of two, 1 << rowShift: a shift and a mask compute the same result when the dividend is never negative
+    // CHECK-NOTES: :[[@LINE+3]]:19: note: '%' of the same operands here: the compiler computes both results with one division
+    // CHECK-NOTES: :[[@LINE-3]]:19: note: 'rowLen' is a power of two, 1 << rowShift: a shift and a mask compute the same result when the dividend is never negative
     // CHECK-FIXES: {{^}}    int row = lin >> rowShift;{{$}}
     int col = lin % rowLen;
-    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: integer modulo by 'rowLen'
-    // CHECK-NOTES: :[[@LINE-2]]:19: note: 'rowLen' is a power of two
+    // (One finding for the pair: the compiler emits one division.)
     // CHECK-FIXES: {{^}}    int col = lin & (rowLen - 1);{{$}}
     out[lin] = row + col / (1 << rowShift) + 2 * col % (1 << rowShift);
     // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer division by '(1 << rowShift)'
@@ -201,4 +200,60 @@ int host(int a, int b) {
   for (int i = 0; i < b; ++i)
     s += a / b;
   return s;
+}
+
+// Every operand a constant, through a macro, a constexpr variable, an
+// enumerator, a template argument: folded by the compiler, not reported.
+#define WARPS_PER_BLOCK (256 / 32)
+enum { kTile = 16 };
+template <int BS> __device__ int warpsOf(int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i)
+    s += BS / 32 + (BS / 2) % 7;
+  return s;
+}
+__global__ void foldedConstants(int *out, int n) {
+  constexpr int kWarps = 8;
+  const int kHalf = kWarps / 2;
+  for (int i = 0; i < n; ++i) {
+    out[i] = WARPS_PER_BLOCK / 2 + kWarps % 3 + kTile / 4 + kHalf +
+             warpsOf<128>(n);
+    // Still reported: a variable dividend.
+    out[i] += (int)(i + threadIdx.x) / kTile;
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: signed integer division by kTile inside a loop costs extra instructions to round toward zero; the dividend is never negative, so a shift is exact
+    // CHECK-FIXES: {{^}}    out[i] += (int)(i + threadIdx.x) >> 4;{{$}}
+  }
+}
+
+// Division and modulo by the same run-time divisor in one basic block: the
+// compiler computes both from one division (`nvcc -ptx`: one `div`), so one
+// finding, at the first, with a note on the second; in either order, with a
+// store between them when the operands are not read from memory.
+__global__ void toCells(int2 *cells, const int *keys, int n, int width) {
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n;
+       k += gridDim.x * blockDim.x) {
+    int x = k % width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by 'width', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+    // CHECK-NOTES: :[[@LINE+3]]:15: note: '/' of the same operands here: the compiler computes both results with one division
+    // CHECK-NOTES: :[[@LINE-3]]:15: note: the compiler replaces
+    cells[k].x = x;
+    int y = k / width;
+    cells[k].y = y;
+    // Not one block: the `%` under a branch keeps its own `rem`.
+    int r = keys[k] / width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: integer division by 'width'
+    // CHECK-NOTES: :[[@LINE-2]]:21: note: the compiler replaces
+    if (r > 3)
+      cells[k].x += keys[k] % width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: integer modulo by 'width'
+    // CHECK-NOTES: :[[@LINE-2]]:29: note: the compiler replaces
+    // Loads with a store between them: the second load may see another
+    // value, the PTX has a `div` and a `rem`.
+    cells[k].y = keys[k] / width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer division by 'width'
+    // CHECK-NOTES: :[[@LINE-2]]:26: note: the compiler replaces
+    cells[k].x = keys[k] % width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer modulo by 'width'
+    // CHECK-NOTES: :[[@LINE-2]]:26: note: the compiler replaces
+  }
 }

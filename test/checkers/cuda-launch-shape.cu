@@ -61,3 +61,44 @@ void launches(float *p, int n) {
   launchGood<128>(p);
   launchGood<256>(p);
 }
+
+// One-thread and one-warp launches: a latch, a marker, a one-object delete,
+// a final reduction of a few partial sums. The whole launch is at most one
+// warp of threads, which no block shape makes faster; a single block is
+// exempt from the 64-thread minimum (the guide's rule needs several
+// concurrent blocks per multiprocessor).
+struct Node {
+  int key;
+};
+__global__ void releaseLatch(int *latch) { atomicExch(latch, 0); }
+__global__ void deleteNode(Node **n) { delete *n; }
+__global__ void sumPartials(const float *partial, float *out, int n) {
+  float s = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    s += partial[i];
+  atomicAdd(out, s);
+}
+#define ONE_BLOCK 1
+#define FEW_THREADS 16
+void tinyLaunches(int *latch, Node **n, const float *partial, float *out,
+                  int blocks, cudaStream_t stream) {
+  releaseLatch<<<1, 1>>>(latch);
+  deleteNode<<<dim3(1), dim3(1, 1, 1), 0, stream>>>(n);
+  sumPartials<<<ONE_BLOCK, FEW_THREADS>>>(partial, out, 16);
+  sumPartials<<<1, 32>>>(partial, out, 32);
+  sumPartials<<<10, 1>>>(partial, out, 10);
+  const dim3 grid(2), block(8, 2);
+  sumPartials<<<grid, block>>>(partial, out, 32);
+  // Still findings: more than a warp of threads in all, or an unknown grid.
+  sumPartials<<<blocks, 1>>>(partial, out, blocks);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 1 thread is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // CHECK-NOTES: :[[@LINE-2]]:25: note: 1 thread = 1 warp = 32 lanes: 31 lanes (96.9%) idle in every block
+  sumPartials<<<4, 16>>>(partial, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 16 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:20: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
+  sumPartials<<<2, 32>>>(partial, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  sumPartials<<<1, 48>>>(partial, out, 48);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 48 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:20: note: 48 threads = 2 warps = 64 lanes: 16 lanes (25.0%) idle in every block
+}

@@ -268,3 +268,39 @@ int main() {
   mixedT<int><<<1, 1>>>(a, k);
   return 0;
 }
+
+// Read only through explicit load instructions: the `__ld*` intrinsics
+// (streaming `__ldcs`, L2-only `__ldcg`, `__ldg`) and inline asm loads.
+// The instruction and its cache policy are written out; `const
+// __restrict__` changes nothing, so no finding.
+__device__ __forceinline__ float4 loadStreaming(const float4 *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p));
+  return v;
+}
+__global__ void streamScale(float4 *out, float4 *in, float *gain,
+                            float *bias, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float4 v = loadStreaming(in + i);
+  float g = __ldcs(gain + i) + __ldcg(&gain[n + i]);
+  float b = bias[i];
+  // CHECK-MESSAGES: :[[@LINE-7]]:36: warning: pointer parameter 'bias' is only read; declare it 'const float *__restrict__'
+  // CHECK-FIXES: {{^}}                            const float *__restrict__ bias, int n) {{{$}}
+  out[i] = make_float4(v.x * g + b, v.y * g + b, v.z * g + b, v.w * g + b);
+}
+
+// An asm that stores through its input operand writes.
+__global__ void asmStore(float *dst, float *src) {
+  asm volatile("st.global.f32 [%0], %1;" ::"l"(dst), "f"(1.0f));
+  float v;
+  asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(src));
+  // A plain load next to the explicit one: reported.
+  v += src[1];
+  // CHECK-MESSAGES: :[[@LINE-6]]:45: warning: pointer parameter 'src' is only read; declare it 'const float *__restrict__'
+  // CHECK-FIXES: {{^}}__global__ void asmStore(float *dst, const float *__restrict__ src) {{{$}}
+  dst[1] = v;
+}
