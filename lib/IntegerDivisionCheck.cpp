@@ -626,7 +626,9 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     return; // Another instantiation.
   // `q = a / b; r = a % b;` with a run-time divisor: one division. Reported
   // once, at the first of the two, with a note on the other.
-  const BinaryOperator *Partner = Const ? nullptr : divRemPartner(Ctx, BO, FD);
+  // (With a shift or mask fix each half gets its own rewrite.)
+  const BinaryOperator *Partner =
+      Const || ShiftAmount ? nullptr : divRemPartner(Ctx, BO, FD);
   if (Partner && SM.isBeforeInTranslationUnit(
                      SM.getFileLoc(Partner->getOperatorLoc()), Loc))
     return;
