@@ -322,7 +322,23 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     CharSourceRange OperandRange =
         SM->getExpansionRange(Node->getSourceRange());
     Occ.Operand = {OperandRange.getBegin(), OperandRange.getEnd()};
-    Occ.OperandText = Lexer::getSourceText(OperandRange, *SM, *LangOpts).str();
+    // As written where that is one piece of the file (`K`, `(0.5 + 0.25)`);
+    // else (part of a larger macro expansion) the expression itself.
+    const Stmt *Spelled = Node;
+    for (DynTypedNodeList Ps = Ctx.getParents(*Spelled);
+         !Ps.empty() && Ps[0].get<ParenExpr>(); Ps = Ctx.getParents(*Spelled))
+      Spelled = Ps[0].get<ParenExpr>();
+    CharSourceRange FileRange = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(Spelled->getSourceRange()), *SM,
+        *LangOpts);
+    if (FileRange.isValid())
+      Occ.OperandText = Lexer::getSourceText(FileRange, *SM, *LangOpts).str();
+    if (Occ.OperandText.empty() || Occ.OperandText.size() > 60 ||
+        StringRef(Occ.OperandText).contains('\n')) {
+      Occ.OperandText.clear();
+      llvm::raw_string_ostream OS(Occ.OperandText);
+      Node->printPretty(OS, nullptr, PrintingPolicy(*LangOpts));
+    }
     // The literal alone, or with signs: what nvcc folds into one constant.
     bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {

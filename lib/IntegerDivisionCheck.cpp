@@ -379,8 +379,23 @@ bool changesVars(ASTContext &Ctx, const Stmt *S,
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (llvm::is_contained(Vars, DRE->getDecl()) &&
-        classifyVarUse(Ctx, DRE) != VarUse::Read)
-      return true;
+        !DRE->getDecl()->getType().isConstQualified()) {
+      // A member read (`l.width`) reads the variable.
+      const Stmt *Cur = DRE;
+      while (true) {
+        const Stmt *P = parentStmt(Ctx, Cur);
+        const auto *ME = dyn_cast_or_null<MemberExpr>(P);
+        if (!ME || ME->isArrow())
+          break;
+        Cur = P;
+      }
+      const auto *Load =
+          dyn_cast_or_null<ImplicitCastExpr>(parentStmt(Ctx, Cur));
+      bool Read = Cur != DRE ? Load && Load->getCastKind() == CK_LValueToRValue
+                             : classifyVarUse(Ctx, DRE) == VarUse::Read;
+      if (!Read)
+        return true;
+    }
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
       if (llvm::is_contained(Vars, D))

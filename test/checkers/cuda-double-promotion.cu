@@ -276,7 +276,7 @@ __global__ void phase(float *out, const float *angle, int n) {
     // CHECK-NOTES: :[[@LINE-11]]:12: note: literal '3.14159265358979' spelled in macro 'PI' here
     // CHECK-NOTES: :[[@LINE-12]]:12: note: '3.14159265358979' is not exactly representable in float; '3.14159265358979f' differs by a relative 2.8e-08, which can change the last bits of results
     out[i] += angle[i] * (0.5 + 0.25);
-    // CHECK-NOTES: :[[@LINE-1]]:27: warning: double-precision constant '0.5 + 0.25' promotes float arithmetic to double [cuda-double-promotion]
+    // CHECK-NOTES: :[[@LINE-1]]:27: warning: double-precision constant '(0.5 + 0.25)' promotes float arithmetic to double [cuda-double-promotion]
     // CHECK-NOTES: :[[@LINE-2]]:27: note: literal '0.5' here
     // CHECK-NOTES: :[[@LINE-3]]:33: note: literal '0.25' here
     // CHECK-FIXES: {{^}}    out[i] += angle[i] * (0.5f + 0.25f);{{$}}
@@ -286,4 +286,15 @@ __global__ void phase(float *out, const float *angle, int n) {
     // CHECK-NOTES: :[[@LINE-2]]:25: note: nvcc already narrows this single operation back to float; the suffix makes that explicit
     // CHECK-FIXES: {{^}}    out[i] = angle[i] * 0.5f;{{$}}
   }
+}
+
+// An operand inside a larger macro expansion is named as written in it.
+#define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
+#define N0_MAX 1.e11
+#define N0_S 2.e6
+// CHECK-FIXES: {{^}}#define N0_MAX 1.e11f{{$}}
+// CHECK-FIXES: {{^}}#define N0_S 2.e6f{{$}}
+__device__ float clampRatio(float v) {
+  return MAX_OF(v * (N0_MAX / N0_S), 1.f);
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: double-precision constant '(N0_MAX / N0_S)' promotes float arithmetic to double [cuda-double-promotion]
 }

@@ -257,3 +257,23 @@ __global__ void toCells(int2 *cells, const int *keys, int n, int width) {
     // CHECK-NOTES: :[[@LINE-2]]:26: note: the compiler replaces
   }
 }
+
+// Operands read through a member of a local struct: still one division.
+struct Layout {
+  unsigned width, count;
+};
+__global__ void members(unsigned *out, Layout in) {
+  const Layout l = in;
+  Layout m = in;
+  for (unsigned i = threadIdx.x; i < l.count; i += blockDim.x) {
+    unsigned x = i % l.width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: integer modulo by 'l.width'
+    // CHECK-NOTES: :[[@LINE+2]]:20: note: '/' of the same operands here: the compiler computes both results with one division
+    // CHECK-NOTES: :[[@LINE-3]]:20: note: the compiler replaces
+    unsigned y = i / l.width;
+    out[i] = x + y + i / m.width + i % m.width;
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: integer division by 'm.width'
+    // CHECK-NOTES: :[[@LINE-2]]:38: note: '%' of the same operands here: the compiler computes both results with one division
+    // CHECK-NOTES: :[[@LINE-3]]:24: note: the compiler replaces
+  }
+}

@@ -73,7 +73,7 @@ __global__ void normalize(float *data, float total, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     data[i] = data[i] / total * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}    data[i] = data[i] / total * 0.5f;{{$}}
 }
 
