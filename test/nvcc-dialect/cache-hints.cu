@@ -16,6 +16,6 @@ __global__ void stream(int4 *out, const int4 *in, double2 *d2, float4 *f4,
                      __ldcv(&ul[i + 4]));
   __stwt(&l[i], __ldca(&l[i + 1]));
   __stcs(&f[i], __ldlu(&f[i + 1]) * 0.5);
-  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  __stcs(&f[i], __ldlu(&f[i + 1]) * 0.5f);{{$}}
 }

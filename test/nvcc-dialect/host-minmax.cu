@@ -9,7 +9,7 @@ __global__ void scale(float *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     p[i] = p[i] * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}    p[i] = p[i] * 0.5f;{{$}}
 }
 

@@ -10,7 +10,7 @@ __managed__ float factor;
 #if __CUDACC__
 __global__ void scale(float *p) {
   p[threadIdx.x] = p[threadIdx.x] * factor * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  p[threadIdx.x] = p[threadIdx.x] * factor * 0.5f;{{$}}
 }
 #endif

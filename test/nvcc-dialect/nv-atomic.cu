@@ -11,6 +11,6 @@ __global__ void publish(unsigned long long *count, int *flag, float *p) {
   __nv_atomic_store_n(flag, 1, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
   if (seen == 0)
     p[threadIdx.x] = p[threadIdx.x] * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}    p[threadIdx.x] = p[threadIdx.x] * 0.5f;{{$}}
 }

@@ -11,7 +11,7 @@
 #ifdef _OPENMP
 __global__ void scale(float *p) {
   p[threadIdx.x] = p[threadIdx.x] * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  p[threadIdx.x] = p[threadIdx.x] * 0.5f;{{$}}
 }
 #endif

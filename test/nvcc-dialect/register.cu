@@ -5,6 +5,6 @@
 __global__ void halve(float *p) {
   register float x = p[threadIdx.x];
   p[threadIdx.x] = x * 0.5;
-  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: double-precision literal '0.5' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
   // CHECK-FIXES: {{^}}  p[threadIdx.x] = x * 0.5f;{{$}}
 }
