@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Draw a precision-audit sample from a cuda-lint JSON report.
+
+  bench/audit.py --report R.json [--per-check 30] [--seed 22] [--checks a,b]
+                 [--context 6] -o SAMPLE.md
+
+For each check, a random sample of `--per-check` findings (all of them when
+there are fewer), drawn with a fixed seed so that an audit can be redone on
+the same findings after a change. Each finding is written with its message,
+its notes, whether it has a fix, and the source lines around it, for a
+reader who did not write the check to mark true, false or debatable (see
+docs/realworld.md, "Precision audit"). A verdict line is left to fill in:
+
+  verdict: true | false | debatable -- why
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+
+
+def excerpt(path, line, context):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return "(unreadable)"
+    lo, hi = max(1, line - context), min(len(lines), line + context)
+    return "\n".join("%s%5d  %s" % (">" if i == line else " ", i, lines[i - 1])
+                     for i in range(lo, hi + 1))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--report", required=True)
+    p.add_argument("--per-check", type=int, default=30)
+    p.add_argument("--seed", type=int, default=22)
+    p.add_argument("--checks")
+    p.add_argument("--context", type=int, default=6)
+    p.add_argument("-o", "--output")
+    args = p.parse_args()
+    data = json.load(open(args.report))
+    by_check = {}
+    seen = set()
+    for x in data.get("findings", []):
+        c = x.get("check", "")
+        if not c or c.startswith("clang-diagnostic"):
+            continue
+        key = (c, os.path.realpath(x["file"]), x["line"], x["column"], x["message"])
+        if key in seen:
+            continue
+        seen.add(key)
+        by_check.setdefault(c, []).append(x)
+    wanted = set(args.checks.split(",")) if args.checks else None
+    out = ["# Precision-audit sample", "",
+           "From `%s`, %d findings per check (all when fewer), seed %d." % (
+               os.path.basename(args.report), args.per_check, args.seed), ""]
+    out.append("| check | findings | sampled |")
+    out.append("|---|---|---|")
+    picks = {}
+    for c in sorted(by_check):
+        if wanted and c not in wanted:
+            continue
+        xs = sorted(by_check[c], key=lambda x: (x["file"], x["line"], x["column"]))
+        rnd = random.Random("%d:%s" % (args.seed, c))
+        picks[c] = xs if len(xs) <= args.per_check else sorted(
+            rnd.sample(xs, args.per_check), key=lambda x: (x["file"], x["line"]))
+        out.append("| %s | %d | %d |" % (c, len(xs), len(picks[c])))
+    for c, xs in picks.items():
+        out += ["", "## %s" % c, ""]
+        for i, x in enumerate(xs, 1):
+            out.append("### %s #%d: %s:%d:%d" % (c, i, x["file"], x["line"], x["column"]))
+            out.append("")
+            out.append("- message: %s" % x["message"])
+            for n in x.get("notes", []):
+                out.append("- note: %s:%s: %s" % (n.get("file", "?"), n.get("line", "?"),
+                                                  n.get("message", "")))
+            out.append("- fix: %s" % ("yes" if x.get("fixes") else "no"))
+            out.append("")
+            out.append("```")
+            out.append(excerpt(x["file"], x["line"], args.context))
+            out.append("```")
+            out.append("")
+            out.append("verdict: ")
+            out.append("")
+    text = "\n".join(out) + "\n"
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
