@@ -42,13 +42,17 @@ public:
     this->Seed = Seed;
   }
   void resetUniforms() { Uniforms.clear(); }
+  /// Strict: a block-uniform subexpression has no value (for guards, whose
+  /// lanes are counted only when they depend on nothing but the thread).
+  void setStrict(bool S) { Strict = S; }
 
   std::optional<int64_t> eval(const Expr *E, unsigned Depth = 0) {
     if (!E || Depth > 32)
       return std::nullopt;
     E = E->IgnoreParens();
     if (E->isValueDependent() || E->isTypeDependent() ||
-        !E->getType()->isIntegralOrEnumerationType())
+        (!E->getType()->isIntegralOrEnumerationType() &&
+         !E->getType()->isBooleanType()))
       return std::nullopt;
     Expr::EvalResult R;
     if (E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects)) {
@@ -59,14 +63,21 @@ public:
     if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E))
       if (Sym->Kind == IndexSymbol::ThreadIdx)
         return Tid[Sym->Dim];
-    if (!TIA.isThreadDependent(E))
+    if (!TIA.isThreadDependent(E)) {
+      if (Strict)
+        return std::nullopt;
       return uniform(E);
+    }
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       switch (Cast->getCastKind()) {
       case CK_IntegralCast:
       case CK_LValueToRValue:
       case CK_NoOp:
         return eval(Cast->getSubExpr(), Depth + 1);
+      case CK_IntegralToBoolean:
+        if (std::optional<int64_t> V = eval(Cast->getSubExpr(), Depth + 1))
+          return *V != 0;
+        return std::nullopt;
       default:
         return std::nullopt;
       }
@@ -113,6 +124,39 @@ public:
         return *L | *Rv;
       case BO_Xor:
         return *L ^ *Rv;
+      case BO_LT:
+        return *L < *Rv;
+      case BO_GT:
+        return *L > *Rv;
+      case BO_LE:
+        return *L <= *Rv;
+      case BO_GE:
+        return *L >= *Rv;
+      case BO_EQ:
+        return *L == *Rv;
+      case BO_NE:
+        return *L != *Rv;
+      case BO_LAnd:
+        return *L && *Rv;
+      case BO_LOr:
+        return *L || *Rv;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      std::optional<int64_t> V = eval(UO->getSubExpr(), Depth + 1);
+      if (!V)
+        return std::nullopt;
+      switch (UO->getOpcode()) {
+      case UO_LNot:
+        return !*V;
+      case UO_Minus:
+        return -*V;
+      case UO_Not:
+        return ~*V;
+      case UO_Plus:
+        return *V;
       default:
         return std::nullopt;
       }
@@ -133,8 +177,73 @@ private:
   ThreadIndexAnalysis &TIA;
   int64_t Tid[3] = {0, 0, 0};
   int64_t Seed = 1;
+  bool Strict = false;
   llvm::DenseMap<const Expr *, int64_t> Uniforms;
 };
+
+/// A condition under which a statement runs: \p Cond is \p Sense.
+struct Guard {
+  const Expr *Cond;
+  bool Sense;
+};
+
+/// True when \p S leaves the function: `return;`, or a block ending in one.
+bool endsInReturn(const Stmt *S) {
+  if (isa_and_nonnull<ReturnStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && isa<ReturnStmt>(CS->body_back());
+  return false;
+}
+
+/// The conditions that decide whether \p Access runs, up to \p Body: those
+/// of enclosing `if`s, `?:`, `&&`, `||` and loops, and `if (c) return;`
+/// before it in an enclosing block.
+llvm::SmallVector<Guard, 4> guardsOf(ASTContext &Ctx, const Stmt *Access,
+                                     const Stmt *Body) {
+  llvm::SmallVector<Guard, 4> Guards;
+  const Stmt *Cur = Access;
+  while (Cur && Cur != Body) {
+    DynTypedNodeList P = Ctx.getParents(*Cur);
+    if (P.empty())
+      break;
+    const Stmt *Parent = P[0].get<Stmt>();
+    if (!Parent)
+      break;
+    if (const auto *If = dyn_cast<IfStmt>(Parent)) {
+      if (Cur == If->getThen())
+        Guards.push_back({If->getCond(), true});
+      else if (Cur == If->getElse())
+        Guards.push_back({If->getCond(), false});
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(Parent)) {
+      if (Cur == CO->getTrueExpr())
+        Guards.push_back({CO->getCond(), true});
+      else if (Cur == CO->getFalseExpr())
+        Guards.push_back({CO->getCond(), false});
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Parent)) {
+      if (BO->getOpcode() == BO_LAnd && Cur == BO->getRHS())
+        Guards.push_back({BO->getLHS(), true});
+      else if (BO->getOpcode() == BO_LOr && Cur == BO->getRHS())
+        Guards.push_back({BO->getLHS(), false});
+    } else if (const auto *While = dyn_cast<WhileStmt>(Parent)) {
+      if (Cur == While->getBody())
+        Guards.push_back({While->getCond(), true});
+    } else if (const auto *For = dyn_cast<ForStmt>(Parent)) {
+      if (Cur == For->getBody() && For->getCond())
+        Guards.push_back({For->getCond(), true});
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(Parent)) {
+      for (const Stmt *Prev : CS->body()) {
+        if (Prev == Cur)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Prev))
+          if (!If->getElse() && endsInReturn(If->getThen()))
+            Guards.push_back({If->getCond(), false});
+      }
+    }
+    Cur = Parent;
+  }
+  return Guards;
+}
 
 } // namespace
 
@@ -244,7 +353,24 @@ void ConstantDivergentAccessCheck::check(
   // Distinct addresses per warp: the most over the block's warps, the
   // fewest over sample values of the uniform terms (a uniform multiplier
   // might be small, an offset might align a division).
+  // The thread-dependent conditions the read is under. Those that depend
+  // on the thread alone (`threadIdx.x == 0`, `lane < 4`) leave out the
+  // lanes where they fail; the others (a bounds check `i < n`, data) are
+  // taken to let every lane through.
   LaneEvaluator Eval(Ctx, *TIA);
+  llvm::SmallVector<Guard, 4> Guards;
+  for (const Guard &G : guardsOf(Ctx, Sub, FD->getBody()))
+    if (TIA->isThreadDependent(G.Cond))
+      Guards.push_back(G);
+  auto Active = [&]() {
+    Eval.setStrict(true);
+    bool On = true;
+    for (const Guard &G : Guards)
+      if (std::optional<int64_t> V = Eval.eval(G.Cond))
+        On = On && (*V != 0) == G.Sense;
+    Eval.setStrict(false);
+    return On;
+  };
   const int64_t Seeds[] = {1, 3, 8, 32, 1000};
   int64_t Degree = 0;
   for (int64_t W = 0; W < Warps; ++W) {
@@ -255,6 +381,8 @@ void ConstantDivergentAccessCheck::check(
       for (int64_t L = W * 32; L < std::min(Threads, W * 32 + 32); ++L) {
         Eval.setThread(L % Shape[0], L / Shape[0] % Shape[1],
                        L / (Shape[0] * Shape[1]), Seed);
+        if (!Active())
+          continue;
         int64_t Offset = 0;
         for (const auto &[Index, Stride] : Varying) {
           std::optional<int64_t> V = Eval.eval(Index);
@@ -268,6 +396,10 @@ void ConstantDivergentAccessCheck::check(
     }
     Degree = std::max(Degree, Fewest);
   }
+  // In-bounds reads cannot reach more addresses than the table has.
+  if (const auto *AT = Ctx.getAsConstantArrayType(Table->getType()))
+    Degree = std::min<int64_t>(Degree,
+                               int64_t(Ctx.getConstantArrayElementCount(AT)));
   if (Degree < 2)
     return;
 

@@ -12,7 +12,8 @@
 // trip count), so an array indexed by the counter of such a loop is a
 // register array. It leaves loops rolled when their unrolled size would be
 // large: 32 iterations calling sinf, cosf, tanf, sincosf or powf, 64
-// calling a double-precision transcendental function, 512 of anything; and
+// calling sin, cos, tan, sincos, pow, exp, log or sqrt on doubles, 512 of
+// anything; and
 // when `#pragma unroll 1` (or a smaller count than the trip count, or
 // `#pragma nounroll`) asks it to. See docs/checks/cuda-local-memory-array.md.
 //
@@ -295,13 +296,22 @@ const LoopHintAttr *unrollHint(ASTContext &Ctx, const Stmt &Loop) {
 }
 
 /// The iterations, in the measured nvcc (CUDA 13.0, sm_90), from which a
-/// loop with a constant trip count that calls \p Name in its body stays
-/// rolled; 0 when the call does not make it so.
-int64_t rolledFrom(StringRef Name) {
-  return llvm::StringSwitch<int64_t>(Name)
-      .Cases({"sinf", "cosf", "tanf", "sincosf", "powf"}, 32)
-      .Cases({"sin", "cos", "tan", "sincos", "pow", "exp", "log"}, 64)
-      .Default(0);
+/// loop with a constant trip count that calls \p F in its body stays
+/// rolled; 0 when the call does not make it so. The C++ overloads of the
+/// math functions for float (`sin(float)` is `sinf`) count as float.
+int64_t rolledFrom(const FunctionDecl &F) {
+  StringRef Name = F.getName();
+  QualType T =
+      F.getNumParams() ? F.getParamDecl(0)->getType() : F.getReturnType();
+  bool IsFloat = T->isSpecificBuiltinType(BuiltinType::Float);
+  bool IsDouble = T->isSpecificBuiltinType(BuiltinType::Double);
+  if (llvm::is_contained({"sinf", "cosf", "tanf", "sincosf", "powf"}, Name))
+    return 32;
+  if (llvm::is_contained({"sin", "cos", "tan", "sincos", "pow"}, Name))
+    return IsFloat ? 32 : IsDouble ? 64 : 0;
+  if (llvm::is_contained({"exp", "log", "sqrt"}, Name))
+    return IsDouble ? 64 : 0;
+  return 0;
 }
 
 /// The smallest trip count from which nvcc leaves \p Body's loop rolled
@@ -316,7 +326,7 @@ int64_t rolledTripCount(const Stmt *Body) {
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *F = Call->getDirectCallee())
         if (F->getIdentifier())
-          if (int64_t N = rolledFrom(F->getName()))
+          if (int64_t N = rolledFrom(*F))
             Min = std::min(Min, N);
     for (const Stmt *C : S->children())
       Work.push_back(C);
@@ -432,6 +442,9 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
               "run time, so it is placed in local memory, as slow as global "
               "memory, instead of registers")
         << Array;
+    if (Class.Cause && SM.getFileLoc(Class.Cause->getExprLoc()) != Loc)
+      diag(SM.getFileLoc(Class.Cause->getExprLoc()),
+           "the index depends on this value", DiagnosticIDs::Note);
     NoteDeclaration();
     return;
   }

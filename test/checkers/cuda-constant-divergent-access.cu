@@ -55,6 +55,13 @@ __global__ void symbolic(float *out, int m) {
   out[threadIdx.x] = c_table[threadIdx.x % m];
 }
 
+// A table smaller than a warp: at most as many addresses as elements.
+__constant__ float c_small[8];
+__global__ void small(float *out) {
+  out[threadIdx.x] = c_small[threadIdx.x];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __constant__ array 'c_small' is read at 8 different addresses
+}
+
 // Host code, and pointers to constant memory, are not inspected.
 float host(int i) { return i; }
 __global__ void pointer(float *out) {
@@ -69,3 +76,19 @@ template <int Div> __global__ void tmpl(float *out) {
 }
 template __global__ void tmpl<2>(float *);
 template __global__ void tmpl<32>(float *);
+
+// Guards that depend on the thread alone leave out lanes: one lane reads
+// one address; four lanes read four. A bounds check lets every lane in.
+__global__ void guarded(float *out, int n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = c_table[threadIdx.x];
+  if (threadIdx.x % 32 >= 4)
+    return;
+  out[i] = c_table[threadIdx.x];
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: __constant__ array 'c_table' is read at 4 different addresses
+  float v = (threadIdx.x & 31) == 5 ? c_table[threadIdx.x * 2] : 0.0f;
+  if (i < n)
+    out[i] += v + c_table[threadIdx.x / 2];
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: __constant__ array 'c_table' is read at 2 different addresses
+}

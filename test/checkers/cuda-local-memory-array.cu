@@ -77,6 +77,23 @@ __global__ void rolledByPragma(const float *in, float *out) {
   out[threadIdx.x] = s;
 }
 
+// The C++ float overloads: sin(float) is sinf, rolled from 32 iterations;
+// exp(float) is expf, which nvcc unrolls up to 64 (not reported below).
+__global__ void overloads(const float *in, float *out) {
+  float a[32];
+  for (int k = 0; k < 32; ++k)
+    a[k] = sin(in[k]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'a' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own
+  float b[64];
+  for (int k = 0; k < 64; ++k)
+    b[k] = exp(in[k]);
+  out[threadIdx.x] = a[0] + a[31] + b[5];
+}
+// CHECK-FIXES: {{^}}  float a[32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  #pragma unroll{{$}}
+// CHECK-FIXES-NEXT: {{^}}  for (int k = 0; k < 32; ++k){{$}}
+// CHECK-FIXES-NEXT: {{^}}    a[k] = sin(in[k]);{{$}}
+
 // Negatives.
 
 // Constant indices, and small loops with constant trip counts that nvcc
