@@ -293,7 +293,11 @@ void ConstantDivergentAccessCheck::check(
   }
   const auto *Ref = dyn_cast<DeclRefExpr>(Base);
   const auto *Table = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!Table || !Table->hasAttr<CUDAConstantAttr>() ||
+  // Written `__constant__`: clang also marks `__device__ const` variables
+  // (and `constexpr` ones) constant implicitly, but nvcc keeps those in
+  // global memory (`.global`, read with `ld.global.nc`).
+  const auto *Constant = Table ? Table->getAttr<CUDAConstantAttr>() : nullptr;
+  if (!Constant || Constant->isImplicit() ||
       Table->getType()->isDependentType())
     return;
 

@@ -360,6 +360,54 @@ constexpr uint64_t MaxRegisterWords = 64;
 /// Longer loops are not worth unrolling for it.
 constexpr int64_t MaxUnrollTrip = 128;
 
+/// The per-thread array variable that the access \p Sub (its outermost
+/// subscript) reads, with its indices from the outermost in; null when it
+/// is not a subscript chain on an array variable.
+const VarDecl *accessedArray(const ArraySubscriptExpr *Sub,
+                             llvm::SmallVectorImpl<const Expr *> &Indices) {
+  const Expr *Base = Sub;
+  while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
+    // Only arrays: `p[i]` on a pointer is no per-thread array.
+    if (!ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      return nullptr;
+    Indices.push_back(ASE->getIdx());
+    Base = ASE->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// Every access of \p Array in \p Body, by its outermost subscript, in
+/// source order.
+llvm::SmallVector<const ArraySubscriptExpr *, 8>
+accessesOf(const VarDecl *Array, const Stmt *Body) {
+  llvm::SmallVector<const ArraySubscriptExpr *, 8> Out;
+  llvm::DenseSet<const Stmt *> Inner;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S);
+        ASE && !Inner.contains(ASE)) {
+      llvm::SmallVector<const Expr *, 2> Idx;
+      if (accessedArray(ASE, Idx) == Array) {
+        Out.push_back(ASE);
+        for (const Expr *B = ASE->getBase()->IgnoreParenImpCasts();
+             const auto *In = dyn_cast<ArraySubscriptExpr>(B);
+             B = In->getBase()->IgnoreParenImpCasts())
+          Inner.insert(In);
+      }
+    }
+    // Children in reverse, so that the first child is visited first.
+    llvm::SmallVector<const Stmt *, 8> Children(S->child_begin(),
+                                                S->child_end());
+    for (const Stmt *C : llvm::reverse(Children))
+      Work.push_back(C);
+  }
+  return Out;
+}
+
 } // namespace
 
 void LocalMemoryArrayCheck::registerMatchers(MatchFinder *Finder) {
@@ -389,65 +437,78 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
           return;
   }
   llvm::SmallVector<const Expr *, 2> Indices;
-  const Expr *Base = Sub;
-  while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
-    // Only arrays: `p[i]` on a pointer is no per-thread array.
-    if (!ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-      return;
-    Indices.push_back(ASE->getIdx());
-    Base = ASE->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
-  const auto *Array = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const VarDecl *Array = accessedArray(Sub, Indices);
   if (!Array || !Array->hasLocalStorage() || isa<ParmVarDecl>(Array) ||
       Array->hasAttr<CUDASharedAttr>() || Array->getType()->isDependentType())
     return;
   const auto *ArrayType = Ctx.getAsConstantArrayType(Array->getType());
   if (!ArrayType || Ctx.getConstantArrayElementCount(ArrayType) < 2)
     return;
-
-  // An access spelled in a macro's body: the macro may be used where its
-  // loops are unrolled, and a fix could not be placed.
-  SourceLocation Bracket = Sub->getRBracketLoc();
-  if (Bracket.isMacroID() && SM.isMacroBodyExpansion(Bracket))
+  // Each array is judged once, from all its accesses (a template's array
+  // once per instantiation).
+  if (!Judged.insert(Array).second)
     return;
-  SourceLocation Loc = SM.getFileLoc(Sub->getExprLoc());
-
   const FunctionDecl *FD = enclosingFunction(Ctx, *Sub);
   if (!FD || !isDeviceFunction(FD) || !FD->hasBody() ||
       FD->isDependentContext())
-    return;
-  if (Reported.contains(Loc))
     return;
 
   std::unique_ptr<ThreadIndexAnalysis> &TIA = Analyses[FD];
   if (!TIA)
     TIA = std::make_unique<ThreadIndexAnalysis>(Ctx, FD);
   IndexClassifier Classifier(Ctx, *FD, *TIA);
-  IndexClass Class;
-  for (const Expr *Index : Indices)
-    Class += Classifier.classify(Index);
 
+  // Every access of the array in the function, classified. An access
+  // spelled in a macro's body is left out: the macro may be used where
+  // its loops are unrolled, and a fix could not be placed.
+  struct Classified {
+    const ArraySubscriptExpr *Sub;
+    IndexClass Class;
+  };
+  llvm::SmallVector<Classified, 8> Accesses;
+  for (const ArraySubscriptExpr *A : accessesOf(Array, FD->getBody())) {
+    SourceLocation Bracket = A->getRBracketLoc();
+    if (Bracket.isMacroID() && SM.isMacroBodyExpansion(Bracket))
+      continue;
+    llvm::SmallVector<const Expr *, 2> Idx;
+    accessedArray(A, Idx);
+    IndexClass C;
+    for (const Expr *Index : Idx)
+      C += Classifier.classify(Index);
+    Accesses.push_back({A, C});
+  }
+
+  auto LocOf = [&](const ArraySubscriptExpr *A) {
+    return SM.getFileLoc(A->getExprLoc());
+  };
   auto NoteDeclaration = [&] {
     diag(Array->getLocation(), "%0 is declared here", DiagnosticIDs::Note)
         << Array;
   };
 
-  if (Class.Kind == IndexClass::Constant || Class.Kind == IndexClass::Unknown)
-    return;
-
-  if (Class.Kind == IndexClass::RunTime) {
-    Reported.insert(Loc);
+  // One run-time index puts the whole array in local memory: report the
+  // first, and nothing else (unrolling loops would not help).
+  for (const Classified &A : Accesses) {
+    if (A.Class.Kind != IndexClass::RunTime)
+      continue;
+    SourceLocation Loc = LocOf(A.Sub);
+    if (!Reported.insert(Loc).second)
+      return;
     diag(Loc, "per-thread array %0 is indexed with a value known only at "
               "run time, so it is placed in local memory, as slow as global "
               "memory, instead of registers")
         << Array;
-    if (Class.Cause && SM.getFileLoc(Class.Cause->getExprLoc()) != Loc)
-      diag(SM.getFileLoc(Class.Cause->getExprLoc()),
+    if (A.Class.Cause && SM.getFileLoc(A.Class.Cause->getExprLoc()) != Loc)
+      diag(SM.getFileLoc(A.Class.Cause->getExprLoc()),
            "the index depends on this value", DiagnosticIDs::Note);
     NoteDeclaration();
     return;
   }
+  // An index that might be a run-time value: the array may be in local
+  // memory whatever the loops do; say nothing.
+  for (const Classified &A : Accesses)
+    if (A.Class.Kind == IndexClass::Unknown)
+      return;
 
   // Every non-constant index is a loop counter: how are those loops
   // unrolled?
@@ -457,57 +518,75 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     const LoopHintAttr *Hint;
     Unrolling How;
   };
+  const ArraySubscriptExpr *ByPragma = nullptr, *ByNvcc = nullptr;
+  const LoopInfo *PragmaLoop = nullptr;
   llvm::SmallVector<LoopInfo, 2> Rolled;
-  for (const VarDecl *Counter : Class.Counters) {
-    std::optional<LoopSpan> Span = TIA->constantLoopSpan(Counter);
-    if (!Span)
-      return;
-    const auto *For = cast<ForStmt>(Span->Loop);
-    int64_t Trip = (Span->Last - Span->First) / Span->Step + 1;
-    const LoopHintAttr *Hint = unrollHint(Ctx, *For);
-    Unrolling How = Unrolling::Full;
-    if (Hint) {
-      if (Hint->getOption() == LoopHintAttr::Unroll) {
-        if (Hint->getState() == LoopHintAttr::Disable)
-          How = Unrolling::RolledByPragma;
-      } else {
-        Expr::EvalResult R;
-        const Expr *Count = Hint->getValue();
-        if (!Count || Count->isValueDependent() ||
-            !Count->EvaluateAsInt(R, Ctx))
-          return;
-        if (R.Val.getInt().getExtValue() < Trip)
-          How = Unrolling::RolledByPragma;
+  for (const Classified &A : Accesses) {
+    for (const VarDecl *Counter : A.Class.Counters) {
+      std::optional<LoopSpan> Span = TIA->constantLoopSpan(Counter);
+      if (!Span)
+        return;
+      const auto *For = cast<ForStmt>(Span->Loop);
+      int64_t Trip = (Span->Last - Span->First) / Span->Step + 1;
+      const LoopHintAttr *Hint = unrollHint(Ctx, *For);
+      Unrolling How = Unrolling::Full;
+      if (Hint) {
+        if (Hint->getOption() == LoopHintAttr::Unroll) {
+          if (Hint->getState() == LoopHintAttr::Disable)
+            How = Unrolling::RolledByPragma;
+        } else {
+          Expr::EvalResult R;
+          const Expr *Count = Hint->getValue();
+          if (!Count || Count->isValueDependent() ||
+              !Count->EvaluateAsInt(R, Ctx))
+            return;
+          if (R.Val.getInt().getExtValue() < Trip)
+            How = Unrolling::RolledByPragma;
+        }
+      } else if (Trip >= rolledTripCount(For->getBody())) {
+        How = Unrolling::RolledByNvcc;
       }
-    } else if (Trip >= rolledTripCount(For->getBody())) {
-      How = Unrolling::RolledByNvcc;
+      if (How == Unrolling::Full)
+        continue;
+      if (How == Unrolling::RolledByPragma && !ByPragma)
+        ByPragma = A.Sub;
+      if (How == Unrolling::RolledByNvcc && !ByNvcc)
+        ByNvcc = A.Sub;
+      if (llvm::none_of(Rolled,
+                        [&](const LoopInfo &L) { return L.For == For; }))
+        Rolled.push_back({For, Trip, Hint, How});
     }
-    if (How != Unrolling::Full)
-      Rolled.push_back({For, Trip, Hint, How});
   }
-  if (Rolled.empty())
-    return;
-  Reported.insert(Loc);
+  for (const LoopInfo &L : Rolled)
+    if (L.How == Unrolling::RolledByPragma) {
+      PragmaLoop = &L;
+      break;
+    }
 
-  if (const auto *It = llvm::find_if(
-          Rolled,
-          [](const LoopInfo &L) { return L.How == Unrolling::RolledByPragma; });
-      It != Rolled.end()) {
+  if (ByPragma) {
+    SourceLocation Loc = LocOf(ByPragma);
+    if (!Reported.insert(Loc).second)
+      return;
     diag(Loc, "per-thread array %0 is indexed by the counter of a loop that "
               "a pragma keeps rolled, so it is placed in local memory, as "
               "slow as global memory, instead of registers")
         << Array;
-    diag(It->Hint->getLocation(),
+    diag(PragmaLoop->Hint->getLocation(),
          "this pragma keeps the loop of %0 iterations rolled; '#pragma "
          "unroll' would make every index constant",
          DiagnosticIDs::Note)
-        << It->Trip;
+        << PragmaLoop->Trip;
     NoteDeclaration();
     return;
   }
+  if (!ByNvcc)
+    return;
 
-  // Unrolled, every index would be constant: offer `#pragma unroll` where
-  // the array fits in registers and the loops are short.
+  // Unrolled, every index would be constant: offer `#pragma unroll` on each
+  // rolled loop where the array fits in registers and the loops are short.
+  SourceLocation Loc = LocOf(ByNvcc);
+  if (!Reported.insert(Loc).second)
+    return;
   bool CanFix = wordsOf(Ctx, Array->getType()) <= MaxRegisterWords;
   llvm::SmallVector<FixItHint, 2> Fixes;
   for (const LoopInfo &L : Rolled) {
@@ -518,31 +597,29 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
       CanFix = false;
       break;
     }
-    if (FixedLoops.contains(ForLoc))
-      continue;
-    Fixes.push_back(FixItHint::CreateInsertion(
-        ForLoc, ("#pragma unroll\n" + *Indent).str()));
+    if (!FixedLoops.contains(ForLoc))
+      Fixes.push_back(FixItHint::CreateInsertion(
+          ForLoc, ("#pragma unroll\n" + *Indent).str()));
   }
-  const LoopInfo &First = Rolled.front();
   {
     auto D = diag(Loc, "per-thread array %0 is indexed by the counter of a "
                        "loop of %1 iterations that nvcc does not unroll on "
                        "its own, so it is placed in local memory, as slow as "
                        "global memory, instead of registers")
-             << Array << First.Trip;
-    if (CanFix) {
+             << Array << Rolled.front().Trip;
+    if (CanFix)
       for (const FixItHint &F : Fixes) {
         D << F;
         FixedLoops.insert(F.RemoveRange.getBegin());
       }
-    }
   }
-  diag(First.For->getBeginLoc(),
-       CanFix ? "'#pragma unroll' on this loop makes every index constant"
-              : "'#pragma unroll' on this loop would make every index "
-                "constant, but the array or the loop is too large for "
-                "registers",
-       DiagnosticIDs::Note);
+  for (const LoopInfo &L : Rolled)
+    diag(L.For->getBeginLoc(),
+         CanFix ? "'#pragma unroll' on this loop makes every index constant"
+                : "'#pragma unroll' on this loop would make every index "
+                  "constant, but the array or the loop is too large for "
+                  "registers",
+         DiagnosticIDs::Note);
   NoteDeclaration();
 }
 

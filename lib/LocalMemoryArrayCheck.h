@@ -29,6 +29,7 @@ public:
   void onEndOfTranslationUnit() override {
     Reported.clear();
     FixedLoops.clear();
+    Judged.clear();
     Analyses.clear();
   }
 
@@ -39,6 +40,8 @@ private:
   /// Accesses already reported (a template's accesses are met once per
   /// instantiation).
   llvm::DenseSet<SourceLocation> Reported;
+  /// Arrays already judged (a template's once per instantiation).
+  llvm::DenseSet<const VarDecl *> Judged;
   /// Loops that already got the `#pragma unroll` fix.
   llvm::DenseSet<SourceLocation> FixedLoops;
 };

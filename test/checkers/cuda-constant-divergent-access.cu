@@ -62,6 +62,13 @@ __global__ void small(float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __constant__ array 'c_small' is read at 8 different addresses
 }
 
+// `__device__ const` tables are in global memory for nvcc (clang marks them
+// __constant__ implicitly): not reported.
+__device__ const double g_twiddle[64] = {1.0, 0.5};
+__global__ void deviceConst(double *out) {
+  out[threadIdx.x] = g_twiddle[32 * (threadIdx.x % 2)];
+}
+
 // Host code, and pointers to constant memory, are not inspected.
 float host(int i) { return i; }
 __global__ void pointer(float *out) {

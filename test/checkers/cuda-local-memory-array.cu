@@ -2,6 +2,7 @@
 
 // Run-time indices: data, the thread index, a kernel parameter, the counter
 // of a loop whose bound is a run-time value. Reported, no fix.
+// One warning per array, at its first run-time index.
 __global__ void dataIndex(const float *in, const int *idx, float *out) {
   float acc[8];
 #pragma unroll
@@ -9,7 +10,9 @@ __global__ void dataIndex(const float *in, const int *idx, float *out) {
     acc[k] = in[k];
   out[threadIdx.x] = acc[idx[threadIdx.x] & 7];
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'acc' is indexed with a value known only at run time, so it is placed in local memory, as slow as global memory, instead of registers [cuda-local-memory-array]
-  // CHECK-NOTES: :[[@LINE-6]]:9: note: 'acc' is declared here
+  // CHECK-NOTES: :[[@LINE-2]]:26: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-7]]:9: note: 'acc' is declared here
+  out[threadIdx.x + 1] = acc[idx[threadIdx.x + 1] & 7] + acc[threadIdx.x & 7];
 }
 
 __global__ void threadIndex(float *out) {
@@ -59,7 +62,8 @@ __global__ void rolledByNvcc(const float *in, float *out, int n) {
 // CHECK-FIXES-NEXT: {{^}}    acc[k] = powf(in[k * n + threadIdx.x], 1.7f);{{$}}
 
 // A pragma that keeps the loop rolled: reported with a note, no fix (the
-// pragma is the author's choice).
+// pragma is the author's choice). One warning per array: its first access
+// that the pragma leaves at a run-time index.
 __global__ void rolledByPragma(const float *in, float *out) {
   float acc[8];
 #pragma unroll 1
@@ -71,9 +75,6 @@ __global__ void rolledByPragma(const float *in, float *out) {
 #pragma unroll 4
   for (int k = 0; k < 8; ++k)
     s += acc[k] * acc[7 - k];
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: per-thread array 'acc' is indexed by the counter of a loop that a pragma keeps rolled
-  // CHECK-NOTES: :[[@LINE-4]]:9: note: this pragma keeps the loop of 8 iterations rolled
-  // CHECK-MESSAGES: :[[@LINE-3]]:19: warning: per-thread array 'acc' is indexed by the counter of a loop that a pragma keeps rolled
   out[threadIdx.x] = s;
 }
 
@@ -95,6 +96,29 @@ __global__ void overloads(const float *in, float *out) {
 // CHECK-FIXES-NEXT: {{^}}    a[k] = sin(in[k]);{{$}}
 
 // Negatives.
+
+// A run-time index elsewhere puts the array in local memory whatever the
+// loops do: the run-time index is reported, not the rolled loop (whose
+// `#pragma unroll` would not help).
+__global__ void runTimeAndRolled(const float *in, float *out, int n) {
+  float acc[32];
+  for (int k = 0; k < 32; ++k)
+    acc[k] = powf(in[k], 1.7f);
+  out[threadIdx.x] = acc[n & 31];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'acc' is indexed with a value known only at run time
+}
+
+// An index that may be a run-time value (a counter with several
+// definitions): not reported, even with a rolled loop.
+__global__ void unknownAndRolled(const float *in, float *out) {
+  float acc[32];
+  for (int k = 0; k < 32; ++k)
+    acc[k] = powf(in[k], 1.7f);
+  int m = 0;
+  while (m < 31 && acc[m] < 1.0f)
+    ++m;
+  out[threadIdx.x] = acc[0];
+}
 
 // Constant indices, and small loops with constant trip counts that nvcc
 // fully unrolls on its own (no pragma needed), nested too.
