@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantDivergentAccessCheck.h"
 #include "DivergentBarrierCheck.h"
 #include "DoublePromotionCheck.h"
 #include "IntegerDivisionCheck.h"
 #include "LaunchShapeCheck.h"
 #include "LegacyRuntimeApiCheck.h"
 #include "LegacyWarpIntrinsicCheck.h"
+#include "LocalMemoryArrayCheck.h"
 #include "MissingRestrictCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "UncoalescedAccessCheck.h"
@@ -23,6 +25,8 @@ namespace clang::tidy::cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<ConstantDivergentAccessCheck>(
+        "cuda-constant-divergent-access");
     CheckFactories.registerCheck<DoublePromotionCheck>("cuda-double-promotion");
     CheckFactories.registerCheck<DivergentBarrierCheck>(
         "cuda-divergent-barrier");
@@ -31,6 +35,8 @@ public:
         "cuda-legacy-runtime-api");
     CheckFactories.registerCheck<LegacyWarpIntrinsicCheck>(
         "cuda-legacy-warp-intrinsic");
+    CheckFactories.registerCheck<LocalMemoryArrayCheck>(
+        "cuda-local-memory-array");
     CheckFactories.registerCheck<SharedBankConflictCheck>(
         "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedAccessCheck>(

@@ -1,0 +1,210 @@
+// RUN: %check_cuda_lint %s cuda-local-memory-array %t
+
+// Run-time indices: data, the thread index, a kernel parameter, the counter
+// of a loop whose bound is a run-time value. Reported, no fix.
+// One warning per array, at its first run-time index.
+__global__ void dataIndex(const float *in, const int *idx, float *out) {
+  float acc[8];
+#pragma unroll
+  for (int k = 0; k < 8; ++k)
+    acc[k] = in[k];
+  out[threadIdx.x] = acc[idx[threadIdx.x] & 7];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'acc' is indexed with a value known only at run time, so it is placed in local memory, as slow as global memory, instead of registers [cuda-local-memory-array]
+  // CHECK-NOTES: :[[@LINE-2]]:26: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-7]]:9: note: 'acc' is declared here
+  out[threadIdx.x + 1] = acc[idx[threadIdx.x + 1] & 7] + acc[threadIdx.x & 7];
+}
+
+__global__ void threadIndex(float *out) {
+  int lut[4] = {3, 1, 4, 1};
+  out[threadIdx.x] = lut[threadIdx.x % 4];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'lut' is indexed with a value known only at run time
+}
+
+__global__ void runTimeLoop(const float *in, float *out, int n) {
+  float buf[16];
+  for (int k = 0; k < n; ++k)
+    buf[k] = in[k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'buf' is indexed with a value known only at run time
+  out[threadIdx.x] = buf[0];
+}
+
+__global__ void kernelParam(const float *in, float *out, int which) {
+  float r[2][4];
+#pragma unroll
+  for (int i = 0; i < 2; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      r[i][j] = in[i * 4 + j];
+  int w = which & 3;
+  out[threadIdx.x] = r[1][w];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'r' is indexed with a value known only at run time
+}
+
+// A loop that nvcc leaves rolled (32 iterations calling powf, measured in
+// cuda-local-memory-array-ptx.cu): the fix inserts `#pragma unroll`.
+__global__ void rolledByNvcc(const float *in, float *out, int n) {
+  float acc[32];
+  for (int k = 0; k < 32; ++k)
+    acc[k] = powf(in[k * n + threadIdx.x], 1.7f);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'acc' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own, so it is placed in local memory, as slow as global memory, instead of registers
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: '#pragma unroll' on this loop makes every index constant
+  // CHECK-NOTES: :[[@LINE-5]]:9: note: 'acc' is declared here
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < 32; ++k)
+    s += acc[k];
+  out[threadIdx.x] = s;
+}
+// CHECK-FIXES: {{^}}  float acc[32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  #pragma unroll{{$}}
+// CHECK-FIXES-NEXT: {{^}}  for (int k = 0; k < 32; ++k){{$}}
+// CHECK-FIXES-NEXT: {{^}}    acc[k] = powf(in[k * n + threadIdx.x], 1.7f);{{$}}
+
+// A pragma that keeps the loop rolled: reported with a note, no fix (the
+// pragma is the author's choice). One warning per array: its first access
+// that the pragma leaves at a run-time index.
+__global__ void rolledByPragma(const float *in, float *out) {
+  float acc[8];
+#pragma unroll 1
+  for (int k = 0; k < 8; ++k)
+    acc[k] = in[k];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'acc' is indexed by the counter of a loop that a pragma keeps rolled, so it is placed in local memory, as slow as global memory, instead of registers
+  // CHECK-NOTES: :[[@LINE-4]]:9: note: this pragma keeps the loop of 8 iterations rolled; '#pragma unroll' would make every index constant
+  float s = 0.0f;
+#pragma unroll 4
+  for (int k = 0; k < 8; ++k)
+    s += acc[k] * acc[7 - k];
+  out[threadIdx.x] = s;
+}
+
+// The C++ float overloads: sin(float) is sinf, rolled from 32 iterations;
+// exp(float) is expf, which nvcc unrolls up to 64 (not reported below).
+__global__ void overloads(const float *in, float *out) {
+  float a[32];
+  for (int k = 0; k < 32; ++k)
+    a[k] = sin(in[k]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'a' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own
+  float b[64];
+  for (int k = 0; k < 64; ++k)
+    b[k] = exp(in[k]);
+  out[threadIdx.x] = a[0] + a[31] + b[5];
+}
+// CHECK-FIXES: {{^}}  float a[32];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  #pragma unroll{{$}}
+// CHECK-FIXES-NEXT: {{^}}  for (int k = 0; k < 32; ++k){{$}}
+// CHECK-FIXES-NEXT: {{^}}    a[k] = sin(in[k]);{{$}}
+
+// Negatives.
+
+// A run-time index elsewhere puts the array in local memory whatever the
+// loops do: the run-time index is reported, not the rolled loop (whose
+// `#pragma unroll` would not help).
+__global__ void runTimeAndRolled(const float *in, float *out, int n) {
+  float acc[32];
+  for (int k = 0; k < 32; ++k)
+    acc[k] = powf(in[k], 1.7f);
+  out[threadIdx.x] = acc[n & 31];
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'acc' is indexed with a value known only at run time
+}
+
+// An index that may be a run-time value (a counter with several
+// definitions): not reported, even with a rolled loop.
+__global__ void unknownAndRolled(const float *in, float *out) {
+  float acc[32];
+  for (int k = 0; k < 32; ++k)
+    acc[k] = powf(in[k], 1.7f);
+  int m = 0;
+  while (m < 31 && acc[m] < 1.0f)
+    ++m;
+  out[threadIdx.x] = acc[0];
+}
+
+// Constant indices, and small loops with constant trip counts that nvcc
+// fully unrolls on its own (no pragma needed), nested too.
+__global__ void unrolledByNvcc(const float *in, float *out, int n) {
+  float acc[8];
+  for (int k = 0; k < 8; ++k)
+    acc[k] = in[k * n + threadIdx.x];
+  float t[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      t[i][j] = acc[i] * acc[j];
+  float s = acc[0] + acc[7] + t[1][2];
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < 8; ++k)
+      s += acc[k] * in[j];
+  out[threadIdx.x] = s;
+}
+
+// Fully unrolled by pragma, with a count no smaller than the trip count.
+__global__ void unrolledByPragma(const float *in, float *out, int n) {
+  float acc[64];
+#pragma unroll
+  for (int k = 0; k < 64; ++k)
+    acc[k] = powf(in[k * n + threadIdx.x], 1.7f);
+  float s = 0.0f;
+#pragma unroll 64
+  for (int k = 0; k < 64; ++k)
+    s += acc[k];
+  out[threadIdx.x] = s;
+}
+
+// The address escapes to an inlined helper that indexes with constants;
+// a device function's parameter may be a constant where it is inlined.
+__device__ float sum4(const float *v) { return v[0] + v[1] + v[2] + v[3]; }
+__device__ float pick(int which) {
+  float w[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+  return w[which];
+}
+__global__ void helpers(const float *in, float *out) {
+  float v[4] = {in[0], in[1], in[2], in[3]};
+  out[threadIdx.x] = sum4(v) + pick(2);
+}
+
+// A select between two constant indices is two loads, not a run-time
+// index; a counter with several definitions is not followed.
+__global__ void selects(const float *in, float *out, int n) {
+  float v[2] = {in[0], in[1]};
+  out[threadIdx.x] = v[threadIdx.x < 16 ? 0 : 1];
+  int k = 0;
+  while (k < 2) {
+    v[k] = in[k + 2];
+    ++k;
+  }
+  out[threadIdx.x] += v[1];
+}
+
+// Templates: the trip count is a template parameter, judged per
+// instantiation (both are small enough for nvcc to unroll).
+template <int N> __global__ void tmpl(const float *in, float *out) {
+  float acc[N];
+  for (int k = 0; k < N; ++k)
+    acc[k] = in[k];
+  float s = 0.0f;
+  for (int k = 0; k < N; ++k)
+    s += acc[k];
+  out[threadIdx.x] = s;
+}
+template __global__ void tmpl<4>(const float *, float *);
+template __global__ void tmpl<16>(const float *, float *);
+
+// Macros: an access spelled in a macro's body is not reported.
+#define PICK(a, i) a[i]
+__global__ void macros(const int *idx, float *out) {
+  float v[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  out[threadIdx.x] = PICK(v, idx[threadIdx.x] & 3);
+}
+
+// __shared__ arrays, pointers, single elements, host code.
+__global__ void notPerThread(const int *idx, float *out) {
+  __shared__ float tile[32];
+  float one[1] = {2.0f};
+  tile[threadIdx.x] = one[idx[0] & 0];
+  const float *p = out;
+  out[threadIdx.x] = tile[idx[threadIdx.x] & 31] + p[idx[0]];
+}
+float host(const int *idx) {
+  float h[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  return h[idx[0] & 3];
+}
