@@ -34,6 +34,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -45,11 +46,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
+CPU = [0.0]
+
+
 def run(cmd, cwd=None, env=None, out=None):
+    """Runs cmd; returns wall seconds, exit code, stderr. CPU[0] gets the
+    CPU seconds (user + system) of the command and its children."""
     start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(out or os.devnull, "w") as f:
         p = subprocess.run(cmd, cwd=cwd, env=env, stdout=f,
                            stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime -
+                                                   before.ru_stime)
     return time.monotonic() - start, p.returncode, p.stderr
 
 
@@ -65,6 +75,9 @@ def bulk_run(args, db, cache, out, extra=()):
     cmd += list(extra)
     secs, rc, err = run(cmd)
     hits, total = from_cache(err)
+    if args.keep_err:
+        with open(out + ".err", "w") as f:
+            f.write(err)
     return secs, hits, total, err
 
 
@@ -75,22 +88,23 @@ def cmd_bulk(args):
     rows = []
     if args.baseline:
         s, h, t, _ = bulk_run(args, args.p, None, os.path.join(work, "base.json"))
-        rows.append(("no cache (--no-cache)", s, "-", t))
+        rows.append(("no cache (--no-cache)", s, CPU[0], "-", t))
     s, h, t, _ = bulk_run(args, args.p, cache, os.path.join(work, "cold.json"))
-    rows.append(("cold (empty cache)", s, h, t))
-    cold = s
+    rows.append(("cold (empty cache)", s, CPU[0], h, t))
+    cold, cold_cpu = s, CPU[0]
     s, h, t, _ = bulk_run(args, args.p, cache, os.path.join(work, "warm.json"))
-    rows.append(("warm (nothing changed)", s, h, t))
+    rows.append(("warm (nothing changed)", s, CPU[0], h, t))
     same = open(os.path.join(work, "cold.json")).read() == open(
         os.path.join(work, "warm.json")).read()
     size = sum(os.path.getsize(os.path.join(d, f))
                for d, _, fs in os.walk(cache) for f in fs)
-    print("| run | wall time | from the cache |")
-    print("|---|---:|---:|")
-    for name, secs, hits, total in rows:
-        print(f"| {name} | {secs:.1f}s | {hits} of {total} |")
+    print("| run | wall time | CPU time | from the cache |")
+    print("|---|---:|---:|---:|")
+    for name, secs, cpu, hits, total in rows:
+        print(f"| {name} | {secs:.1f}s | {cpu:.1f}s | {hits} of {total} |")
     print()
-    print(f"warm / cold: {100 * rows[-1][1] / cold:.1f}%; JSON reports "
+    print(f"warm / cold: {100 * rows[-1][1] / cold:.1f}% of the wall time, "
+          f"{100 * rows[-1][2] / cold_cpu:.1f}% of the CPU time; JSON reports "
           f"{'identical' if same else 'DIFFER'}; cache size "
           f"{size / 2**20:.1f} MiB")
     if not args.cache:
@@ -147,20 +161,21 @@ def cmd_header(args):
     rows = []
     for name in ("cold", "warm"):
         s, h, t, _ = bulk_run(args, work, cache, os.path.join(work, name + ".json"))
-        rows.append((name, s, h, t))
+        rows.append((name, s, CPU[0], h, t))
     with open(header, "a") as f:
         f.write("// edited by bench/cache.py\n")
     s, h, t, _ = bulk_run(args, work, cache, os.path.join(work, "edited.json"))
-    rows.append((f"after editing {args.header}", s, h, t))
+    rows.append((f"after editing {args.header}", s, CPU[0], h, t))
     print(f"{len(entries)} compile commands from {len(args.bench)} benchmarks; "
           f"{len(includers)} include {args.header} (nvcc -M): "
           + ", ".join(includers))
     print()
-    print("| run | wall time | from the cache | analysed again |")
-    print("|---|---:|---:|---:|")
-    for name, secs, hits, total in rows:
-        print(f"| {name} | {secs:.1f}s | {hits} of {total} | {total - hits} |")
-    ok = rows[-1][3] - rows[-1][2] == len(includers)
+    print("| run | wall time | CPU time | from the cache | analysed again |")
+    print("|---|---:|---:|---:|---:|")
+    for name, secs, cpu, hits, total in rows:
+        print(f"| {name} | {secs:.1f}s | {cpu:.1f}s | {hits} of {total} | "
+              f"{total - hits} |")
+    ok = rows[-1][4] - rows[-1][3] == len(includers)
     print()
     print("analysed again == includers:", "yes" if ok else "NO")
     shutil.rmtree(work, ignore_errors=True)
@@ -223,27 +238,30 @@ def cmd_launcher(args):
         secs, rc, err = run(["ninja", "-C", bdir, "-k", "0",
                              "-j", str(args.jobs)], env=env,
                             out=os.path.join(work, tag + ".log"))
+        cpu = CPU[0]
         log = open(os.path.join(work, tag + ".log")).read()
         ok = len(re.findall(r"^\[\d+/\d+\] Building CUDA object", log, re.M))
         failed = log.count("FAILED:")
-        return secs, ok, failed, log.count("warning:")
+        return secs, cpu, ok, failed, log.count("warning:")
 
     for tag, launcher in (("plain", False), ("launcher-cold", True),
                           ("launcher-warm", True)):
         if tag == "launcher-warm":
             # The same build directory as the cold build, cleaned.
-            secs, n, failed, warn = build("launcher-cold", True)
+            r = build("launcher-cold", True)
         else:
-            secs, n, failed, warn = build(tag, launcher)
-        rows.append((tag, secs, n, failed, warn))
-    base = rows[0][1]
+            r = build(tag, launcher)
+        rows.append((tag,) + r)
+    base, base_cpu = rows[0][1], rows[0][2]
     print(f"{len(entries)} CUDA sources from {len(by_bench)} benchmarks, "
           f"ninja -j{args.jobs}, nvcc {args.nvcc}")
     print()
-    print("| build | wall time | vs. without | compiles | failed | warnings |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for tag, secs, n, failed, warn in rows:
-        print(f"| {tag} | {secs:.1f}s | {100 * secs / base:.1f}% | {n} | "
+    print("| build | wall time | vs. without | CPU time | vs. without | "
+          "compiles | failed | warnings |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for tag, secs, cpu, n, failed, warn in rows:
+        print(f"| {tag} | {secs:.1f}s | {100 * secs / base:.1f}% | "
+              f"{cpu:.1f}s | {100 * cpu / base_cpu:.1f}% | {n} | "
               f"{failed} | {warn} |")
     shutil.rmtree(work, ignore_errors=True)
     return 0
@@ -263,6 +281,8 @@ def main():
                     help="bulk: also a run with --no-cache")
     ap.add_argument("--bench", nargs="+", default=[])
     ap.add_argument("--header")
+    ap.add_argument("--keep-err", action="store_true",
+                    help="bulk: keep each run's stderr beside its report")
     args = ap.parse_args()
     return {"bulk": cmd_bulk, "header": cmd_header,
             "launcher": cmd_launcher}[args.mode](args)
