@@ -72,6 +72,8 @@ def bulk_run(args, db, cache, out, extra=()):
     cmd = [args.cuda_lint, "-p", db, "-j", str(args.jobs), "--progress=none",
            "--format=json", "-o", out]
     cmd += ["--cache=" + cache] if cache else ["--no-cache"]
+    if args.shard:
+        cmd.append("--shard=" + args.shard)
     cmd += list(extra)
     secs, rc, err = run(cmd)
     hits, total = from_cache(err)
@@ -281,6 +283,8 @@ def main():
                     help="bulk: also a run with --no-cache")
     ap.add_argument("--bench", nargs="+", default=[])
     ap.add_argument("--header")
+    ap.add_argument("--shard", help="bulk: only this share K/N of the "
+                    "database (cuda-lint --shard)")
     ap.add_argument("--keep-err", action="store_true",
                     help="bulk: keep each run's stderr beside its report")
     args = ap.parse_args()

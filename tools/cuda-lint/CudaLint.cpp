@@ -1303,6 +1303,7 @@ struct Capture {
     struct stat A, B;
     bool Same = ::fstat(1, &A) == 0 && ::fstat(2, &B) == 0 &&
                 A.st_dev == B.st_dev && A.st_ino == B.st_ino;
+    Active = true;
     for (Stream &St : S) {
       struct stat Info;
       if (!Same && ::fstat(St.FD, &Info) == 0 && S_ISREG(Info.st_mode)) {
@@ -1314,14 +1315,15 @@ struct Capture {
       int TmpFD;
       llvm::SmallString<128> Tmp;
       if (llvm::sys::fs::createTemporaryFile("cuda-lint-output", "txt", TmpFD,
-                                             Tmp))
+                                             Tmp)) {
+        restore(false); // The streams already redirected go back.
         return false;
+      }
       std::snprintf(St.File, sizeof(St.File), "%s", Tmp.c_str());
       St.Saved = ::dup(St.FD);
       ::dup2(TmpFD, St.FD);
       ::close(TmpFD);
     }
-    Active = true;
     llvm::sys::AddSignalHandler(
         [](void *Self) { static_cast<Capture *>(Self)->restore(false); }, this);
     return true;
@@ -1354,6 +1356,8 @@ struct Capture {
         In = ::open(Proc, O_RDONLY);
         Off = St.Start;
       } else {
+        if (St.Saved < 0)
+          continue; // Never redirected.
         ::dup2(St.Saved, St.FD);
         ::close(St.Saved);
         In = ::open(St.File, O_RDONLY);
