@@ -6,8 +6,9 @@ wrote, summarised as a markdown table for docs/realworld.md.
   bench/corpus.py [options] -p BUILD               # a compile database
   bench/corpus.py [options] --from-makefiles DIR   # a database from `make -n`
 
-It runs `cuda-lint --progress=lines --format=json` once over the inputs (one
-child process per translation unit, as a user's bulk run) and reports:
+It runs `cuda-lint --progress=lines --format=json --no-cache` once over the
+inputs (one child process per translation unit, as a user's bulk run, without
+the results cache, so that every file is analysed) and reports:
 translation units, analysed (without and with compile errors), not analysed
 by cause (grouped, paths and positions normalised), findings and fixes per
 check, crashes, timeouts, sanitizer reports (run it with an ASan+UBSan build:
@@ -185,8 +186,11 @@ def run(args, extra):
     report = os.path.join(work, "report.json")
     if args.p:
         cmd += ["-p", args.p]
+    # Every file analysed: the results cache would replay the files of an
+    # earlier run of the same build, and the times would not be the
+    # analysis's.
     cmd += ["-j", str(args.jobs), "--progress=lines", "--format=json",
-            "-o", report]
+            "-o", report, "--no-cache"]
     if args.timeout is not None:
         cmd.append("--timeout=%g" % args.timeout)
     cmd += extra_tidy(extra) + args.inputs + extra_compile(extra)

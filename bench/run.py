@@ -191,7 +191,7 @@ def main():
     # per file, -j at a time, findings merged and a summary).
     for jobs in [int(j) for j in a.jobs.split(",")]:
         t0 = time.perf_counter()
-        p = subprocess.Popen([lint, "--quiet", "--progress=none", "-j", str(jobs)] + files,
+        p = subprocess.Popen([lint, "--quiet", "--progress=none", "--no-cache", "-j", str(jobs)] + files,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0

@@ -75,6 +75,8 @@ if shutil.which("make"):
     config.available_features.add("make")
 if shutil.which("cmake"):
     config.available_features.add("cmake")
+if shutil.which("ninja"):
+    config.available_features.add("ninja")
 if shutil.which("strace"):
     config.available_features.add("strace")
 cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")

@@ -12,6 +12,7 @@
 #include "BulkRunner.h"
 #include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
+#include "cudalint/ResultCache.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -121,6 +122,8 @@ struct Job {
   std::string Text;
   /// The child printed its one-line error about this file.
   bool ReasonShown = false;
+  /// Replayed from the results cache.
+  bool Cached = false;
   unsigned Findings = 0;
 };
 
@@ -414,6 +417,27 @@ std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
   return Out;
 }
 
+/// Writes what a cached child printed and wrote to the job's files.
+bool replay(const CachedRun &Run, const Job &J) {
+  auto Write = [](StringRef File, StringRef Text) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    if (EC)
+      return false;
+    OS << Text;
+    OS.close();
+    return !OS.has_error();
+  };
+  bool Ok = Write(J.OutFile, Run.Stdout) && Write(J.ErrFile, Run.Stderr);
+  for (const auto &[Role, Text] : Run.Files) {
+    if (Role == "export-fixes")
+      Ok &= Write(J.YamlFile, Text);
+    else if (Role == "export-command")
+      Ok &= Write(J.CommandFile, Text);
+  }
+  return Ok;
+}
+
 bool isSarifFile(StringRef File) {
   if (File.ends_with(".sarif"))
     return true;
@@ -424,7 +448,7 @@ bool isSarifFile(StringRef File) {
 void printSummary(const std::vector<Job> &Jobs,
                   const std::vector<Finding> &Findings, StringRef Root,
                   double Elapsed, unsigned Parallel, unsigned NonCuda,
-                  unsigned IncludedEntries) {
+                  unsigned IncludedEntries, bool CacheUsed) {
   auto &OS = llvm::errs();
   std::map<std::string, unsigned> PerCheck, PerFile;
   for (const Finding &F : Findings) {
@@ -460,7 +484,14 @@ void printSummary(const std::vector<Job> &Jobs,
   OS << "\nfindings: " << Total << "\n";
   if (Sanitized)
     OS << "sanitizer reports: " << Sanitized << "\n";
-  OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel << "\n";
+  OS << "elapsed: " << formatSeconds(Elapsed) << " with -j" << Parallel;
+  if (CacheUsed) {
+    unsigned Cached =
+        llvm::count_if(Jobs, [](const Job &J) { return J.Cached; });
+    OS << "; " << Cached << " of " << Jobs.size() << " file"
+       << (Jobs.size() == 1 ? "" : "s") << " from the cache";
+  }
+  OS << "\n";
   if (!PerCheck.empty()) {
     OS << "\nfindings per check:\n";
     std::vector<std::pair<std::string, unsigned>> V(PerCheck.begin(),
@@ -690,6 +721,10 @@ int runBulk(const BulkOptions &Opts) {
   // The translation units whose fixes --fix compiles again.
   bool VerifyFixes = Opts.Fix && Opts.Verify != VerifyKind::None;
   std::vector<VerifyUnit> Units;
+  std::optional<ResultCache> Cache;
+  if (!Opts.CacheDir.empty())
+    Cache.emplace(Opts.CacheDir,
+                  Opts.CacheMaxSize ? Opts.CacheMaxSize : DefaultCacheMaxSize);
 
   auto Finish = [&](size_t I) {
     Job &J = Jobs[I];
@@ -814,6 +849,27 @@ int runBulk(const BulkOptions &Opts) {
                     Opts.CompileArgs.end());
       }
       J.Start = Clock::now();
+      // A hit in the results cache: the child's output, as it wrote it.
+      if (Cache) {
+        std::vector<std::string> KeyArgs(Args.begin() + 1, Args.end());
+        std::optional<std::string> Key =
+            Cache->runKey(KeyArgs, Root, Opts.Self);
+        std::optional<CachedRun> Hit;
+        if (Key)
+          Hit = Cache->lookup(*Key);
+        if (Hit && replay(*Hit, J)) {
+          J.Cached = true;
+          J.Status = (Hit->ExitCode & 0xff) << 8;
+          Finish(Next);
+          ++Next;
+          continue;
+        }
+        Args.insert(Args.begin() + 1,
+                    {"--cache=" + Opts.CacheDir, "--cache-child"});
+        if (Opts.CacheMaxSize)
+          Args.insert(Args.begin() + 1,
+                      "--cache-max-size=" + std::to_string(Opts.CacheMaxSize));
+      }
       pid_t Pid = spawn(Args, J);
       if (Pid < 0) {
         J.Status = 127 << 8;
@@ -856,6 +912,8 @@ int runBulk(const BulkOptions &Opts) {
     Finish(I);
   }
   fs::remove_directories(TempDir);
+  if (Cache)
+    Cache->evict();
 
   std::vector<Finding> Findings = Set.findings();
   if (Opts.Format == "text" && !Opts.Diff) {
@@ -883,7 +941,7 @@ int runBulk(const BulkOptions &Opts) {
   if (!Opts.Quiet && !Opts.Implicit)
     printSummary(Jobs, Findings, Root,
                  std::chrono::duration<double>(Clock::now() - Begin).count(),
-                 Parallel, NonCuda, IncludedEntries);
+                 Parallel, NonCuda, IncludedEntries, Cache.has_value());
   if (Files.empty() && !Opts.Quiet)
     llvm::errs() << "cuda-lint: note: no files to analyse\n";
   return (Ok && !AnyNonZero) ? 0 : 1;

@@ -9,6 +9,7 @@
 #define CUDA_LINT_BULKRUNNER_H
 
 #include "cudalint/FixVerify.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ struct BulkOptions {
   bool Implicit = false;
   /// How --fix checks that the translation units still compile (--verify=).
   VerifyKind Verify = VerifyKind::Clang;
+  /// The results cache (see ResultCache.h); "" for none (--no-cache).
+  std::string CacheDir;
+  uint64_t CacheMaxSize = 0;
 };
 
 /// Runs a bulk lint; returns the exit code.

@@ -16,22 +16,28 @@
 #include "cudalint/CompileFlags.h"
 #include "cudalint/FixVerify.h"
 #include "cudalint/PrecompiledPrelude.h"
+#include "cudalint/ResultCache.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdio>
+#include <fcntl.h>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace cudalint;
@@ -643,9 +649,42 @@ See docs/usage.md.
 
 )";
 
-} // namespace
+/// The results cache of this run, when it has one (see main).
+struct CacheSettings {
+  /// --cache=DIR (or the default directory of a bulk run or the launcher).
+  std::string Dir;
+  /// --cache given: a run over one file uses the cache too.
+  bool Explicit = false;
+  bool Disabled = false; ///< --no-cache.
+  uint64_t MaxSize = DefaultCacheMaxSize;
+  /// --cache-child: a bulk run's child, which stores but leaves eviction to
+  /// its parent.
+  bool Child = false;
+};
+CacheSettings Caching;
 
-int main(int argc, const char **argv) {
+/// What a cached run over one translation unit records before it analyses
+/// it: the files the unit reads, found by the preprocessor, and their
+/// hashes (taken before the analysis, so that a file edited while it runs
+/// makes the entry miss next time).
+struct CacheRecording {
+  ResultCache *Cache = nullptr;
+  CacheDeps Deps;
+  bool DepsOk = false;
+} Recording;
+
+/// Runs the preprocessor over the unit as it is about to be analysed.
+void recordDependencies(const VerifyUnit &U) {
+  if (!Recording.Cache)
+    return;
+  Recording.DepsOk = preprocessorDeps(U.ClangArgs, U.Directory, Recording.Deps);
+  if (Recording.DepsOk)
+    for (const std::string &F : Recording.Deps.Files)
+      if (!Recording.Cache->fileHash(F))
+        Recording.DepsOk = false;
+}
+
+int lintMain(int argc, const char **argv) {
   std::vector<std::string> In(argv + 1, argv + argc);
   std::vector<std::string> Tidy; // Arguments for clang-tidy, before `--`.
   std::vector<std::string> Sources;
@@ -883,6 +922,13 @@ int main(int argc, const char **argv) {
     Bulk.HasDoubleDash = HasDoubleDash;
     Bulk.CompileArgs = CompileArgs;
     Bulk.Fix = Fix;
+    // Bulk runs (and pre-commit's --changed-lines) use the results cache
+    // unless --no-cache.
+    if (!Caching.Disabled && !Bulk.Merge) {
+      Bulk.CacheDir =
+          Caching.Dir.empty() ? defaultResultCacheDir() : Caching.Dir;
+      Bulk.CacheMaxSize = Caching.MaxSize;
+    }
     int BulkRC = runBulk(Bulk);
     return BulkRC ? BulkRC : InputFailed;
   }
@@ -1052,8 +1098,8 @@ int main(int argc, const char **argv) {
   // The translation unit as it is analysed, for --fix to compile it again
   // (or, in a bulk run's child, for the parent to).
   std::vector<VerifyUnit> Units;
-  if (Sources.size() == 1 &&
-      ((Fix && Verify != VerifyKind::None) || !ExportCommand.empty())) {
+  if (Sources.size() == 1 && ((Fix && Verify != VerifyKind::None) ||
+                              !ExportCommand.empty() || Recording.Cache)) {
     VerifyUnit U;
     U.File = absolute(Sources.front());
     if (UserDoubleDash || DbFile.empty()) {
@@ -1197,6 +1243,8 @@ int main(int argc, const char **argv) {
   std::vector<const char *> CArgs;
   for (const std::string &A : Final)
     CArgs.push_back(A.c_str());
+  if (Units.size() == 1)
+    recordDependencies(Units.front());
   int RC =
       clang::tidy::clangTidyMain(static_cast<int>(CArgs.size()), CArgs.data());
   bool FixFailed = false;
@@ -1227,4 +1275,479 @@ int main(int argc, const char **argv) {
   if (Fix)
     Permissions.restore();
   return RC ? RC : (InputFailed || FixFailed);
+}
+
+/// Standard output and error of a run that is to be cached, kept for the
+/// cache. A stream that goes to a regular file (a bulk run's child, the
+/// launcher's) is read back from that file afterwards, so that nothing is
+/// lost if the run crashes; another one (a terminal, a pipe) goes to a
+/// temporary file, printed when the run ends (also through exit() or a
+/// crash).
+struct Capture {
+  struct Stream {
+    int FD;
+    bool Direct = false;
+    off_t Start = 0;
+    int Saved = -1;
+    char File[256] = {0};
+    std::string Text;
+  };
+  Stream S[2] = {{1}, {2}};
+  bool Active = false;
+
+  bool start() {
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    struct stat A, B;
+    bool Same = ::fstat(1, &A) == 0 && ::fstat(2, &B) == 0 &&
+                A.st_dev == B.st_dev && A.st_ino == B.st_ino;
+    Active = true;
+    for (Stream &St : S) {
+      struct stat Info;
+      if (!Same && ::fstat(St.FD, &Info) == 0 && S_ISREG(Info.st_mode)) {
+        St.Start = ::lseek(St.FD, 0, SEEK_CUR);
+        St.Direct = St.Start >= 0;
+      }
+      if (St.Direct)
+        continue;
+      int TmpFD;
+      llvm::SmallString<128> Tmp;
+      if (llvm::sys::fs::createTemporaryFile("cuda-lint-output", "txt", TmpFD,
+                                             Tmp)) {
+        restore(false); // The streams already redirected go back.
+        return false;
+      }
+      std::snprintf(St.File, sizeof(St.File), "%s", Tmp.c_str());
+      St.Saved = ::dup(St.FD);
+      ::dup2(TmpFD, St.FD);
+      ::close(TmpFD);
+    }
+    llvm::sys::AddSignalHandler(
+        [](void *Self) { static_cast<Capture *>(Self)->restore(false); }, this);
+    return true;
+  }
+
+  static void writeAll(int FD, StringRef Text) {
+    while (!Text.empty()) {
+      ssize_t N = ::write(FD, Text.data(), Text.size());
+      if (N <= 0)
+        return;
+      Text = Text.drop_front(N);
+    }
+  }
+
+  /// Puts the streams back and prints what went to the temporary files
+  /// (with system calls only, as on a crash); with \p Keep, keeps what each
+  /// stream got in its Text.
+  void restore(bool Keep) {
+    if (!Active)
+      return;
+    Active = false;
+    for (Stream &St : S) {
+      int In = -1;
+      off_t Off = 0;
+      if (St.Direct) {
+        if (!Keep)
+          continue;
+        char Proc[64];
+        std::snprintf(Proc, sizeof(Proc), "/proc/self/fd/%d", St.FD);
+        In = ::open(Proc, O_RDONLY);
+        Off = St.Start;
+      } else {
+        if (St.Saved < 0)
+          continue; // Never redirected.
+        ::dup2(St.Saved, St.FD);
+        ::close(St.Saved);
+        In = ::open(St.File, O_RDONLY);
+      }
+      if (In < 0)
+        continue;
+      char Buf[65536];
+      ssize_t N;
+      while ((N = ::pread(In, Buf, sizeof(Buf), Off)) > 0) {
+        Off += N;
+        if (!St.Direct)
+          writeAll(St.FD, StringRef(Buf, N));
+        if (Keep)
+          St.Text.append(Buf, N);
+      }
+      ::close(In);
+      if (!St.Direct)
+        ::unlink(St.File);
+    }
+  }
+
+  void stop() {
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    restore(true);
+  }
+};
+Capture TheCapture;
+
+void stopCaptureAtExit() { TheCapture.stop(); }
+
+/// The value of option \p Name (`--name=v`, `-name=v`, `--name v`) in
+/// \p Args before `--`, or "".
+std::string optionIn(llvm::ArrayRef<std::string> Args, StringRef Name) {
+  std::string Value;
+  for (size_t I = 0; I < Args.size() && Args[I] != "--"; ++I)
+    if (matchOption(Args, I, Name, Value))
+      return Value;
+  return "";
+}
+
+/// Takes the cache options out of \p In into Caching.
+void parseCacheOptions(std::vector<std::string> &In) {
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < In.size(); ++I) {
+    StringRef A = In[I];
+    if (A == "--") {
+      Kept.insert(Kept.end(), In.begin() + I, In.end());
+      break;
+    }
+    std::string Value;
+    if (isFlag(A, "no-cache")) {
+      Caching.Disabled = true;
+      continue;
+    }
+    if (isFlag(A, "cache-child")) {
+      Caching.Child = true;
+      continue;
+    }
+    if (isFlag(A, "cache-max-size") &&
+        matchOption(In, I, "cache-max-size", Value)) {
+      if (!parseCacheSize(Value, Caching.MaxSize))
+        fail("--cache-max-size=" + Value,
+             "expected a size (bytes, or a number with K, M or G)");
+      continue;
+    }
+    if (isFlag(A, "cache") && matchOption(In, I, "cache", Value)) {
+      if (Value.empty())
+        fail("--cache", "needs a directory (--cache=DIR)");
+      Caching.Dir = absolute(Value);
+      Caching.Explicit = true;
+      continue;
+    }
+    Kept.push_back(In[I]);
+  }
+  In = std::move(Kept);
+}
+
+int runLint(const char *Argv0, const std::vector<std::string> &In) {
+  std::vector<const char *> Argv{Argv0};
+  for (const std::string &A : In)
+    Argv.push_back(A.c_str());
+  return lintMain(static_cast<int>(Argv.size()), Argv.data());
+}
+
+/// A run over one translation unit with the results cache: replays a hit,
+/// or runs, records and stores.
+int runCached(const char *Argv0, std::vector<std::string> In) {
+  std::string Self = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&takesSeparateValue));
+  // clang-tidy colours its output on a terminal; a captured run would not.
+  if (llvm::sys::Process::StandardOutIsDisplayed() &&
+      llvm::none_of(
+          In, [](const std::string &A) { return isFlag(A, "use-color"); })) {
+    auto Dash = llvm::find(In, "--");
+    In.insert(Dash, "--use-color");
+  }
+  ResultCache Cache(Caching.Dir, Caching.MaxSize);
+  std::optional<std::string> Key = Cache.runKey(In, absolute("."), Self);
+  if (!Key)
+    return runLint(Argv0, In);
+  const std::pair<const char *, const char *> Roles[] = {
+      {"export-fixes", "export-fixes"}, {"export-command", "export-command"}};
+  if (std::optional<CachedRun> Hit = Cache.lookup(*Key)) {
+    for (const auto &[Role, Option] : Roles) {
+      std::string Path = optionIn(In, Option);
+      auto It = Hit->Files.find(Role);
+      if (Path.empty() || It == Hit->Files.end())
+        continue;
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Path, EC);
+      if (EC)
+        fail(Path, EC.message());
+      OS << It->second;
+    }
+    Capture::writeAll(1, Hit->Stdout);
+    Capture::writeAll(2, Hit->Stderr);
+    return Hit->ExitCode;
+  }
+  Recording.Cache = &Cache;
+  bool Captured = TheCapture.start();
+  if (Captured)
+    std::atexit(stopCaptureAtExit);
+  int RC = runLint(Argv0, In);
+  TheCapture.stop();
+  if (!Captured || !Recording.DepsOk)
+    return RC;
+  CachedRun Run;
+  Run.ExitCode = RC;
+  Run.Stdout = TheCapture.S[0].Text;
+  Run.Stderr = TheCapture.S[1].Text;
+  for (const auto &[Role, Option] : Roles) {
+    std::string Path = optionIn(In, Option);
+    if (Path.empty() || !llvm::sys::fs::exists(Path))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return RC;
+    Run.Files[Role] = (*Buf)->getBuffer().str();
+  }
+  Cache.store(*Key, Run, Recording.Deps);
+  // A bulk run's parent evicts once at its end; other runs now and then.
+  if (!Caching.Child && (::getpid() % 16) == 0)
+    Cache.evict();
+  return RC;
+}
+
+/// Names of compiler launchers that may stand before the compiler.
+bool isLauncherName(StringRef Prog) {
+  StringRef Name = llvm::sys::path::filename(Prog);
+  return llvm::is_contained(
+      {"ccache", "sccache", "buildcache", "distcc", "icecc", "cuda-lint"},
+      Name);
+}
+
+/// The CUDA source that compiler command \p Cmd (the compiler first)
+/// compiles, or "" when it does not compile one (a link, a host file).
+std::string launcherSource(llvm::ArrayRef<std::string> Cmd) {
+  size_t C = 0;
+  while (C + 1 < Cmd.size() && isLauncherName(Cmd[C]))
+    ++C;
+  StringRef Compiler = llvm::sys::path::filename(Cmd[C]);
+  bool Nvcc = isNvccCompiler(Cmd[C]);
+  if (!Nvcc && !Compiler.contains("clang"))
+    return "";
+  bool Compile = false, ForcedCuda = false;
+  std::string Source;
+  for (size_t I = C + 1; I < Cmd.size(); ++I) {
+    StringRef A = Cmd[I];
+    if (A == "-c" || A == "--compile" || A == "-dc" || A == "--device-c" ||
+        A == "-rdc=true")
+      Compile |=
+          A == "-c" || A == "--compile" || A == "-dc" || A == "--device-c";
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ" ||
+        A == "--output-file" || A == "-ccbin" || A == "--compiler-bindir" ||
+        A == "-Xcompiler" || A == "-Xlinker" || A == "-include" || A == "-I" ||
+        A == "-isystem" || A == "-D" || A == "-arch" || A == "-gencode" ||
+        A == "--options-file") {
+      ++I;
+      continue;
+    }
+    if (A == "-x" && I + 1 < Cmd.size()) {
+      ForcedCuda = Cmd[I + 1] == "cu" || Cmd[I + 1] == "cuda";
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-"))
+      continue;
+    if ((ForcedCuda || llvm::sys::path::extension(A) == ".cu") &&
+        llvm::sys::fs::is_regular_file(A))
+      Source = A.str();
+  }
+  return Compile ? Source : "";
+}
+
+/// clang-tidy's output \p Text without the diagnostics of compile errors
+/// (their headers and excerpts): the build's own compiler reports real
+/// errors; returns how many were left out.
+std::string withoutCompileErrors(StringRef Text, unsigned &Dropped) {
+  std::string Out;
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  bool Skipping = false;
+  static const llvm::Regex Head("^.+:[0-9]+:[0-9]+: (warning|error|note): ");
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef L = Lines[I];
+    if (I + 1 == Lines.size() && L.empty())
+      break;
+    if (Head.match(L) || L.starts_with("error: ")) {
+      Skipping = L.ends_with("[clang-diagnostic-error]") ||
+                 (Skipping && L.contains(": note: "));
+      if (Skipping && L.ends_with("[clang-diagnostic-error]"))
+        ++Dropped;
+    } else if (!L.starts_with(" ") && !llvm::isDigit(L.empty() ? 'x' : L[0])) {
+      Skipping = false;
+    }
+    if (!Skipping)
+      Out += L.str() + "\n";
+  }
+  return Out;
+}
+
+/// `cuda-lint --launcher [cuda-lint options] <compiler> <args...>`: lints
+/// the CUDA translation unit that the command compiles, with that command,
+/// prints the findings as compiler warnings, then runs the command
+/// unchanged (after $CUDA_LINT_LAUNCHER, e.g. ccache) and returns its
+/// status. A failure of cuda-lint never fails the build; findings do with
+/// --warnings-as-errors.
+int runLauncher(const char *Argv0, std::vector<std::string> In) {
+  std::vector<std::string> LintOpts;
+  size_t I = 0;
+  for (; I < In.size(); ++I) {
+    if (In[I] == "--") {
+      ++I;
+      break;
+    }
+    if (!StringRef(In[I]).starts_with("-"))
+      break;
+    LintOpts.push_back(In[I]);
+  }
+  if (I >= In.size())
+    fail("--launcher", "needs the compile command to run (cuda-lint "
+                       "--launcher nvcc -c file.cu ...)");
+  std::vector<std::string> Cmd(In.begin() + I, In.end());
+  parseCacheOptions(LintOpts);
+  bool WarningsAsErrors = llvm::any_of(LintOpts, [](const std::string &A) {
+    return isFlag(A, "warnings-as-errors");
+  });
+
+  bool LintFailed = false;
+  std::string Source = launcherSource(Cmd);
+  if (!Source.empty()) {
+    std::string Self = llvm::sys::fs::getMainExecutable(
+        Argv0, reinterpret_cast<void *>(&takesSeparateValue));
+    std::string Cwd = absolute(".");
+    // The command as a one-entry compile database, so that it is translated
+    // for clang exactly as a build's compile_commands.json is. Its place
+    // depends only on the command, so the results cache sees the same
+    // arguments for the same compile.
+    std::string Text = Cwd;
+    for (const std::string &A : Cmd)
+      Text += '\0' + A;
+    auto H = llvm::BLAKE3::hash<12>(llvm::arrayRefFromStringRef(Text));
+    llvm::SmallString<256> DbDir(cacheDirectory());
+    llvm::sys::path::append(DbDir, "launcher",
+                            llvm::toHex(H, /*LowerCase=*/true));
+    llvm::SmallString<256> DbFile(DbDir);
+    llvm::sys::path::append(DbFile, "compile_commands.json");
+    size_t C = 0;
+    while (C + 1 < Cmd.size() && isLauncherName(Cmd[C]))
+      ++C;
+    llvm::json::Array Args;
+    for (size_t J = C; J < Cmd.size(); ++J)
+      Args.push_back(Cmd[J]);
+    std::string Db;
+    llvm::raw_string_ostream(Db) << llvm::json::Value(
+        llvm::json::Array{llvm::json::Object{{"directory", Cwd},
+                                             {"file", absolute(Source)},
+                                             {"arguments", std::move(Args)}}});
+    bool HaveDb = false;
+    if (auto Old = llvm::MemoryBuffer::getFile(DbFile))
+      HaveDb = (*Old)->getBuffer() == Db;
+    if (!HaveDb && !llvm::sys::fs::create_directories(DbDir)) {
+      // Written to a unique name and renamed: concurrent compiles of the
+      // same command never see half a file.
+      llvm::SmallString<256> Tmp;
+      int FD;
+      if (!llvm::sys::fs::createUniqueFile(DbFile + ".%%%%%%.tmp", FD, Tmp)) {
+        {
+          llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+          OS << Db;
+        }
+        HaveDb = !llvm::sys::fs::rename(Tmp, DbFile);
+        if (!HaveDb)
+          llvm::sys::fs::remove(Tmp);
+      }
+    }
+    llvm::SmallString<128> Out, Err;
+    if (HaveDb &&
+        !llvm::sys::fs::createTemporaryFile("cuda-lint-launch", "out", Out) &&
+        !llvm::sys::fs::createTemporaryFile("cuda-lint-launch", "err", Err)) {
+      std::vector<std::string> Child{Self, "--quiet"};
+      if (Caching.Disabled)
+        Child.push_back("--no-cache");
+      else
+        Child.push_back("--cache=" + (Caching.Dir.empty()
+                                          ? defaultResultCacheDir()
+                                          : Caching.Dir));
+      if (Caching.MaxSize != DefaultCacheMaxSize)
+        Child.push_back("--cache-max-size=" + std::to_string(Caching.MaxSize));
+      Child.insert(Child.end(), LintOpts.begin(), LintOpts.end());
+      Child.push_back("-p=" + std::string(DbDir));
+      Child.push_back(absolute(Source));
+      llvm::SmallVector<StringRef> Argv(Child.begin(), Child.end());
+      std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out),
+                                              StringRef(Err)};
+      std::string ErrMsg;
+      int RC = llvm::sys::ExecuteAndWait(Self, Argv, std::nullopt, Redirects, 0,
+                                         0, &ErrMsg);
+      auto Read = [](StringRef F) {
+        auto Buf = llvm::MemoryBuffer::getFile(F);
+        return Buf ? (*Buf)->getBuffer().str() : std::string();
+      };
+      std::string Findings = Read(Out), Errors = Read(Err);
+      llvm::sys::fs::remove(Out);
+      llvm::sys::fs::remove(Err);
+      unsigned Dropped = 0;
+      llvm::errs() << withoutCompileErrors(Findings, Dropped);
+      if (Dropped)
+        llvm::errs() << "cuda-lint: warning: " << Source
+                     << ": analysed with compile errors (the functions they "
+                        "touch were skipped)\n";
+      if (RC < 0 || RC > 1) {
+        llvm::errs() << "cuda-lint: warning: " << Source
+                     << ": not linted (cuda-lint "
+                     << (RC < 0 ? "could not run" : "failed") << ")\n";
+      } else if (RC == 1 && WarningsAsErrors &&
+                 StringRef(Findings).contains("-warnings-as-errors]")) {
+        LintFailed = true;
+      }
+      // cuda-lint's own notes and warnings about the command.
+      llvm::SmallVector<StringRef> Lines;
+      StringRef(Errors).split(Lines, '\n');
+      for (StringRef L : Lines)
+        if (L.starts_with("cuda-lint: error: ") ||
+            (L.starts_with("cuda-lint: warning: ") &&
+             !L.contains("ignoring flags clang does not know")))
+          llvm::errs() << L << "\n";
+    }
+  }
+
+  // The compile, unchanged.
+  std::vector<std::string> Run;
+  if (auto Chain = llvm::sys::Process::GetEnv("CUDA_LINT_LAUNCHER")) {
+    llvm::SmallVector<StringRef> Parts;
+    StringRef(*Chain).split(Parts, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef P : Parts)
+      Run.push_back(P.str());
+  }
+  Run.insert(Run.end(), Cmd.begin(), Cmd.end());
+  llvm::ErrorOr<std::string> Prog =
+      llvm::sys::path::is_absolute(Run.front()) ||
+              StringRef(Run.front()).contains('/')
+          ? llvm::ErrorOr<std::string>(Run.front())
+          : llvm::sys::findProgramByName(Run.front());
+  if (!Prog)
+    fail(Run.front(), "cannot find the compiler to run");
+  llvm::SmallVector<StringRef> Argv(Run.begin(), Run.end());
+  std::string ErrMsg;
+  llvm::errs().flush();
+  int RC =
+      llvm::sys::ExecuteAndWait(*Prog, Argv, std::nullopt, {}, 0, 0, &ErrMsg);
+  if (RC < 0)
+    fail(Run.front(), "cannot be run: " + ErrMsg);
+  if (RC != 0)
+    return RC;
+  return LintFailed ? 1 : 0;
+}
+} // namespace
+
+int main(int argc, const char **argv) {
+  std::vector<std::string> In(argv + 1, argv + argc);
+  if (!In.empty() && In.front() == "--launcher")
+    return runLauncher(argv[0],
+                       std::vector<std::string>(In.begin() + 1, In.end()));
+  parseCacheOptions(In);
+  if (Caching.Explicit && !Caching.Disabled)
+    return runCached(argv[0], std::move(In));
+  return runLint(argv[0], In);
 }
