@@ -143,9 +143,11 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
     for (unsigned I = 0; I < N; ++I)
       if (Launch->getArg(I)->getType()->isPointerType())
         pointerRoots(Launch->getArg(I), ArgRoots[I]);
+    llvm::SmallVector<std::pair<unsigned, unsigned>, 4> Direct;
     for (unsigned I = 0; I < N; ++I)
       for (unsigned J = I + 1; J < N; ++J)
-        if (Intersect(ArgRoots[I], ArgRoots[J]))
+        if (Intersect(ArgRoots[I], ArgRoots[J]) &&
+            (Direct.push_back({I, J}), true))
           Pairs.push_back(
               {Callee, Launch, I, J, nullptr, nullptr,
                samePointer(Launch->getArg(I), Launch->getArg(J), Ctx)});
@@ -188,7 +190,8 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
       };
       for (unsigned I = 0; I < N; ++I)
         for (unsigned J = I + 1; J < N; ++J)
-          if (Intersect(Substituted[I], Substituted[J])) {
+          if (!llvm::is_contained(Direct, std::make_pair(I, J)) &&
+              Intersect(Substituted[I], Substituted[J])) {
             bool Same = Forwarded[I] && Forwarded[J] && ArgOf(I) && ArgOf(J) &&
                         samePointer(ArgOf(I), ArgOf(J), Ctx);
             Pairs.push_back({Callee, Launch, I, J, Host, Call, Same});

@@ -79,7 +79,6 @@ bool collectParms(const VarDecl *V, const Stmt *Body, ParmsFields &Out) {
     const VarDecl *V;
     ParmsFields &Out;
     bool OK = true;
-    llvm::DenseSet<const DeclRefExpr *> Seen;
     Visitor(const VarDecl *V, ParmsFields &Out) : V(V), Out(Out) {}
     /// `p.a.b` -> p, with the names of the members.
     const DeclRefExpr *base(const Expr *E, SmallVectorImpl<StringRef> &Path) {
@@ -93,31 +92,28 @@ bool collectParms(const VarDecl *V, const Stmt *Body, ParmsFields &Out) {
       const auto *DRE = dyn_cast<DeclRefExpr>(E);
       return DRE && DRE->getDecl() == V ? DRE : nullptr;
     }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->getOpcode() != BO_Assign)
-        return true;
+    void assign(const Expr *LHS, const Expr *RHS) {
       SmallVector<StringRef, 2> Path;
-      const DeclRefExpr *DRE = base(BO->getLHS(), Path);
-      if (!DRE)
-        return true;
-      Seen.insert(DRE);
+      if (!base(LHS, Path))
+        return;
       if (Path.size() == 1 && Path[0] == "kind")
-        Out.Kind.push_back(BO->getRHS());
+        Out.Kind.push_back(RHS);
       else if (!Path.empty() && (Path[0] == "srcPtr" || Path[0] == "dstPtr") &&
                (Path.size() == 1 || (Path.size() == 2 && Path[1] == "ptr")))
-        (Path[0] == "srcPtr" ? Out.Src : Out.Dst).push_back(BO->getRHS());
-      else if (!Path.empty() &&
-               (Path[0] == "srcPtr" || Path[0] == "dstPtr" || Path.size() == 0))
-        OK = false;
+        (Path[0] == "srcPtr" ? Out.Src : Out.Dst).push_back(RHS);
+      else if (Path.empty() || Path[0] == "srcPtr" || Path[0] == "dstPtr")
+        OK = false; // The whole struct, or a part of a pointer field.
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign)
+        assign(BO->getLHS(), BO->getRHS());
       return true;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-      // A whole-struct assignment (`p.srcPtr = q.srcPtr` through a copy
-      // assignment operator): unknown.
-      SmallVector<StringRef, 2> Path;
-      if (Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
-          base(Op->getArg(0), Path))
-        OK = false;
+      // Struct fields (`p.srcPtr = make_cudaPitchedPtr(...)`) are assigned
+      // through the implicit copy assignment operator.
+      if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        assign(Op->getArg(0), Op->getArg(1));
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
