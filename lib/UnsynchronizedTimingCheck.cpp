@@ -160,6 +160,14 @@ public:
   Effect classify(const Stmt *S, int Depth = 0) {
     Effect E;
     if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(S)) {
+      // A kernel that does nothing: a timer after its launch measures the
+      // launch on purpose (launch-rate benchmarks).
+      const FunctionDecl *Def = nullptr;
+      if (const FunctionDecl *K = Launch->getDirectCallee();
+          K && K->hasBody(Def) && Def)
+        if (const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+            Body && Body->body_empty())
+          return E;
       E.Kind = EffectKind::Async;
       const CallExpr *Config = Launch->getConfig();
       streamOf(Config && Config->getNumArgs() > 3 ? Config->getArg(3) : nullptr,
@@ -388,6 +396,10 @@ public:
             if (const CXXRecordDecl *RD =
                     Auto->getVarDecl()->getType()->getAsCXXRecordDecl())
               I.E = C.function(RD->getDestructor(), 0);
+            // A destructor that queues work or reads a timer has no
+            // statement to report or to insert before: it ends the search.
+            if (I.E.Kind != EffectKind::Neutral)
+              I.E.Kind = EffectKind::Stop;
           } else {
             I.E.Kind = EffectKind::Stop;
           }
@@ -448,14 +460,73 @@ public:
     return Found;
   }
 
-  /// Whether a timer read reaches \p It backwards on some path: the work
-  /// it queues then falls inside a timed interval.
-  bool timedBefore(const Item *It) const {
+  /// Where an item is: its block and index.
+  std::pair<const CFGBlock *, unsigned> position(const Item *It) const {
     for (const CFGBlock *B : G) {
       const auto &Items = ByBlock.find(B)->second;
       for (unsigned I = 0; I < Items.size(); ++I)
         if (&Items[I] == It)
-          return timerBefore(B, I);
+          return {B, I};
+    }
+    return {nullptr, 0};
+  }
+
+  /// Whether a timer read reaches \p It backwards on some path: the work
+  /// it queues then falls inside a timed interval.
+  bool timedBefore(const Item *It) const {
+    auto [B, I] = position(It);
+    return B && timerBefore(B, I);
+  }
+
+  /// Whether some path from \p It (an asynchronous operation) to the timer
+  /// read at \p TB, \p TI goes through a synchronization: the program
+  /// synchronizes on some paths (`if (last) cudaDeviceSynchronize();`, a
+  /// loop of `cudaStreamSynchronize` that the CFG lets run zero times),
+  /// which is taken as deliberate (often the paths that skip it cannot
+  /// happen together).
+  bool syncBetween(const Item *It, const CFGBlock *TB, unsigned TI) const {
+    auto [AB, AI] = position(It);
+    if (!AB)
+      return true;
+    // Blocks that reach the timer's block, and blocks that the operation's
+    // block reaches.
+    llvm::SmallPtrSet<const CFGBlock *, 32> ToTimer, FromOp;
+    llvm::SmallVector<const CFGBlock *, 16> Work{TB};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!ToTimer.insert(B).second)
+        continue;
+      for (const CFGBlock::AdjacentBlock &P : B->preds())
+        if (const CFGBlock *PB = P.getReachableBlock())
+          Work.push_back(PB);
+    }
+    Work.push_back(AB);
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!FromOp.insert(B).second)
+        continue;
+      for (const CFGBlock::AdjacentBlock &S : B->succs())
+        if (const CFGBlock *SB = S.getReachableBlock())
+          Work.push_back(SB);
+    }
+    bool Loop = false; // The operation's block is reached again.
+    for (const CFGBlock *B : FromOp)
+      for (const CFGBlock::AdjacentBlock &S : B->succs())
+        Loop |= S.getReachableBlock() == AB;
+    for (const CFGBlock *B : FromOp) {
+      if (!ToTimer.count(B))
+        continue;
+      const auto &Items = ByBlock.find(B)->second;
+      unsigned Begin = 0, End = Items.size();
+      if (B == AB && !Loop)
+        Begin = AI + 1;
+      if (B == TB && !(B == AB && Loop))
+        End = TI;
+      if (B == AB && B == TB && AI < TI)
+        Begin = AI + 1, End = TI;
+      for (unsigned I = Begin; I < End; ++I)
+        if (Items[I].E.Kind == EffectKind::Stop)
+          return true;
     }
     return false;
   }
@@ -623,11 +694,12 @@ void UnsynchronizedTimingCheck::check(const MatchFinder::MatchResult &Result) {
     llvm::SmallVector<const TimingAnalysis::Item *, 4> Pending =
         A.pendingAt(B, Index);
     const TimingAnalysis::Item *Shown = nullptr;
-    for (const TimingAnalysis::Item *It : Pending)
-      if (A.timedBefore(It)) {
+    for (const TimingAnalysis::Item *It : Pending) {
+      if (A.syncBetween(It, B, Index))
+        return;
+      if (!Shown && A.timedBefore(It))
         Shown = It;
-        break;
-      }
+    }
     if (!Shown)
       return;
     SourceLocation Loc = SM.getExpansionLoc(Timer->getBeginLoc());

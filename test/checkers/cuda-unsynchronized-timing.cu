@@ -72,16 +72,16 @@ void clockAndCopy(float *d, const float *h, int n) {
 }
 
 // Through a host function that launches and does not wait; the timer read
-// through a wrapper; the unsynchronized path is only one of two.
+// through a wrapper.
 void wrapped(float *d, int n, bool check) {
   double t0 = seconds();
   launch(d, n);
   if (check)
-    cudaDeviceSynchronize();
+    printf("launched\n");
   double t1 = seconds();
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: host timer read after asynchronous GPU work
   // CHECK-NOTES: :[[@LINE-5]]:3: note: 'launch' returns before the GPU work it queues is done
-  // CHECK-FIXES: {{^}}    cudaDeviceSynchronize();{{$}}
+  // CHECK-FIXES: {{^}}    printf("launched\n");{{$}}
   // CHECK-FIXES-NEXT: {{^}}  cudaDeviceSynchronize();{{$}}
   // CHECK-FIXES-NEXT: {{^}}  double t1 = seconds();{{$}}
   printf("%f\n", t1 - t0);
@@ -165,12 +165,54 @@ void timedLoop(float *d, int n) {
   }
 }
 
+// Synchronized on some paths only: taken as deliberate (the paths that
+// skip the synchronization often cannot happen together), including a
+// loop of stream synchronizations that the CFG lets run zero times.
+void conditionalSync(float *d, int n, bool last) {
+  double t0 = seconds();
+  work<<<1, 256>>>(d, n);
+  if (last)
+    cudaDeviceSynchronize();
+  double t1 = seconds();
+  printf("%f\n", t1 - t0);
+}
+void streamsLoop(float *d, int n, cudaStream_t *streams, int count) {
+  double t0 = seconds();
+  for (int s = 0; s < count; ++s)
+    work<<<1, 256, 0, streams[s]>>>(d + s * 256, n);
+  for (int s = 0; s < count; ++s)
+    cudaStreamSynchronize(streams[s]);
+  double t1 = seconds();
+  printf("%f\n", t1 - t0);
+}
+
+// An empty kernel: the timer measures the launch on purpose (launch-rate
+// benchmarks).
+__global__ void empty() {}
+void launchRate() {
+  double t0 = seconds();
+  empty<<<1, 1>>>();
+  double t1 = seconds();
+  printf("%f\n", t1 - t0);
+}
+
 double hostOnly() {
   double t0 = seconds();
   double s = 0;
   for (int i = 0; i < 1000; ++i)
     s += i;
   return seconds() - t0 + s;
+}
+
+// A scoped timer reads the clock in its destructor: no statement to report
+// or to insert before (not reported).
+struct ScopedTimer {
+  double t0 = seconds();
+  ~ScopedTimer() { printf("%f\n", seconds() - t0); }
+};
+void scoped(float *d, int n) {
+  ScopedTimer t;
+  work<<<1, 256>>>(d, n);
 }
 
 // Templates: one report for the template, fixed once.
