@@ -15,8 +15,11 @@
 #include "LegacyWarpIntrinsicCheck.h"
 #include "LocalMemoryArrayCheck.h"
 #include "MissingRestrictCheck.h"
+#include "PageableAsyncCopyCheck.h"
+#include "RestrictAliasingCheck.h"
 #include "SharedBankConflictCheck.h"
 #include "UncoalescedAccessCheck.h"
+#include "UnsynchronizedTimingCheck.h"
 #include "WarpSynchronousCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -37,12 +40,18 @@ public:
         "cuda-legacy-warp-intrinsic");
     CheckFactories.registerCheck<LocalMemoryArrayCheck>(
         "cuda-local-memory-array");
+    CheckFactories.registerCheck<RestrictAliasingCheck>(
+        "cuda-restrict-aliasing");
     CheckFactories.registerCheck<SharedBankConflictCheck>(
         "cuda-shared-bank-conflict");
     CheckFactories.registerCheck<UncoalescedAccessCheck>(
         "cuda-uncoalesced-access");
+    CheckFactories.registerCheck<UnsynchronizedTimingCheck>(
+        "cuda-unsynchronized-timing");
     CheckFactories.registerCheck<IntegerDivisionCheck>("cuda-integer-division");
     CheckFactories.registerCheck<MissingRestrictCheck>("cuda-missing-restrict");
+    CheckFactories.registerCheck<PageableAsyncCopyCheck>(
+        "cuda-pageable-async-copy");
     CheckFactories.registerCheck<WarpSynchronousCheck>("cuda-warp-synchronous");
   }
 };

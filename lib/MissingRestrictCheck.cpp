@@ -8,6 +8,7 @@
 
 #include "MissingRestrictCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/LaunchAliasing.h"
 #include "cudalint/ReadOnlyPointer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -224,30 +225,18 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                                   unless(isExpansionInSystemHeader()))
                          .bind("kernel"),
                      this);
-  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
   // Every reference to a kernel: those that are not the callee of a call or
   // launch observe its type.
   Finder->addMatcher(declRefExpr(to(functionDecl(matchers::isCudaKernel())),
                                  unless(isExpansionInSystemHeader()))
                          .bind("kernelRef"),
                      this);
-  Finder->addMatcher(
-      callExpr(unless(cudaKernelCallExpr()),
-               callee(functionDecl(unless(matchers::isCudaKernel()))),
-               hasAnyArgument(hasType(pointerType())),
-               unless(isExpansionInSystemHeader()))
-          .bind("call"),
-      this);
 }
 
 void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
   if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel"))
     Kernels.push_back(FD);
-  if (const auto *Launch = Result.Nodes.getNodeAs<CallExpr>("launch"))
-    Launches.push_back(Launch);
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call"))
-    HostCalls.push_back(Call);
   if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("kernelRef")) {
     // A direct call or launch: `k(...)`, `k<<<...>>>(...)`, through the
     // function-to-pointer decay (and parentheses) of its callee.
@@ -297,65 +286,15 @@ SourceLocation MissingRestrictCheck::observedType(const FunctionDecl *Pattern,
 void MissingRestrictCheck::onEndOfTranslationUnit() {
   if (!Ctx)
     return;
-  // Launches that pass pointers into one allocation to two parameters:
-  // through the same variable, a local pointer initialised or assigned from
-  // another, or, one level up, a host function that forwards its parameters
-  // to the launch and is called with pointers into one allocation.
-  llvm::DenseMap<const FunctionDecl *, SmallVector<const CallExpr *, 4>>
-      CallsOf;
-  for (const CallExpr *Call : HostCalls)
-    if (const FunctionDecl *F = Call->getDirectCallee())
-      CallsOf[F->getCanonicalDecl()].push_back(Call);
-  using Roots = SmallVector<const ValueDecl *, 4>;
-  auto Intersect = [](const Roots &A, const Roots &B) {
-    return llvm::any_of(
-        A, [&](const ValueDecl *D) { return llvm::is_contained(B, D); });
-  };
-  for (const CallExpr *Launch : Launches) {
-    const FunctionDecl *Callee = Launch->getDirectCallee();
-    if (!Callee)
-      continue;
-    const FunctionDecl *Key = kernelKey(Callee);
-    unsigned N = std::min(Launch->getNumArgs(), Callee->getNumParams());
-    SmallVector<Roots, 8> ArgRoots(N);
-    for (unsigned I = 0; I < N; ++I)
-      if (Launch->getArg(I)->getType()->isPointerType())
-        pointerRoots(Launch->getArg(I), ArgRoots[I]);
-    auto Record = [&](const SmallVectorImpl<Roots> &R, SourceLocation Loc,
-                      const FunctionDecl *Wrapper) {
-      for (unsigned I = 0; I < N; ++I)
-        for (unsigned J = I + 1; J < N; ++J)
-          if (Intersect(R[I], R[J])) {
-            Aliased.try_emplace({Key, I}, AliasInfo{J, Loc, Wrapper});
-            Aliased.try_emplace({Key, J}, AliasInfo{I, Loc, Wrapper});
-          }
-    };
-    Record(ArgRoots, Launch->getBeginLoc(), nullptr);
-
-    // The launch's enclosing host function, when it forwards parameters.
-    const FunctionDecl *Host = enclosingFunction(*Ctx, *Launch);
-    if (!Host || !llvm::any_of(ArgRoots, [&](const Roots &R) {
-          return llvm::any_of(R, [&](const ValueDecl *D) {
-            const auto *P = dyn_cast<ParmVarDecl>(D);
-            return P && P->getDeclContext() == Host;
-          });
-        }))
-      continue;
-    for (const CallExpr *Call : CallsOf.lookup(Host->getCanonicalDecl())) {
-      SmallVector<Roots, 8> Substituted(N);
-      for (unsigned I = 0; I < N; ++I)
-        for (const ValueDecl *D : ArgRoots[I]) {
-          const auto *P = dyn_cast<ParmVarDecl>(D);
-          if (!P || P->getDeclContext() != Host) {
-            Substituted[I].push_back(D);
-            continue;
-          }
-          unsigned Index = P->getFunctionScopeIndex();
-          if (Index < Call->getNumArgs())
-            pointerRoots(Call->getArg(Index), Substituted[I]);
-        }
-      Record(Substituted, Call->getBeginLoc(), Host);
-    }
+  // Launches that pass pointers into one allocation to two parameters
+  // (the shared launch aliasing analysis): no `__restrict__` for either.
+  LaunchAliasing Aliasing(*Ctx);
+  for (const LaunchAliasing::Pair &P : Aliasing.pairs()) {
+    const FunctionDecl *Key = kernelKey(P.Kernel);
+    Aliased.try_emplace({Key, P.First},
+                        AliasInfo{P.Second, P.loc(), P.Wrapper});
+    Aliased.try_emplace({Key, P.Second},
+                        AliasInfo{P.First, P.loc(), P.Wrapper});
   }
 
   ReadOnlyPointerAnalysis Analysis(*Ctx);
@@ -414,8 +353,6 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   }
 
   Kernels.clear();
-  Launches.clear();
-  HostCalls.clear();
   Aliased.clear();
   UsedAsValue.clear();
   Ctx = nullptr;

@@ -68,10 +68,6 @@ private:
   const bool UseLdg;
   ASTContext *Ctx = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
-  llvm::SmallVector<const CallExpr *, 8> Launches;
-  /// Calls of host functions with pointer arguments: possible wrappers that
-  /// forward their parameters to a launch.
-  llvm::SmallVector<const CallExpr *, 16> HostCalls;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
   /// Kernels (by kernelKey) used as values, with the first such use.
   llvm::DenseMap<const FunctionDecl *, SourceLocation> UsedAsValue;

@@ -1,0 +1,97 @@
+// RUN: %check_cuda_lint %s cuda-restrict-aliasing %t
+
+__global__ void scale(const float *__restrict__ in, float *__restrict__ out,
+                      float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a * in[i];
+}
+
+__global__ void accumulate(float *acc, const float *__restrict__ x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    acc[i] += x[i];
+}
+
+__device__ void store(float *p, int i, float v) { p[i] = v; }
+__global__ void viaHelper(const float *__restrict__ in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    store(out, i, in[i] + 1.0f);
+}
+
+__global__ void readBoth(const float *__restrict__ a, const float *b,
+                         float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a[i] + b[i];
+}
+
+__global__ void plain(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i];
+}
+
+void launchScale(const float *in, float *out, int n) {
+  scale<<<(n + 255) / 256, 256>>>(in, out, 2.0f, n);
+}
+
+void positives(float *d, float *e, int n) {
+  scale<<<(n + 255) / 256, 256>>>(d, d, 2.0f, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'scale', both '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data [cuda-restrict-aliasing]
+  // CHECK-NOTES: :3:49: note: 'in' is '__restrict__'
+  // CHECK-NOTES: :3:73: note: 'out' is '__restrict__' and written through
+  // CHECK-NOTES: :7:12: note: 'out' is written here
+  accumulate<<<(n + 255) / 256, 256>>>(e + 16, e + 16, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'acc' and 'x' of kernel 'accumulate', one '__restrict__' and one written through
+  // CHECK-NOTES: :10:35: note: 'acc' is written through
+  // CHECK-NOTES: :13:12: note: 'acc' is written here
+  // CHECK-NOTES: :10:66: note: 'x' is '__restrict__'
+  float *alias = d;
+  viaHelper<<<1, 256>>>(d, d, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'viaHelper', one '__restrict__' and one written through
+  // CHECK-NOTES: :17:53: note: 'in' is '__restrict__'
+  // CHECK-NOTES: :17:64: note: 'out' is written through
+  // CHECK-NOTES: :16:56: note: 'out' is written here
+  launchScale(e, e, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call passes the same pointer to 'in' and 'out' of kernel 'scale', both '__restrict__' and one written through
+  // CHECK-NOTES: :37:3: note: 'launchScale' launches the kernel with its parameters here
+  // CHECK-NOTES: :3:49: note: 'in' is '__restrict__'
+  // CHECK-NOTES: :3:73: note: 'out' is '__restrict__' and written through
+  // CHECK-NOTES: :7:12: note: 'out' is written here
+  (void)alias;
+}
+
+// Negatives: distinct buffers, disjoint parts of one buffer (offsets that
+// differ), read-only aliasing, no __restrict__ at all, a local copy (not
+// followed: only the same expression counts).
+void negatives(float *d, float *e, int n) {
+  scale<<<(n + 255) / 256, 256>>>(d, e, 2.0f, n);
+  scale<<<(n + 255) / 256, 256>>>(d, d + n, 2.0f, n);
+  readBoth<<<(n + 255) / 256, 256>>>(d, d, e, n);
+  plain<<<(n + 255) / 256, 256>>>(d, d, n);
+  launchScale(d, e, n);
+  launchScale(d, d + n, n);
+  float *copy = d;
+  scale<<<(n + 255) / 256, 256>>>(copy, d, 2.0f, n);
+}
+
+// Templates: reported once per launch.
+template <typename T>
+__global__ void axpyT(T *y, const T *__restrict__ x, T a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
+template <typename T> void runT(T *y, int n) {
+  axpyT<<<(n + 255) / 256, 256>>>(y, y, T(2), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'y' and 'x' of kernel 'axpyT', one '__restrict__' and one written through
+  // CHECK-NOTES: :[[@LINE-8]]:26: note: 'y' is written through
+  // CHECK-NOTES: :[[@LINE-6]]:10: note: 'y' is written here
+  // CHECK-NOTES: :[[@LINE-10]]:51: note: 'x' is '__restrict__'
+}
+void instantiate(float *f, double *g) {
+  runT(f, 4);
+  runT(g, 4);
+}
