@@ -449,6 +449,25 @@ bool readFixesYaml(StringRef Path, std::vector<clang::tooling::Diagnostic> &Out,
   return true;
 }
 
+bool isCompileError(const clang::tooling::Diagnostic &D) {
+  return D.DiagLevel == clang::tooling::Diagnostic::Error ||
+         StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error");
+}
+
+bool dropFixesOnCompileErrors(std::vector<clang::tooling::Diagnostic> &Diags,
+                              bool Anyway) {
+  if (!Anyway && llvm::none_of(Diags, isCompileError))
+    return false;
+  for (clang::tooling::Diagnostic &D : Diags) {
+    if (isCompileError(D))
+      continue;
+    D.Message.Fix.clear();
+    for (clang::tooling::DiagnosticMessage &N : D.Notes)
+      N.Fix.clear();
+  }
+  return true;
+}
+
 bool FindingSet::addYaml(StringRef Path, std::string &Error) {
   std::vector<clang::tooling::Diagnostic> Ds;
   if (!readFixesYaml(Path, Ds, Error))

@@ -2,11 +2,13 @@
 
 #include "LaunchShapeCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/KernelLaunches.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include <optional>
 
 using namespace clang::ast_matchers;
@@ -18,93 +20,19 @@ namespace {
 constexpr uint64_t WarpSize = 32;
 constexpr uint64_t MinBlock = 64;
 
-/// True if \p VD, a local `dim3`, may be changed after its initialisation:
-/// a member or the whole variable is assigned, incremented or has its
-/// address taken or is bound to a non-const reference.
-bool mayBeModified(const VarDecl &VD, const FunctionDecl &FD, ASTContext &Ctx) {
-  if (VD.getType().isConstQualified())
-    return false;
-  auto Refs =
-      match(findAll(declRefExpr(to(varDecl(equalsNode(&VD)))).bind("ref")),
-            *FD.getBody(), Ctx);
-  for (const BoundNodes &N : Refs) {
-    const Expr *Cur = N.getNodeAs<DeclRefExpr>("ref");
-    DynTypedNodeList Parents = Ctx.getParents(*Cur);
-    while (!Parents.empty()) {
-      const auto *P = Parents[0].get<Expr>();
-      if (!P)
-        break;
-      if (const auto *ME = dyn_cast<MemberExpr>(P)) {
-        Cur = ME;
-        Parents = Ctx.getParents(*P);
-        continue;
-      }
-      if (isa<ImplicitCastExpr>(P) &&
-          cast<ImplicitCastExpr>(P)->getCastKind() == CK_LValueToRValue)
-        break;
-      if (const auto *BO = dyn_cast<BinaryOperator>(P))
-        if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Cur)
-          return true;
-      if (const auto *UO = dyn_cast<UnaryOperator>(P))
-        if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-          return true;
-      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P))
-        if (Op->isAssignmentOp() && Op->getArg(0)->IgnoreParens() == Cur)
-          return true;
-      // Passed by reference to a function (or a member call): may change.
-      if (isa<CallExpr>(P))
-        return true;
-      break;
-    }
-  }
-  return false;
-}
-
-/// The number of threads that the launch configuration argument \p E (a
-/// `dim3` or an integer) describes, if it is a compile-time constant.
-std::optional<uint64_t> blockThreads(const Expr *E, const FunctionDecl &FD,
-                                     ASTContext &Ctx, int Depth = 0) {
-  if (!E || Depth > 8)
+/// The number of threads (or blocks) that the launch configuration
+/// argument \p E (a `dim3` or an integer) describes, if it is a constant.
+std::optional<uint64_t> count(const Expr *E, const FunctionDecl &FD,
+                              ASTContext &Ctx) {
+  std::optional<BlockShape> S = KernelLaunches::evaluateDim3(E, &FD, Ctx);
+  if (!S)
     return std::nullopt;
-  E = E->IgnoreImplicit()->IgnoreParens();
-  // In a template pattern the value may depend on the template arguments
-  // (each instantiation has it), or be an initialiser that Sema left
-  // unresolved: `dim3 block(p.n, 4)` with `p` of a dependent type keeps its
-  // arguments as a ParenListExpr, which has no type at all. Expressions with
-  // errors are value-dependent too.
-  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
-    return std::nullopt;
-  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-    return blockThreads(Cast->getSubExpr(), FD, Ctx, Depth + 1);
-  if (E->getType()->isIntegerType()) {
-    std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx);
-    if (!V || V->isNegative())
-      return std::nullopt;
-    return V->getZExtValue();
-  }
-  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
-    if (Ctor->getConstructor()->isCopyOrMoveConstructor() ||
-        Ctor->getNumArgs() == 1)
-      return Ctor->getNumArgs() == 0
-                 ? std::nullopt
-                 : blockThreads(Ctor->getArg(0), FD, Ctx, Depth + 1);
-    uint64_t Product = 1;
-    for (const Expr *Arg : Ctor->arguments()) {
-      std::optional<uint64_t> V = blockThreads(Arg, FD, Ctx, Depth + 1);
-      if (!V)
-        return std::nullopt;
-      Product *= *V;
-    }
-    return Ctor->getNumArgs() == 0 ? std::nullopt : std::optional(Product);
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!VD || !VD->hasLocalStorage() || !VD->getInit() ||
-        isa<ParmVarDecl>(VD) || mayBeModified(*VD, FD, Ctx))
-      return std::nullopt;
-    return blockThreads(VD->getInit(), FD, Ctx, Depth + 1);
-  }
-  return std::nullopt;
+  // Extents are at most 2^32 - 1 (dim3 holds unsigned ints); the product
+  // saturates rather than wraps.
+  uint64_t N = 1;
+  for (int64_t V : *S)
+    N = llvm::SaturatingMultiply(N, uint64_t(V));
+  return N;
 }
 
 } // namespace
@@ -126,8 +54,8 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   const Expr *Block = Config->getArg(1);
   // In a template, the pattern's block size may depend on a template
   // argument (then it is not a constant here); each instantiation has it.
-  std::optional<uint64_t> Threads = blockThreads(Block, *FD, Ctx);
-  if (!Threads || *Threads == 0)
+  std::optional<uint64_t> Threads = count(Block, *FD, Ctx);
+  if (!Threads || *Threads > UINT32_MAX)
     return;
   bool Bad = *Threads % WarpSize != 0 || *Threads < MinBlock;
   // A grid of known size: a launch of at most one warp's worth of threads
@@ -136,10 +64,9 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   // the guide's 64-thread minimum (several concurrent blocks per
   // multiprocessor) does not apply.
   if (Bad)
-    if (std::optional<uint64_t> Blocks =
-            blockThreads(Config->getArg(0), *FD, Ctx);
+    if (std::optional<uint64_t> Blocks = count(Config->getArg(0), *FD, Ctx);
         Blocks && *Blocks != 0) {
-      if (*Blocks * *Threads <= WarpSize)
+      if (llvm::SaturatingMultiply(*Blocks, *Threads) <= WarpSize)
         return;
       if (*Blocks == 1 && *Threads % WarpSize == 0)
         return;

@@ -10,6 +10,7 @@
 
 #include "SharedBankConflictCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/KernelLaunches.h"
 #include "cudalint/ThreadIndex.h"
 #include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
@@ -28,251 +29,24 @@ namespace clang::tidy::cuda {
 
 namespace {
 
-struct BlockShape {
+/// A block shape: threads in x, y and z.
+struct BlockDims {
   int64_t X = 32, Y = 1, Z = 1;
 };
 
 //===--- The block shape of a kernel, from its launches ------------------===//
 
-std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
-                                   unsigned Depth = 0);
-
-/// The `V = E` (or `V.x = E` for \p Field 0, 1, 2) that \p S is, or null.
-const Expr *assignmentTo(const Stmt *S, const VarDecl *V, int &Field) {
-  auto IsV = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == V;
-  };
-  const auto *E = dyn_cast_or_null<Expr>(S);
-  if (!E)
-    return nullptr;
-  E = E->IgnoreImplicit();
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
-    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
-        IsV(Op->getArg(0))) {
-      Field = -1;
-      return Op->getArg(1);
-    }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    if (BO->getOpcode() == BO_Assign)
-      if (const auto *ME =
-              dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        if (IsV(ME->getBase())) {
-          StringRef Name = ME->getMemberDecl()->getName();
-          Field = Name == "x" ? 0 : Name == "y" ? 1 : Name == "z" ? 2 : -2;
-          return Field >= 0 ? BO->getRHS() : nullptr;
-        }
-  return nullptr;
-}
-
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    if (DRE->getDecl() == V)
-      return true;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (D == V)
-        return true;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, V))
-      return true;
-  return false;
-}
-
-/// Whether every use of \p V in \p S only reads it: a member read, a copy
-/// (a launch configuration, a by-value argument).
-bool onlyReads(ASTContext &Ctx, const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V) {
-    const Stmt *Cur = DRE;
-    while (true) {
-      DynTypedNodeList Parents = Ctx.getParents(*Cur);
-      const auto *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-      if (!P)
-        return false;
-      if (isa<MemberExpr, ParenExpr>(P)) {
-        Cur = P;
-        continue;
-      }
-      if (const auto *IC = dyn_cast<ImplicitCastExpr>(P)) {
-        if (IC->getCastKind() == CK_LValueToRValue)
-          return true;
-        if (IC->getCastKind() == CK_NoOp) {
-          Cur = P;
-          continue;
-        }
-        return false;
-      }
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
-        return CE->getConstructor()->isCopyConstructor();
-      return false;
-    }
-  }
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (D == V)
-        return false;
-  for (const Stmt *Child : S->children())
-    if (!onlyReads(Ctx, Child, V))
-      return false;
-  return true;
-}
-
-/// The value of the local `dim3` \p V where the launch \p Use reads it:
-/// walking back over the statements before it, in its block and the
-/// enclosing ones, to its declaration or a whole assignment (`threads =
-/// dim3(16, 16);`), taking member assignments (`threads.x = 16;`) on the
-/// way. Unknown where a statement on the way uses \p V otherwise (it may
-/// change it), where a loop around the launch mentions it, or where the
-/// code has labels.
-std::optional<BlockShape> reachingDim3(ASTContext &Ctx, const VarDecl *V,
-                                       const Expr *Use, unsigned Depth) {
-  std::array<std::optional<int64_t>, 3> Fields;
-  auto Finish =
-      [&](std::optional<BlockShape> Base) -> std::optional<BlockShape> {
-    if (!Base)
-      return std::nullopt;
-    int64_t *Out[] = {&Base->X, &Base->Y, &Base->Z};
-    for (unsigned I = 0; I < 3; ++I)
-      if (Fields[I])
-        *Out[I] = *Fields[I];
-    return Base;
-  };
-  DynTypedNode Cur = DynTypedNode::create(*Use);
-  const Stmt *CurStmt = Use;
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty())
-      return std::nullopt;
-    DynTypedNode P = Parents[0];
-    if (P.get<FunctionDecl>())
-      return std::nullopt;
-    const auto *PS = P.get<Stmt>();
-    if (!PS) {
-      Cur = P;
-      continue;
-    }
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LabelStmt, SwitchCase>(
-            PS) &&
-        !onlyReads(Ctx, PS, V))
-      return std::nullopt;
-    if (const auto *CS = dyn_cast<CompoundStmt>(PS)) {
-      auto It = llvm::find(CS->body(), CurStmt);
-      if (It == CS->body_end())
-        return std::nullopt;
-      while (It != CS->body_begin()) {
-        --It;
-        const Stmt *S = *It;
-        if (isa<LabelStmt, SwitchCase>(S))
-          return std::nullopt;
-        if (!mentions(S, V) || onlyReads(Ctx, S, V))
-          continue;
-        if (const auto *DS = dyn_cast<DeclStmt>(S);
-            DS && llvm::is_contained(DS->decls(), V)) {
-          if (!V->getInit())
-            return Finish(BlockShape{1, 1, 1});
-          return Finish(evalDim3(Ctx, V->getInit(), Depth + 1));
-        }
-        int Field = -2;
-        const Expr *Value = assignmentTo(S, V, Field);
-        if (!Value || mentions(Value, V))
-          return std::nullopt;
-        if (Field < 0)
-          return Finish(evalDim3(Ctx, Value, Depth + 1));
-        if (!Fields[Field]) {
-          Expr::EvalResult R;
-          if (!Value->getType()->isIntegralOrEnumerationType() ||
-              !Value->EvaluateAsInt(R, Ctx))
-            return std::nullopt;
-          Fields[Field] = R.Val.getInt().getExtValue();
-        }
-      }
-    }
-    CurStmt = PS;
-    Cur = P;
-  }
-}
-
-std::optional<BlockShape> evalDim3(ASTContext &Ctx, const Expr *E,
-                                   unsigned Depth) {
-  if (!E || Depth > 8)
-    return std::nullopt;
-  E = E->IgnoreImplicit()->IgnoreParenImpCasts();
-  // A launch in a generic lambda or other dependent code: the value is not
-  // known there, and an initialiser Sema left unresolved (`dim3 b(n, 2)`
-  // with `n` of a dependent type, a ParenListExpr) has no type at all.
-  // Expressions with errors are value-dependent too.
-  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
-    return std::nullopt;
-  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-    return evalDim3(Ctx, M->getSubExpr(), Depth + 1);
-  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-    return evalDim3(Ctx, B->getSubExpr(), Depth + 1);
-  if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-    return evalDim3(Ctx, F->getSubExpr(), Depth + 1);
-  if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
-    if (C->getNumArgs() == 1 && C->getArg(0)->getType()->getAsCXXRecordDecl() ==
-                                    C->getType()->getAsCXXRecordDecl())
-      return evalDim3(Ctx, C->getArg(0), Depth + 1);
-    BlockShape S;
-    int64_t *Fields[] = {&S.X, &S.Y, &S.Z};
-    S.X = 1;
-    for (unsigned I = 0; I < C->getNumArgs() && I < 3; ++I) {
-      Expr::EvalResult R;
-      const Expr *Arg = C->getArg(I);
-      if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
-        Arg = D->getExpr();
-      if (Arg->isValueDependent() ||
-          !Arg->getType()->isIntegralOrEnumerationType() ||
-          !Arg->EvaluateAsInt(R, Ctx))
-        return std::nullopt;
-      *Fields[I] = R.Val.getInt().getExtValue();
-    }
-    return S;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V)
-      return std::nullopt;
-    if (!V->getInit()) {
-      // `dim3 threads; threads.x = 16;`: from the statements before.
-      const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
-      return Fn && V->hasLocalStorage() ? reachingDim3(Ctx, V, DRE, Depth)
-                                        : std::nullopt;
-    }
-    // Only a variable that nothing changes after its definition.
-    const auto *Fn = dyn_cast<FunctionDecl>(V->getDeclContext());
-    if (!Fn)
-      return std::nullopt;
-    // The definition that reaches the launch: member assignments
-    // (`threads.x = 8;`) are not changes of the variable to isUnmodified.
-    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
-      return reachingDim3(Ctx, V, DRE, Depth);
-    ThreadIndexAnalysis Defs(Ctx, Fn);
-    if (!Defs.isUnmodified(V))
-      return std::nullopt;
-    return evalDim3(Ctx, V->getInit(), Depth + 1);
-  }
-  Expr::EvalResult R;
-  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx))
-    return BlockShape{R.Val.getInt().getExtValue(), 1, 1};
-  return std::nullopt;
-}
-
 /// The functions with a body in \p DC and its namespaces, outside system
 /// headers. Declarations a precompiled prelude holds are not loaded: they
 /// are the CUDA headers' (decls() would deserialize all of them).
 void collectBodies(const SourceManager &SM, const DeclContext *DC,
-                   SmallVectorImpl<const Stmt *> &Out) {
+                   SmallVectorImpl<const FunctionDecl *> &Out) {
   for (const Decl *D : DC->noload_decls()) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->hasBody() && FD->doesThisDeclarationHaveABody())
-        Out.push_back(FD->getBody());
+        Out.push_back(FD);
     } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
       collectBodies(SM, NS, Out);
     } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
@@ -290,24 +64,24 @@ void SharedBankConflictCheck::LaunchSites::collect(ASTContext &Ctx) {
   if (Collected)
     return;
   Collected = true;
-  SmallVector<const Stmt *, 16> Bodies;
-  collectBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Bodies);
-  for (const Stmt *Body : Bodies)
-    for (const auto &Node :
-         match(findAll(cudaKernelCallExpr().bind("launch")), *Body, Ctx))
-      Calls.push_back(Node.getNodeAs<CUDAKernelCallExpr>("launch"));
+  SmallVector<const FunctionDecl *, 16> Callers;
+  collectBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Callers);
+  for (const FunctionDecl *Caller : Callers)
+    for (const auto &Node : match(findAll(cudaKernelCallExpr().bind("launch")),
+                                  *Caller->getBody(), Ctx))
+      Calls.push_back({Node.getNodeAs<CUDAKernelCallExpr>("launch"), Caller});
 }
 
 namespace {
 
 /// The block shape every launch of \p Kernel in this translation unit uses,
 /// or nullopt when there is none or they differ.
-std::optional<BlockShape>
+std::optional<BlockDims>
 launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
             SharedBankConflictCheck::LaunchSites &Sites) {
   Sites.collect(Ctx);
-  std::optional<BlockShape> Shape;
-  for (const CUDAKernelCallExpr *Launch : Sites.Calls) {
+  std::optional<BlockDims> Shape;
+  for (const auto &[Launch, Caller] : Sites.Calls) {
     // The launch may name an earlier declaration of the kernel.
     const auto *Callee =
         dyn_cast_or_null<FunctionDecl>(Launch->getCalleeDecl());
@@ -316,11 +90,11 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
     const CallExpr *Config = Launch->getConfig();
     if (!Config || Config->getNumArgs() < 2)
       return std::nullopt;
-    std::optional<BlockShape> S = evalDim3(Ctx, Config->getArg(1));
-    // Each dimension checked before the product, which could overflow.
-    if (!S || S->X <= 0 || S->Y <= 0 || S->Z <= 0 || S->X > 1024 ||
-        S->Y > 1024 || S->Z > 64 || S->X * S->Y * S->Z > 1024)
+    std::optional<cuda::BlockShape> B =
+        KernelLaunches::evaluateBlock(Config->getArg(1), Caller, Ctx);
+    if (!B)
       return std::nullopt;
+    std::optional<BlockDims> S = BlockDims{(*B)[0], (*B)[1], (*B)[2]};
     if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
       return std::nullopt;
     Shape = S;
@@ -333,17 +107,17 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
 /// Upper bounds on the block shape of a function, and the exact shape where
 /// every launch of a kernel in this translation unit uses one constant shape.
 struct BlockBounds {
-  std::optional<BlockShape> Exact;
+  std::optional<BlockDims> Exact;
   int64_t MaxThreads = 1024;                     ///< __launch_bounds__.
   std::array<int64_t, 3> Max = {1024, 1024, 64}; ///< Bounds on blockDim.
 
   /// The shape assumed where the exact one is not known: the widest block
   /// the code allows, up to a warp, filled with rows of threadIdx.y, then
   /// planes of threadIdx.z, up to the bounds.
-  BlockShape assumed() const {
+  BlockDims assumed() const {
     if (Exact)
       return *Exact;
-    BlockShape S;
+    BlockDims S;
     S.X = std::max<int64_t>(1, std::min<int64_t>({32, Max[0], MaxThreads}));
     S.Y = std::max<int64_t>(
         1, std::min<int64_t>({Max[1], (32 + S.X - 1) / S.X, MaxThreads / S.X}));
@@ -880,8 +654,8 @@ threadCoefficients(ThreadIndexAnalysis &TIA, IndexPoly L, int64_t ElemSize,
 /// over where the array starts within a word.
 int64_t
 conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
-               int64_t AccessSize, int64_t MemberOffset,
-               const BlockShape &Shape, int64_t Banks,
+               int64_t AccessSize, int64_t MemberOffset, const BlockDims &Shape,
+               int64_t Banks,
                llvm::function_ref<bool(int64_t, int64_t, int64_t)> Active) {
   int64_t Threads = Shape.X * Shape.Y * Shape.Z;
   int64_t PassLanes = AccessSize >= 8 ? 32 / (AccessSize / 4) : 32;
@@ -921,7 +695,7 @@ conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
 class LaneGuards {
 public:
   LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-             std::optional<BlockShape> Exact, const Expr *Access)
+             std::optional<BlockDims> Exact, const Expr *Access)
       : Ctx(Ctx), TIA(TIA), Exact(Exact) {
     collect(Access);
   }
@@ -1119,7 +893,7 @@ private:
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &TIA;
-  std::optional<BlockShape> Exact;
+  std::optional<BlockDims> Exact;
   SmallVector<std::pair<const Expr *, bool>, 4> Conds;
   std::array<int64_t, 3> Coords = {0, 0, 0};
 };
@@ -1286,7 +1060,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 
   ThreadIndexAnalysis TIA(Ctx, Fn);
   BlockBounds Bounds = blockBounds(Ctx, Fn, TIA, Launches);
-  BlockShape Shape = Bounds.assumed();
+  BlockDims Shape = Bounds.assumed();
   bool UpTo = !Bounds.Exact;
   RangeAnalysis Ranges(Ctx, Fn, TIA, Bounds);
 

@@ -32,7 +32,9 @@ public:
   /// The kernel launches of the translation unit, collected on first use.
   struct LaunchSites {
     bool Collected = false;
-    std::vector<const CUDAKernelCallExpr *> Calls;
+    /// Each launch, with the function it is in.
+    std::vector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>>
+        Calls;
     void collect(ASTContext &Ctx);
   };
 

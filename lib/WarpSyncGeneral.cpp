@@ -1029,6 +1029,10 @@ struct GeneralRaces::Impl {
     if (BlocksOnly && !gridWide(W))
       return std::nullopt;
     computeShape();
+    if (WriterMapsOf != &W) {
+      WriterMaps.clear();
+      WriterMapsOf = &W;
+    }
     // An array indexed by the lane (`s[lane]`, `lane = threadIdx.x & 31`)
     // is the warp's own: the threads of one warp, as the own-index test
     // has it.
@@ -1082,26 +1086,44 @@ struct GeneralRaces::Impl {
     return Rc;
   }
 
-  std::optional<Race> match(const Access &W, const Access &R,
-                            const std::vector<Instance> &IW,
-                            const std::vector<Instance> &IR, bool BlocksOnly,
-                            bool WithMaybe) const {
-    // Per element: the first writer, and the first writers that differ
-    // from it in thread, warp and block. Whatever thread reads the element,
-    // one of these is a writer of the worst kind for it, if any is.
-    constexpr uint32_t None = ~0u;
-    struct Writers {
-      uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
-    };
+  static constexpr uint32_t None = ~0u;
+
+  /// Per element (and barrier-loop iteration): the first writer, and the
+  /// first writers that differ from it in thread, warp and block. Whatever
+  /// thread reads the element, one of these is a writer of the worst kind
+  /// for it, if any is.
+  struct Writers {
+    uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
+  };
+  struct WriterMap {
     llvm::DenseMap<std::pair<int64_t, uint64_t>, Writers> Map;
+    /// Some instance reaches the write only by data (Instance::Maybe).
     bool AnyMaybe = false;
+  };
+  /// The writer maps of the instance lists of the write WriterMapsOf
+  /// (which live in Cache, at fixed addresses), without and with the Maybe
+  /// instances. A write is paired with every read of its region, one after
+  /// the other: building its map again for each pair cost more than the
+  /// rest of the analysis (hexciton). Only the current write's maps are
+  /// kept.
+  std::map<std::pair<const std::vector<Instance> *, bool>, WriterMap>
+      WriterMaps;
+  const Access *WriterMapsOf = nullptr;
+
+  const WriterMap &writers(const std::vector<Instance> &IW, bool WithMaybe) {
+    auto [Pos, New] = WriterMaps.try_emplace({&IW, WithMaybe});
+    WriterMap &WM = Pos->second;
+    if (!New)
+      return WM;
+    WM.Map.reserve(IW.size());
     for (const Instance &I : IW) {
-      AnyMaybe |= I.Maybe;
+      WM.AnyMaybe |= I.Maybe;
       if (I.Maybe && !WithMaybe)
         continue;
-      auto [It, New] = Map.try_emplace({I.Elem, I.Iter}, Writers{I.Thread});
+      auto [It, Fresh] =
+          WM.Map.try_emplace({I.Elem, I.Iter}, Writers{I.Thread});
       Writers &Wr = It->second;
-      if (New || Wr.First == I.Thread)
+      if (Fresh || Wr.First == I.Thread)
         continue;
       if (Wr.OtherThread == None)
         Wr.OtherThread = I.Thread;
@@ -1110,12 +1132,21 @@ struct GeneralRaces::Impl {
       if (Wr.OtherBlock == None && Wr.First / 1024 != I.Thread / 1024)
         Wr.OtherBlock = I.Thread;
     }
-    bool Any = false, SameWarp = true, CrossBlock = false;
-    int Worst = -1;
-    std::string Example;
+    return WM;
+  }
+
+  std::optional<Race> match(const Access &W, const Access &R,
+                            const std::vector<Instance> &IW,
+                            const std::vector<Instance> &IR, bool BlocksOnly,
+                            bool WithMaybe) {
+    bool AnyMaybe = writers(IW, false).AnyMaybe;
     if (WithMaybe && !AnyMaybe &&
         llvm::none_of(IR, [](const Instance &I) { return I.Maybe; }))
       return std::nullopt;
+    const auto &Map = writers(IW, WithMaybe).Map;
+    bool Any = false, SameWarp = true, CrossBlock = false;
+    int Worst = -1;
+    std::string Example;
     for (const Instance &I : IR) {
       if (I.Maybe && !WithMaybe)
         continue;

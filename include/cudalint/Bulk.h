@@ -99,6 +99,17 @@ bool readFixesYaml(llvm::StringRef Path,
                    std::vector<clang::tooling::Diagnostic> &Out,
                    std::string &Error);
 
+/// Whether \p D is a compile error (clang's `clang-diagnostic-error`, or
+/// any diagnostic at the error level), not a check's finding.
+bool isCompileError(const clang::tooling::Diagnostic &D);
+
+/// No fix for code that does not compile: when \p Diags has a compile error
+/// (or \p Anyway, a translation unit whose analysis failed), removes the
+/// fixes, the notes' included, of every diagnostic that is not a compile
+/// error (the compiler's own fix-its stay). Returns whether it did.
+bool dropFixesOnCompileErrors(std::vector<clang::tooling::Diagnostic> &Diags,
+                              bool Anyway = false);
+
 /// One diagnostic with its position resolved to a line and column.
 struct Finding {
   clang::tooling::Diagnostic Diag;

@@ -4,9 +4,11 @@
 // argument of each `kernel<<<grid, block>>>` and `cudaLaunchKernel` /
 // `cudaLaunchCooperativeKernel` call, evaluated where it is a constant
 // (`256`, `dim3(16, 16)`, a macro, a local `dim3 b(16, 16);` or
-// `dim3 b; b.x = 256;` never otherwise changed). The checks that model a
-// block (cuda-warp-synchronous, cuda-divergent-barrier) use the shape the
-// kernel is really launched with instead of the largest one CUDA allows.
+// `dim3 b; b.x = 256;` before the launch). The checks that model a block
+// (cuda-warp-synchronous, cuda-divergent-barrier) use the shape the kernel
+// is really launched with instead of the largest one CUDA allows; it is
+// also the one evaluator of launch configurations for the checks that read
+// a launch's block or grid (cuda-launch-shape, cuda-shared-bank-conflict).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,8 +66,16 @@ public:
   /// \p Kernel in the translation unit has a constant shape.
   std::optional<BlockShape> largestShape(const FunctionDecl *Kernel) const;
 
-  /// The constant value of the block argument \p E (a `dim3` or an
-  /// integer) of a launch in \p Caller.
+  /// The constant value of \p E, a launch configuration argument (a
+  /// `dim3` or an integer) in \p Caller: the extents in x, y and z, each
+  /// positive. A local variable has the value of the definition that
+  /// reaches \p E (`dim3 b; b.x = 256;` before the launch), else the one
+  /// value that its initialiser and every assignment agree on.
+  static std::optional<BlockShape>
+  evaluateDim3(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
+
+  /// evaluateDim3 for the block argument of a launch: a shape CUDA can
+  /// launch (x and y up to 1024, z up to 64, 1024 threads in all).
   static std::optional<BlockShape>
   evaluateBlock(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
 

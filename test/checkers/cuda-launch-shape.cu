@@ -44,6 +44,29 @@ void launches(float *p, int n) {
   launchTemplate<128>(p);
   launchFixed(p);
 
+  // A local that nothing changes holds its initial value; a dim3 changed
+  // before a launch has the value that reaches it.
+  int threads = 100;
+  kernel<<<n, threads>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 100 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 100 threads = 4 warps = 128 lanes: 28 lanes (21.9%) idle in every block
+  dim3 tile(16, 16);
+  kernel<<<n, tile>>>(p);
+  tile.x = 5;
+  kernel<<<n, tile>>>(p);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 80 threads is not a multiple of the warp size (32)
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: 80 threads = 3 warps = 96 lanes: 16 lanes (16.7%) idle in every block
+  // Not known: changed on one path only, or in the loop around the launch.
+  dim3 maybe(64);
+  if (n > 2)
+    maybe.x = 48;
+  kernel<<<n, maybe>>>(p);
+  dim3 looped(64);
+  for (int i = 0; i < n; ++i) {
+    kernel<<<n, looped>>>(p);
+    looped.x = 48;
+  }
+
   // Not findings: multiples of 32 from 64 up, runtime sizes, a dim3 that
   // is changed before the launch, good template arguments.
   kernel<<<n, 256>>>(p);
@@ -56,7 +79,7 @@ void launches(float *p, int n) {
   dim3 changed(10);
   changed.x = 128;
   kernel<<<n, changed>>>(p);
-  int runtime = 100;
+  int runtime = n;
   kernel<<<n, runtime>>>(p);
   launchGood<128>(p);
   launchGood<256>(p);

@@ -82,6 +82,23 @@ __global__ void columnsSet(float *out, const float *in) {
   // CHECK-FIXES: {{^}}  __shared__ float s[16][17];{{$}}
 }
 
+// The extents read through local integers that nothing changes (the
+// evaluation of KernelLaunches, shared with the other checks).
+__global__ void columnsLocal(float *out, const float *in) {
+  __shared__ float s[16][16];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  s[ty][tx] = in[ty * 16 + tx];
+  __syncthreads();
+  out[ty * 16 + tx] = s[tx][ty];
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 's' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-FIXES: {{^}}  __shared__ float s[16][17];{{$}}
+}
+void launchLocal(float *o, const float *i, int n) {
+  int w = 16;
+  dim3 threads(w, w);
+  columnsLocal<<<n, threads>>>(o, i);
+}
+
 // Shapes that stay unknown: changed under a branch before the launch.
 __global__ void columnsMaybe(float *out, const float *in) {
   __shared__ float s[16][16];

@@ -234,4 +234,38 @@ TEST(SanitizerTest, FindsTheFirstReportLine) {
             "/s/l.cpp:3:5: runtime error: signed integer overflow");
 }
 
+TEST(CompileErrorTest, NoCheckFixWhereTheUnitDoesNotCompile) {
+  auto Diag = [](const char *Name, clang::tooling::Diagnostic::Level Level) {
+    clang::tooling::Diagnostic D;
+    D.DiagnosticName = Name;
+    D.DiagLevel = Level;
+    clang::tooling::Replacement R("a.cu", 0, 1, "x");
+    llvm::cantFail(D.Message.Fix["a.cu"].add(R));
+    clang::tooling::DiagnosticMessage Note;
+    llvm::cantFail(Note.Fix["a.cu"].add(R));
+    D.Notes.push_back(Note);
+    return D;
+  };
+  using Level = clang::tooling::Diagnostic::Level;
+  std::vector<clang::tooling::Diagnostic> Clean = {
+      Diag("cuda-launch-shape", Level::Warning)};
+  EXPECT_FALSE(dropFixesOnCompileErrors(Clean));
+  EXPECT_FALSE(Clean[0].Message.Fix.empty());
+  // A failed unit (a crash, a timeout) gets none either.
+  EXPECT_TRUE(dropFixesOnCompileErrors(Clean, /*Anyway=*/true));
+  EXPECT_TRUE(Clean[0].Message.Fix.empty());
+  EXPECT_TRUE(Clean[0].Notes[0].Fix.empty());
+
+  std::vector<clang::tooling::Diagnostic> Broken = {
+      Diag("cuda-missing-restrict", Level::Warning),
+      Diag("clang-diagnostic-error", Level::Error)};
+  EXPECT_TRUE(isCompileError(Broken[1]));
+  EXPECT_FALSE(isCompileError(Broken[0]));
+  EXPECT_TRUE(dropFixesOnCompileErrors(Broken));
+  EXPECT_TRUE(Broken[0].Message.Fix.empty());
+  EXPECT_TRUE(Broken[0].Notes[0].Fix.empty());
+  // The compiler's own fix-it stays.
+  EXPECT_FALSE(Broken[1].Message.Fix.empty());
+}
+
 } // namespace

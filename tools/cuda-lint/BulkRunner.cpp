@@ -308,8 +308,7 @@ std::string firstCompileError(const Job &J, StringRef Root) {
     return D.Message.FilePath.empty() ? 3 : 2;
   };
   for (const clang::tooling::Diagnostic &D : J.Diags) {
-    if (!StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error") &&
-        D.DiagLevel != clang::tooling::Diagnostic::Error)
+    if (!isCompileError(D))
       continue;
     if (!Best || Rank(D) < Rank(*Best) ||
         (Rank(D) == Rank(*Best) &&
@@ -770,6 +769,9 @@ int runBulk(const BulkOptions &Opts) {
     }
     int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
     AnyNonZero |= Code != 0 || J.Failed;
+    // No fix in a translation unit with compile errors, even with
+    // --fix-errors: its findings rest on code that does not compile.
+    dropFixesOnCompileErrors(J.Diags, /*Anyway=*/J.Failed || !J.Errors.empty());
     for (clang::tooling::Diagnostic &D : J.Diags) {
       if (StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error"))
         continue;
@@ -786,10 +788,6 @@ int runBulk(const BulkOptions &Opts) {
         if (WithFix == 1)
           D.Message.Fix = Only->Fix;
       }
-      // No fix in a translation unit with compile errors, even with
-      // --fix-errors: its findings rest on code that does not compile.
-      if (J.Failed || !J.Errors.empty())
-        D.Message.Fix.clear();
       ++J.Findings;
       Set.add(D, J.File);
     }

@@ -453,16 +453,7 @@ bool exportFixes(StringRef From, StringRef To) {
     if (YIn.error())
       return !llvm::sys::fs::copy_file(From, To);
   }
-  bool CompileErrors = llvm::any_of(TUD.Diagnostics, [](const auto &D) {
-    return D.DiagLevel == clang::tooling::Diagnostic::Error;
-  });
-  if (CompileErrors)
-    for (clang::tooling::Diagnostic &D : TUD.Diagnostics)
-      if (D.DiagLevel != clang::tooling::Diagnostic::Error) {
-        D.Message.Fix.clear();
-        for (clang::tooling::DiagnosticMessage &N : D.Notes)
-          N.Fix.clear();
-      }
+  cudalint::dropFixesOnCompileErrors(TUD.Diagnostics);
   std::error_code EC;
   llvm::raw_fd_ostream OS(To, EC);
   if (EC) {
@@ -495,9 +486,7 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
     report(YamlFile, Error);
     return false;
   }
-  bool CompileErrors = llvm::any_of(Diags, [](const auto &D) {
-    return D.DiagLevel == clang::tooling::Diagnostic::Error;
-  });
+  bool CompileErrors = llvm::any_of(Diags, cudalint::isCompileError);
   if (CompileErrors && !FixErrors) {
     llvm::errs() << "Found compiler errors, but -fix-errors was not "
                     "specified.\nFixes will not be applied.\n";
@@ -507,7 +496,7 @@ bool applyExportedFixes(StringRef YamlFile, bool FixErrors, bool FixNotes,
   for (clang::tooling::Diagnostic D : Diags) {
     // With --fix-errors, the compiler's own fix-its are applied, never a
     // check's: its finding rests on code that does not compile.
-    if (CompileErrors && D.DiagLevel != clang::tooling::Diagnostic::Error)
+    if (CompileErrors && !cudalint::isCompileError(D))
       continue;
     if (D.Message.Fix.empty() && FixNotes) {
       const llvm::StringMap<clang::tooling::Replacements> *Only = nullptr;
