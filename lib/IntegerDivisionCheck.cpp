@@ -20,6 +20,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include <functional>
 
 using namespace clang::ast_matchers;
 
@@ -406,6 +407,155 @@ bool changesVars(ASTContext &Ctx, const Stmt *S,
   return false;
 }
 
+/// A counter of a `for` loop with constant bounds and a handful of
+/// iterations (`for (int i = 2; i <= 256; i *= 2)`), changed only by its
+/// increment: the compiler unrolls such a loop fully, so each use of the
+/// counter is a constant (checked against `nvcc -ptx`: `x % i` becomes
+/// `and.b32` with 1, 3, ..., 255).
+bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V) {
+  constexpr unsigned MaxTrips = 16;
+  if (!V->getInit() || !V->getType()->isIntegerType() ||
+      V->getType().isVolatileQualified() || V->getInit()->isValueDependent())
+    return false;
+  DynTypedNodeList Parents = Ctx.getParents(*V);
+  const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!DS || !DS->isSingleDecl())
+    return false;
+  Parents = Ctx.getParents(*DS);
+  const auto *FS = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+  if (!FS || FS->getInit() != DS || !FS->getInc() || !FS->getCond())
+    return false;
+  auto Const = [&](const Expr *E) -> std::optional<int64_t> {
+    if (E->isValueDependent())
+      return std::nullopt;
+    std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx);
+    if (!C || C->getSignificantBits() > 32)
+      return std::nullopt;
+    return C->getExtValue();
+  };
+  auto IsV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  };
+  std::optional<int64_t> Start = Const(V->getInit());
+  const auto *Cond = dyn_cast<BinaryOperator>(FS->getCond()->IgnoreParens());
+  if (!Start || !Cond || !IsV(Cond->getLHS()))
+    return false;
+  std::optional<int64_t> Bound = Const(Cond->getRHS());
+  BinaryOperatorKind CondOp = Cond->getOpcode();
+  if (!Bound || (CondOp != BO_LT && CondOp != BO_LE))
+    return false;
+  // The next value of the counter, or none.
+  const Expr *Inc = FS->getInc()->IgnoreParens();
+  std::function<std::optional<int64_t>(int64_t)> Step;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (UO->isIncrementOp() && IsV(UO->getSubExpr()))
+      Step = [](int64_t X) -> std::optional<int64_t> { return X + 1; };
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc);
+             BO && IsV(BO->getLHS())) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    std::optional<int64_t> C;
+    if (Op == BO_Assign) {
+      // `i = i * 2`, `i = 2 * i`, `i = i + 4`.
+      const auto *R = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParens());
+      if (R && (R->getOpcode() == BO_Mul || R->getOpcode() == BO_Add)) {
+        if (IsV(R->getLHS()))
+          C = Const(R->getRHS());
+        else if (IsV(R->getRHS()))
+          C = Const(R->getLHS());
+        Op = R->getOpcode() == BO_Mul ? BO_MulAssign : BO_AddAssign;
+      }
+    } else {
+      C = Const(BO->getRHS());
+    }
+    if (C && Op == BO_AddAssign && *C > 0)
+      Step = [C](int64_t X) -> std::optional<int64_t> { return X + *C; };
+    else if (C && Op == BO_MulAssign && *C > 1)
+      Step = [C](int64_t X) -> std::optional<int64_t> { return X * *C; };
+    else if (C && Op == BO_ShlAssign && *C > 0 && *C < 31)
+      Step = [C](int64_t X) -> std::optional<int64_t> { return X << *C; };
+  }
+  if (!Step || *Start <= 0)
+    return false;
+  unsigned Trips = 0;
+  for (int64_t X = *Start; CondOp == BO_LT ? X < *Bound : X <= *Bound;) {
+    if (++Trips > MaxTrips)
+      return false;
+    std::optional<int64_t> Next = Step(X);
+    if (!Next || *Next <= X || *Next > (int64_t(1) << 40))
+      return false;
+    X = *Next;
+  }
+  // Changed nowhere but in the increment.
+  auto Matches = match(
+      findAll(declRefExpr(to(varDecl(equalsNode(V)))).bind("ref")), *FS, Ctx);
+  for (const BoundNodes &N : Matches) {
+    const auto *Ref = N.getNodeAs<DeclRefExpr>("ref");
+    if (classifyVarUse(Ctx, Ref) == VarUse::Read)
+      continue;
+    const Stmt *Cur = Ref;
+    while (Cur && Cur != FS->getInc())
+      Cur = parentStmt(Ctx, Cur);
+    if (!Cur)
+      return false;
+  }
+  return true;
+}
+
+/// Whether \p E takes a single known value in each copy of an unrolled loop
+/// body: constants and counters of fully unrolled loops, combined.
+bool isUnrolledConstant(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
+  if (Depth > 8 || E->isValueDependent())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (E->isIntegerConstantExpr(Ctx))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    return V && isUnrolledCounter(Ctx, V);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isUnrolledConstant(Ctx, BO->getLHS(), Depth + 1) &&
+           isUnrolledConstant(Ctx, BO->getRHS(), Depth + 1);
+  return false;
+}
+
+/// Whether \p BO computes a different value in some iteration of a loop
+/// that holds it. An operation whose operands no enclosing loop changes (nor
+/// the memory they read) is hoisted out of the loops by the compiler (LICM;
+/// checked against `nvcc -ptx`), and costs what it costs outside them.
+bool variesInLoop(ASTContext &Ctx, const BinaryOperator *BO) {
+  if (isa<CompoundAssignOperator>(BO))
+    return isInLoop(Ctx, BO);
+  SmallVector<const VarDecl *, 4> Vars;
+  bool LoadsMemory = false;
+  if (!operandInputs(BO->getLHS(), Vars, LoadsMemory) ||
+      !operandInputs(BO->getRHS(), Vars, LoadsMemory))
+    return isInLoop(Ctx, BO);
+  DynTypedNode Cur = DynTypedNode::create(*BO);
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      return false;
+    DynTypedNode P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+      return false;
+    const Stmt *Loop = nullptr;
+    if (const auto *FS = P.get<ForStmt>()) {
+      if (FS->getInit() != Cur.get<Stmt>())
+        Loop = FS;
+    } else if (P.get<WhileStmt>() || P.get<DoStmt>() ||
+               P.get<CXXForRangeStmt>()) {
+      Loop = P.get<Stmt>();
+    }
+    if (Loop && (isa<CXXForRangeStmt>(Loop) || changesVars(Ctx, Loop, Vars) ||
+                 (LoadsMemory && mayWriteMemory(Loop))))
+      return true;
+    Cur = P;
+  }
+}
+
 /// The statement of the compound statement \p C that holds \p E.
 const Stmt *statementIn(ASTContext &Ctx, const Stmt *E,
                         const CompoundStmt *&C) {
@@ -599,8 +749,13 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   // What is reported.
   if (!isDeviceFunction(FD))
     return;
-  bool InLoop = isInLoop(Ctx, BO);
+  bool InLoop = variesInLoop(Ctx, BO);
   if (!InLoop && !WarnOutsideLoops)
+    return;
+  // The counter of a fully unrolled loop (`x % i` for i = 2, 4, ..., 256):
+  // a constant in each copy of the body.
+  if (!IsCompound && isUnrolledConstant(Ctx, RHS) &&
+      (!Const || isUnrolledConstant(Ctx, LHS)))
     return;
   // Every operand a constant (`WARPS_PER_BLOCK / 2`, a `constexpr`, an
   // enumerator): the compiler folds it.
@@ -614,6 +769,10 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     if (PowerOfTwo &&
         (LT->isUnsignedIntegerOrEnumerationType() || !DividendNonNegative))
       return; // Already a shift, or not exactly one.
+    // The compiler sees the dividend is never negative too (a loop guard
+    // `v > 0`, a counter that counts up from 0): it emits the shift.
+    if (PowerOfTwo && isNonNegativeToCompiler(LHS, BO, Ctx))
+      return;
     if (!PowerOfTwo && !(WarnNonPowerOfTwoConstants && InLoop))
       return;
     if (!PowerOfTwo) {

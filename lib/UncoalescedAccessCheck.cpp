@@ -465,6 +465,13 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   }
   if (!Access || Kernel->isDependentContext())
     return;
+  // Every launch the translation unit has of the kernel is one thread wide
+  // (`<<<rows, 1>>>`): each warp holds one thread of a block, and there is
+  // no neighbour to coalesce with.
+  if (!Launches)
+    Launches = std::make_unique<KernelLaunches>(Ctx);
+  if (std::optional<int64_t> X = Launches->onlyX(Kernel); X && *X == 1)
+    return;
   std::unique_ptr<ThreadIndexAnalysis> &Slot = Analyses[Kernel];
   if (!Slot)
     Slot = std::make_unique<ThreadIndexAnalysis>(Ctx, Kernel);
@@ -589,6 +596,7 @@ void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   LoadsSeen.clear();
   Analyses.clear();
   Reported.clear();
+  Launches.reset();
 }
 
 } // namespace clang::tidy::cuda

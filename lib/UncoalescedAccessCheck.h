@@ -4,6 +4,7 @@
 #define CUDA_LINT_UNCOALESCEDACCESSCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/KernelLaunches.h"
 #include "cudalint/ThreadIndex.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -60,6 +61,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
       Analyses;
   llvm::DenseSet<SourceLocation> Reported;
+  std::unique_ptr<KernelLaunches> Launches;
 };
 
 } // namespace clang::tidy::cuda

@@ -283,4 +283,206 @@ bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx) {
   return SignAnalysis(Ctx).nonNegative(E);
 }
 
+namespace {
+
+/// Whether \p S lies within \p Outer (or is it).
+bool isWithin(ASTContext &Ctx, const Stmt *S, const Stmt *Outer) {
+  DynTypedNode Cur = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    if (Cur.get<Stmt>() == Outer)
+      return true;
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>())
+      return false;
+    Cur = Parents[0];
+  }
+  return false;
+}
+
+/// `v > c` (c >= -1), `v >= c` (c >= 0), or the same written the other way
+/// round: the condition holds only for a non-negative \p V.
+bool guardsNonNegative(ASTContext &Ctx, const Expr *Cond, const VarDecl *V) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(
+      Cond ? Cond->IgnoreParenImpCasts() : nullptr);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_LAnd)
+    return guardsNonNegative(Ctx, BO->getLHS(), V) ||
+           guardsNonNegative(Ctx, BO->getRHS(), V);
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *VarSide = BO->getLHS(), *ConstSide = BO->getRHS();
+  if (Op == BO_LT || Op == BO_LE) { // `0 < v`, `0 <= v`
+    std::swap(VarSide, ConstSide);
+    Op = Op == BO_LT ? BO_GT : BO_GE;
+  }
+  if (Op != BO_GT && Op != BO_GE)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(VarSide->IgnoreParenImpCasts());
+  if (!DRE || DRE->getDecl() != V || ConstSide->isValueDependent())
+    return false;
+  std::optional<llvm::APSInt> C = ConstSide->getIntegerConstantExpr(Ctx);
+  return C && C->getExtValue() >= (Op == BO_GT ? -1 : 0);
+}
+
+class CompilerSign {
+public:
+  CompilerSign(ASTContext &Ctx, const Expr *At) : Ctx(Ctx), At(At) {}
+
+  bool nonNegative(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 16 || E->isValueDependent())
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (!E->getType()->isIntegerType())
+      return false;
+    if (std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx))
+      return !C->isNegative();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (!BO->getType()->isSignedIntegerType())
+        return false; // Unsigned arithmetic may wrap.
+      switch (BO->getOpcode()) {
+      case BO_Add:
+      case BO_Mul:
+        return nonNegative(BO->getLHS(), Depth + 1) &&
+               nonNegative(BO->getRHS(), Depth + 1);
+      case BO_Div:
+      case BO_Shr: {
+        std::optional<llvm::APSInt> C =
+            BO->getRHS()->getIntegerConstantExpr(Ctx);
+        return C && C->isStrictlyPositive() &&
+               nonNegative(BO->getLHS(), Depth + 1);
+      }
+      default:
+        return false;
+      }
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() ||
+        V->getType().isVolatileQualified() || V->getType()->isReferenceType())
+      return false;
+    return guarded(V) || inductionVariable(V, Depth) ||
+           (V->getInit() && changes(V, nullptr).empty() &&
+            nonNegative(V->getInit(), Depth + 1));
+  }
+
+private:
+  /// The references to \p V (within \p Scope, or its function) that may
+  /// change it.
+  SmallVector<const DeclRefExpr *, 4> changes(const VarDecl *V,
+                                              const Stmt *Scope) {
+    SmallVector<const DeclRefExpr *, 4> Out;
+    if (!Scope) {
+      const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+      Scope = FD ? FD->getBody() : nullptr;
+      if (!Scope) {
+        Out.push_back(nullptr);
+        return Out;
+      }
+    }
+    RefFinder F(V);
+    F.TraverseStmt(const_cast<Stmt *>(Scope));
+    for (const DeclRefExpr *Ref : F.Refs)
+      if (classifyVarUse(Ctx, Ref) != VarUse::Read)
+        Out.push_back(Ref);
+    return Out;
+  }
+
+  /// Whether \p Ref is the dividend written back by At itself (`v /= 2`,
+  /// `v = v / 2`).
+  bool isAtItself(const DeclRefExpr *Ref) {
+    const BinaryOperator *Store = nullptr;
+    if (classifyVarUse(Ctx, Ref, &Store) != VarUse::Store)
+      return false;
+    return Store == At || (Store->getOpcode() == BO_Assign &&
+                           Store->getRHS()->IgnoreParenImpCasts() == At);
+  }
+
+  /// \p V read at At within a loop whose condition holds only for a
+  /// non-negative V, and which changes V only by At itself or, At being in
+  /// the body, in its `for` increment.
+  bool guarded(const VarDecl *V) {
+    if (!At)
+      return false;
+    DynTypedNode Cur = DynTypedNode::create(*At);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(Cur);
+      if (Parents.empty() || Parents[0].get<FunctionDecl>() ||
+          Parents[0].get<LambdaExpr>())
+        return false;
+      const Stmt *Loop = Parents[0].get<Stmt>();
+      const Expr *Cond = nullptr;
+      const Stmt *Body = nullptr;
+      const Expr *Inc = nullptr;
+      if (const auto *FS = dyn_cast_or_null<ForStmt>(Loop)) {
+        Cond = FS->getCond();
+        Body = FS->getBody();
+        Inc = FS->getInc();
+      } else if (const auto *WS = dyn_cast_or_null<WhileStmt>(Loop)) {
+        Cond = WS->getCond();
+        Body = WS->getBody();
+      }
+      const Stmt *From = Cur.get<Stmt>();
+      if (Body && From && (From == Body || From == Inc) &&
+          guardsNonNegative(Ctx, Cond, V)) {
+        bool InBody = From == Body;
+        for (const DeclRefExpr *Ref : changes(V, Loop)) {
+          if (isAtItself(Ref))
+            continue;
+          if (const auto *FS = dyn_cast<ForStmt>(Loop);
+              FS && FS->getInit() && isWithin(Ctx, Ref, FS->getInit()))
+            continue; // Before the first test of the guard.
+          if (InBody && Inc && isWithin(Ctx, Ref, Inc))
+            continue;
+          return false;
+        }
+        return true;
+      }
+      Cur = Parents[0];
+    }
+    return false;
+  }
+
+  /// \p V is declared in a `for` initialiser with a non-negative value and
+  /// changed only by its increment, `++v`, `v++` or `v += c` (c > 0).
+  bool inductionVariable(const VarDecl *V, unsigned Depth) {
+    if (!V->getInit() || !V->getType()->isSignedIntegerType())
+      return false;
+    DynTypedNodeList Parents = Ctx.getParents(*V);
+    const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+    if (!DS)
+      return false;
+    Parents = Ctx.getParents(*DS);
+    const auto *FS = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+    if (!FS || FS->getInit() != DS || !FS->getInc())
+      return false;
+    const Expr *Inc = FS->getInc()->IgnoreParens();
+    bool Counts = false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+      Counts = UO->isIncrementOp();
+    else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+             CA && CA->getOpcode() == BO_AddAssign) {
+      std::optional<llvm::APSInt> C =
+          CA->getRHS()->isValueDependent()
+              ? std::nullopt
+              : CA->getRHS()->getIntegerConstantExpr(Ctx);
+      Counts = C && C->isStrictlyPositive();
+    }
+    if (!Counts)
+      return false;
+    SmallVector<const DeclRefExpr *, 4> Changes = changes(V, FS);
+    if (Changes.size() != 1 || !isWithin(Ctx, Changes.front(), Inc))
+      return false;
+    return nonNegative(V->getInit(), Depth + 1);
+  }
+
+  ASTContext &Ctx;
+  const Expr *At;
+};
+
+} // namespace
+
+bool isNonNegativeToCompiler(const Expr *E, const Expr *At, ASTContext &Ctx) {
+  return CompilerSign(Ctx, At).nonNegative(E);
+}
+
 } // namespace clang::tidy::cuda

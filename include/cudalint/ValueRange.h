@@ -25,6 +25,19 @@ namespace clang::tidy::cuda {
 /// a non-const reference, whose address is taken, or that otherwise escape.
 bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx);
 
+/// True when the compiler (NVVM's value tracking) also knows that the signed
+/// integer expression \p E, read at \p At, is never negative, so that it
+/// already divides it by a power of two with a plain shift or mask. Checked
+/// against `nvcc -ptx` (sm_90): non-negative constants; the induction
+/// variable of a `for` loop that starts at a known non-negative value and
+/// only counts up by a positive constant (`j++`, `j += 2`); a loop variable
+/// read under its own loop's guard (`v > 0`, `v >= 0`) and changed in the
+/// loop only by \p At itself or by the `for` increment; sums and products of
+/// such values (signed, so they cannot wrap); a never-modified local
+/// initialised with one. Not `threadIdx.x` and the other built-ins converted
+/// to `int`: nvcc emits the signed sequence for those.
+bool isNonNegativeToCompiler(const Expr *E, const Expr *At, ASTContext &Ctx);
+
 /// How one reference to a local variable uses it.
 enum class VarUse {
   Read,      ///< Its value is read (or it is in an unevaluated operand).

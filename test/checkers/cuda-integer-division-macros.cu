@@ -19,8 +19,8 @@
 #define BS 32
 
 __global__ void tiles(float *out, const float *in, int n) {
-  int t = threadIdx.x;
-  for (int s = 0; s < n; ++s) {
+  for (int t = threadIdx.x; t < n; t += blockDim.x) {
+    int s = t + 1; // Both change in the loop; the compiler cannot see signs.
     out[IDX(t, s)] += in[IDX(s, t)];
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: signed integer division by 32 inside a loop costs extra instructions to round toward zero; the dividend is never negative, so a shift is exact [cuda-integer-division]
     // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: signed integer division by 32 inside a loop
