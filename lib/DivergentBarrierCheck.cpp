@@ -51,9 +51,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
   if (!TD) {
     // The block's x extent, where every launch in this file agrees: at
-    // warp scope it makes threadIdx.y warp-uniform.
+    // warp scope it makes threadIdx.y warp-uniform; it bounds threadIdx.x
+    // for a loop's trip count.
     std::optional<int64_t> LaunchedX;
-    if (IsWarp && isKernel(FD)) {
+    if (isKernel(FD)) {
       if (!Launches)
         Launches = std::make_unique<KernelLaunches>(Ctx);
       LaunchedX = Launches->onlyX(FD);

@@ -53,7 +53,8 @@ public:
   enum class Scope { Block, Warp };
   /// \p LaunchedX: the block's x extent where every launch of the kernel
   /// has the same one (at warp scope, `threadIdx.y` and `.z` are the same
-  /// in every lane of a warp when it is a multiple of 32).
+  /// in every lane of a warp when it is a multiple of 32; `threadIdx.x` is
+  /// below it).
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                    Scope Level = Scope::Block,
                    std::optional<int64_t> LaunchedX = std::nullopt);

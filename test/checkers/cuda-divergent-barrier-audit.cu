@@ -119,3 +119,50 @@ void runWarps(int n, int *q) {
   warpPerItem<<<80, TPB>>>(n, q);
   paddedWarps<<<NB(n, 128), 128>>>(n, q);
 }
+
+// A loop bound rounded up to a multiple of the stride: a thread starting at
+// 0 <= t < stride runs bound / stride iterations, like every other.
+#define NT 256
+__global__ void paddedTiles(const float *in, float *out, int n) {
+  __shared__ float t[NT];
+  const int padded = ((n + NT - 1) / NT) * NT;
+  for (int j = threadIdx.x; j < padded; j += NT) {
+    t[threadIdx.x] = j < n ? in[j] : 0.f;
+    __syncthreads();
+    if (j < n)
+      out[j] = t[NT - 1 - threadIdx.x];
+    __syncthreads();
+  }
+  // Not rounded: the last tile is partial.
+  for (int j = threadIdx.x; j < n; j += NT) {
+    t[threadIdx.x] = in[j];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:29: note: the barrier is under this condition, which depends on the thread index
+  }
+  out[threadIdx.x] = t[0];
+}
+
+__global__ void roundedGrid(const float *in, float *out, int n) {
+  const int stride = gridDim.x * blockDim.x * 4;
+  const int rounded = ((n - 1) / stride + 1) * stride;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < rounded;
+       i += stride) {
+    if (i < n)
+      out[i] = in[i];
+    __syncthreads();
+  }
+  // The stride does not cover the grid: a thread may start past it.
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < rounded;
+       i += blockDim.x * 4) {
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:55: note: the barrier is under this condition, which depends on the thread index
+  }
+  out[0] = 0.0f;
+}
+
+void runTiles(const float *in, float *out, int n) {
+  paddedTiles<<<1, NT>>>(in, out, n);
+  roundedGrid<<<64, 256>>>(in, out, n);
+}
