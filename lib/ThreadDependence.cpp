@@ -387,13 +387,16 @@ resolveLocals(const Expr *E,
 /// The factors of a product, through unchanged locals.
 static void factors(const Expr *E,
                     const llvm::DenseSet<const VarDecl *> &Reassigned,
+                    const ASTContext &Ctx,
                     llvm::SmallVectorImpl<const Expr *> &Out,
                     unsigned Depth = 0) {
   E = resolveLocals(E, Reassigned);
+  // A constant is one factor (`16 * 32`, a `const` local holding it).
   const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
-  if (BO && BO->getOpcode() == BO_Mul && Depth < 8) {
-    factors(BO->getLHS(), Reassigned, Out, Depth + 1);
-    factors(BO->getRHS(), Reassigned, Out, Depth + 1);
+  if (BO && BO->getOpcode() == BO_Mul && Depth < 8 &&
+      (BO->isValueDependent() || !BO->isIntegerConstantExpr(Ctx))) {
+    factors(BO->getLHS(), Reassigned, Ctx, Out, Depth + 1);
+    factors(BO->getRHS(), Reassigned, Ctx, Out, Depth + 1);
     return;
   }
   if (E)
@@ -451,8 +454,8 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
     return IA == IB;
   };
   llvm::SmallVector<const Expr *, 4> BoundFactors, StepFactors;
-  factors(Bound, Reassigned, BoundFactors);
-  factors(Step, Reassigned, StepFactors);
+  factors(Bound, Reassigned, Ctx, BoundFactors);
+  factors(Step, Reassigned, Ctx, StepFactors);
   for (const Expr *F : StepFactors) {
     const auto *Match =
         llvm::find_if(BoundFactors, [&](const Expr *B) { return Same(B, F); });
@@ -483,7 +486,7 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
                      : isLinearThreadIndex(Sum->getRHS()) ? Sum->getLHS()
                                                           : nullptr;
   llvm::SmallVector<const Expr *, 2> BaseFactors;
-  factors(Base, Reassigned, BaseFactors);
+  factors(Base, Reassigned, Ctx, BaseFactors);
   auto Has = [](llvm::ArrayRef<const Expr *> Fs, llvm::StringRef B) {
     return llvm::any_of(
         Fs, [&](const Expr *F) { return isThreadIdxComponent(F, "x", B); });

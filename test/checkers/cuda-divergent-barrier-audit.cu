@@ -133,6 +133,13 @@ __global__ void paddedTiles(const float *in, float *out, int n) {
       out[j] = t[NT - 1 - threadIdx.x];
     __syncthreads();
   }
+  // The stride a constant product, through a local.
+  const int tile = 8 * 32;
+  const int paddedTiles = ((n + tile - 1) / tile) * tile;
+  for (int j = threadIdx.x; j < paddedTiles; j += tile) {
+    t[threadIdx.x] = j < n ? in[j] : 0.f;
+    __syncthreads();
+  }
   // Not rounded: the last tile is partial.
   for (int j = threadIdx.x; j < n; j += NT) {
     t[threadIdx.x] = in[j];
