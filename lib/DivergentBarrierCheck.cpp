@@ -51,9 +51,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
   if (!TD) {
     // The block's x extent, where every launch in this file agrees: at
-    // warp scope it makes threadIdx.y warp-uniform.
+    // warp scope it makes threadIdx.y warp-uniform; it bounds threadIdx.x
+    // for a loop's trip count.
     std::optional<int64_t> LaunchedX;
-    if (IsWarp && isKernel(FD)) {
+    if (isKernel(FD)) {
       if (!Launches)
         Launches = std::make_unique<KernelLaunches>(Ctx);
       LaunchedX = Launches->onlyX(FD);
@@ -63,18 +64,19 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block,
         LaunchedX);
   }
-  ThreadDependence::Divergence Div = TD->divergence(*Call);
+  // A `return` in a kernel ends the thread, and so does reaching its end.
+  bool EndExits = isKernel(FD);
+  ThreadDependence::Divergence Div = TD->divergence(*Call, EndExits);
   if (!Div)
     return;
 
-  // A `return` in a kernel ends the thread. `__syncwarp` waits only for the
-  // lanes that have not exited; `bar.sync` (`__syncthreads`) is released
-  // when the threads it still waits for exit (PTX ISA, `exit`). Neither
-  // hangs, and __syncwarp is well defined.
-  bool Exited = Div.EarlyExit && isKernel(FD);
+  // `__syncwarp` waits only for the lanes that have not exited; `bar.sync`
+  // (`__syncthreads`) is released when the threads it still waits for exit
+  // (PTX ISA, `exit`). Neither hangs, and __syncwarp is well defined.
+  bool Exited = Div.EarlyExit && EndExits;
   if (Exited && (IsWarp || !ReportExitedThreads))
     return;
-  if (Exited) {
+  if (Exited && isa<ReturnStmt>(Div.Cause)) {
     diag(Call->getBeginLoc(),
          "%0 is not reached by the threads that returned before it; exited "
          "threads do not hold up the barrier, but the CUDA programming "
@@ -83,6 +85,19 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         << Callee;
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier", DiagnosticIDs::Note);
+    return;
+  }
+  if (Exited) {
+    diag(Call->getBeginLoc(),
+         "%0 is not reached by the threads that skip it and run to the end of "
+         "the kernel; exited threads do not hold up the barrier, but the CUDA "
+         "programming guide asks every thread of the block to reach a "
+         "barrier in conditional code")
+        << Callee;
+    diag(Div.Cause->getBeginLoc(),
+         "the threads this condition keeps from the barrier reach no other "
+         "barrier before they exit",
+         DiagnosticIDs::Note);
     return;
   }
 

@@ -544,6 +544,23 @@ KernelLaunches::KernelLaunches(ASTContext &Ctx) {
   }
   V.finish();
   ByKernel = std::move(V.Out);
+  // A template kernel's body is analysed once, in its pattern: it is
+  // launched with the union of its specialisations' launches.
+  llvm::SmallVector<std::pair<const FunctionDecl *, Launches>, 4> Patterns;
+  for (const auto &[Kernel, L] : ByKernel)
+    if (const FunctionDecl *Pattern = Kernel->getTemplateInstantiationPattern())
+      Patterns.emplace_back(Pattern->getCanonicalDecl(), L);
+  for (const auto &[Pattern, L] : Patterns) {
+    Launches &Into = ByKernel[Pattern];
+    Into.Unknown |= L.Unknown;
+    Into.XUnknown |= L.XUnknown;
+    for (const BlockShape &S : L.Shapes)
+      if (!llvm::is_contained(Into.Shapes, S))
+        Into.Shapes.push_back(S);
+    for (int64_t X : L.Xs)
+      if (!llvm::is_contained(Into.Xs, X))
+        Into.Xs.push_back(X);
+  }
 }
 
 const KernelLaunches::Launches *

@@ -281,18 +281,240 @@ bool ThreadDependence::isLinearThreadIndex(const Expr *E) const {
   return false;
 }
 
+/// The variable a non-parameter local \p E names, when it is never assigned
+/// after its initialiser.
+static const VarDecl *
+unchangedLocal(const Expr *E,
+               const llvm::DenseSet<const VarDecl *> &Reassigned) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit() ||
+      Reassigned.contains(VD) || VD->getType()->isReferenceType())
+    return nullptr;
+  return VD;
+}
+
+/// `threadIdx.x` (or `.y`, `.z`): \p Name is the component.
+static bool isThreadIdxComponent(const Expr *E, llvm::StringRef Name,
+                                 llvm::StringRef Builtin = "threadIdx") {
+  const auto *POE = dyn_cast<PseudoObjectExpr>(E->IgnoreParenImpCasts());
+  if (!POE)
+    return false;
+  const auto *Prop =
+      dyn_cast<MSPropertyRefExpr>(POE->getSyntacticForm()->IgnoreParens());
+  if (!Prop || Prop->getPropertyDecl()->getName() != Name)
+    return false;
+  const Expr *Base = Prop->getBaseExpr()->IgnoreParenImpCasts();
+  if (const auto *OVE = dyn_cast<OpaqueValueExpr>(Base))
+    Base = OVE->getSourceExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  return DRE && DRE->getDecl()->getName() == Builtin;
+}
+
+bool ThreadDependence::isMultipleOf32(const Expr *E, unsigned Depth) const {
+  if (!E || Depth > 8 || E->isValueDependent() || isDependent(E))
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx))
+    return !C->isNegative() && C->getZExtValue() % 32 == 0;
+  if (isThreadIdxComponent(E, "x", "blockDim"))
+    return LaunchedX && *LaunchedX % 32 == 0;
+  if (const VarDecl *VD = unchangedLocal(E, Reassigned))
+    return isMultipleOf32(VD->getInit(), Depth + 1);
+  if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+    return isMultipleOf32(CE->getSubExpr(), Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+      return isMultipleOf32(BO->getLHS(), Depth + 1) ||
+             isMultipleOf32(BO->getRHS(), Depth + 1);
+    case BO_Add:
+    case BO_Sub:
+      return isMultipleOf32(BO->getLHS(), Depth + 1) &&
+             isMultipleOf32(BO->getRHS(), Depth + 1);
+    case BO_Shl:
+      if (BO->getRHS()->isValueDependent())
+        return false;
+      if (std::optional<llvm::APSInt> K =
+              BO->getRHS()->getIntegerConstantExpr(Ctx))
+        return (!K->isNegative() && K->getZExtValue() >= 5) ||
+               isMultipleOf32(BO->getLHS(), Depth + 1);
+      return isMultipleOf32(BO->getLHS(), Depth + 1);
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
+bool ThreadDependence::isWarpAlignedIndex(const Expr *E, unsigned Depth) const {
+  if (!E || Depth > 8)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isLinearThreadIndex(E))
+    return true;
+  if (const VarDecl *VD = unchangedLocal(E, Reassigned))
+    return isWarpAlignedIndex(VD->getInit(), Depth + 1);
+  if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+    return isWarpAlignedIndex(CE->getSubExpr(), Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || BO->getOpcode() != BO_Add)
+    return false;
+  return (isWarpAlignedIndex(BO->getLHS(), Depth + 1) &&
+          isMultipleOf32(BO->getRHS())) ||
+         (isWarpAlignedIndex(BO->getRHS(), Depth + 1) &&
+          isMultipleOf32(BO->getLHS()));
+}
+
+/// \p E with unchanged locals replaced by their initialisers.
+static const Expr *
+resolveLocals(const Expr *E,
+              const llvm::DenseSet<const VarDecl *> &Reassigned) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+      E = CE->getSubExpr();
+      continue;
+    }
+    const VarDecl *VD = unchangedLocal(E, Reassigned);
+    if (!VD)
+      return E;
+    E = VD->getInit();
+  }
+  return E;
+}
+
+/// The factors of a product, through unchanged locals.
+static void factors(const Expr *E,
+                    const llvm::DenseSet<const VarDecl *> &Reassigned,
+                    const ASTContext &Ctx,
+                    llvm::SmallVectorImpl<const Expr *> &Out,
+                    unsigned Depth = 0) {
+  E = resolveLocals(E, Reassigned);
+  // A constant is one factor (`16 * 32`, a `const` local holding it).
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+  if (BO && BO->getOpcode() == BO_Mul && Depth < 8 &&
+      (BO->isValueDependent() || !BO->isIntegerConstantExpr(Ctx))) {
+    factors(BO->getLHS(), Reassigned, Ctx, Out, Depth + 1);
+    factors(BO->getRHS(), Reassigned, Ctx, Out, Depth + 1);
+    return;
+  }
+  if (E)
+    Out.push_back(E);
+}
+
+bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || Cond->getOpcode() != BO_LT || Cond->isValueDependent())
+    return false;
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || !V->getType()->isIntegerType())
+    return false;
+  // The start: `int i = t` or `i = t` in the init.
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For.getInit());
+      DS && DS->isSingleDecl() && DS->getSingleDecl() == V)
+    Start = V->getInit();
+  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For.getInit());
+           BO && BO->getOpcode() == BO_Assign && mustDefine(BO, V))
+    Start = BO->getRHS();
+  // The step: `i += S`.
+  const auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(For.getInc());
+  if (!Start || !Inc || Inc->getOpcode() != BO_AddAssign ||
+      !isa<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts()) ||
+      cast<DeclRefExpr>(Inc->getLHS()->IgnoreParenImpCasts())->getDecl() != V)
+    return false;
+  const Expr *Step = Inc->getRHS();
+  const Expr *Bound = Cond->getRHS();
+  if (isDependent(Step) || isDependent(Bound))
+    return false;
+  // Nothing else in the loop assigns the counter.
+  auto It = DefsOf.find(V);
+  if (It != DefsOf.end())
+    for (unsigned I : It->second)
+      for (const Stmt *X = Defs[I].At; X; X = Parents.lookup(X))
+        if (X == For.getBody() || X == For.getCond())
+          return false;
+  // The bound is a multiple of the step.
+  auto Same = [&](const Expr *A, const Expr *B) {
+    A = resolveLocals(A, Reassigned);
+    B = resolveLocals(B, Reassigned);
+    if (!A || !B || A->isValueDependent() || B->isValueDependent())
+      return false;
+    std::optional<llvm::APSInt> CA = A->getIntegerConstantExpr(Ctx);
+    std::optional<llvm::APSInt> CB = B->getIntegerConstantExpr(Ctx);
+    if (CA || CB)
+      return CA && CB && llvm::APSInt::isSameValue(*CA, *CB);
+    llvm::FoldingSetNodeID IA, IB;
+    A->Profile(IA, Ctx, /*Canonical=*/true);
+    B->Profile(IB, Ctx, /*Canonical=*/true);
+    return IA == IB;
+  };
+  llvm::SmallVector<const Expr *, 4> BoundFactors, StepFactors;
+  factors(Bound, Reassigned, Ctx, BoundFactors);
+  factors(Step, Reassigned, Ctx, StepFactors);
+  for (const Expr *F : StepFactors) {
+    const auto *Match =
+        llvm::find_if(BoundFactors, [&](const Expr *B) { return Same(B, F); });
+    if (Match == BoundFactors.end())
+      return false;
+    BoundFactors.erase(Match);
+  }
+  // 0 <= start < step.
+  auto IsBuiltin = [](const Expr *E, llvm::StringRef Builtin) {
+    return isThreadIdxComponent(E, "x", Builtin);
+  };
+  const Expr *S = resolveLocals(Start, Reassigned);
+  if (isLinearThreadIndex(S)) {
+    if (llvm::any_of(StepFactors,
+                     [&](const Expr *F) { return IsBuiltin(F, "blockDim"); }))
+      return true;
+    std::optional<llvm::APSInt> C =
+        StepFactors.size() == 1 && !Step->isValueDependent()
+            ? StepFactors[0]->getIntegerConstantExpr(Ctx)
+            : std::nullopt;
+    return C && LaunchedX && C->getExtValue() >= *LaunchedX;
+  }
+  // blockIdx.x * blockDim.x + threadIdx.x < gridDim.x * blockDim.x.
+  const auto *Sum = dyn_cast_or_null<BinaryOperator>(S);
+  if (!Sum || Sum->getOpcode() != BO_Add)
+    return false;
+  const Expr *Base = isLinearThreadIndex(Sum->getLHS())   ? Sum->getRHS()
+                     : isLinearThreadIndex(Sum->getRHS()) ? Sum->getLHS()
+                                                          : nullptr;
+  llvm::SmallVector<const Expr *, 2> BaseFactors;
+  factors(Base, Reassigned, Ctx, BaseFactors);
+  auto Has = [](llvm::ArrayRef<const Expr *> Fs, llvm::StringRef B) {
+    return llvm::any_of(
+        Fs, [&](const Expr *F) { return isThreadIdxComponent(F, "x", B); });
+  };
+  return Base && BaseFactors.size() == 2 && Has(BaseFactors, "blockIdx") &&
+         Has(BaseFactors, "blockDim") && Has(StepFactors, "gridDim") &&
+         Has(StepFactors, "blockDim");
+}
+
 bool ThreadDependence::isWarpUniform(const Expr *E) const {
   E = E->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    // A warp-aligned index against a multiple of 32: `idx < 32 * k` holds
+    // in all lanes of a warp or in none.
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op == BO_LT || Op == BO_GE)
+      return isWarpAlignedIndex(BO->getLHS()) && isMultipleOf32(BO->getRHS());
+    if (Op == BO_GT || Op == BO_LE)
+      return isWarpAlignedIndex(BO->getRHS()) && isMultipleOf32(BO->getLHS());
     if (BO->getRHS()->isValueDependent())
       return false;
     std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
     if (!C || C->isNegative())
       return false;
     uint64_t V = C->getZExtValue();
-    bool WarpIndex = (BO->getOpcode() == BO_Div && V > 0 && V % 32 == 0) ||
-                     (BO->getOpcode() == BO_Shr && V >= 5);
-    return WarpIndex && isLinearThreadIndex(BO->getLHS());
+    bool WarpIndex =
+        (Op == BO_Div && V > 0 && V % 32 == 0) || (Op == BO_Shr && V >= 5);
+    return WarpIndex && isWarpAlignedIndex(BO->getLHS());
   }
   const auto *Call = dyn_cast<CallExpr>(E);
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
@@ -367,8 +589,84 @@ bool ThreadDependence::isDependent(const Expr *E) const {
   return false;
 }
 
+bool ThreadDependence::hasBarrier(const Stmt *S) {
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  std::function<bool(const Stmt *, unsigned)> Find = [&](const Stmt *S,
+                                                         unsigned Depth) {
+    if (!S)
+      return false;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (FD && FD->getIdentifier()) {
+        llvm::StringRef Name = FD->getName();
+        if (Name.starts_with("__syncthreads") || Name == "__syncwarp" ||
+            Name == "sync" || Name == "barrier_wait" ||
+            Name == "barrier_arrive")
+          return true;
+      }
+      if (FD && Depth < 4 && Seen.insert(FD).second)
+        if (const FunctionDecl *Def = FD->getDefinition())
+          if (Find(Def->getBody(), Depth + 1))
+            return true;
+    }
+    if (isa<GCCAsmStmt>(S) &&
+        cast<GCCAsmStmt>(S)->getAsmString().find("bar") != std::string::npos)
+      return true;
+    return llvm::any_of(S->children(),
+                        [&](const Stmt *C) { return Find(C, Depth); });
+  };
+  return Find(S, 0);
+}
+
+bool ThreadDependence::inTailPosition(const Stmt *S) const {
+  if (HasJumps)
+    return false;
+  const Stmt *Body = Function.getBody();
+  for (const Stmt *Cur = S; Cur != Body;) {
+    const Stmt *P = Parents.lookup(Cur);
+    if (!P)
+      return false;
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      const auto *After = llvm::find(CS->body(), Cur);
+      if (After == CS->body_end())
+        return false;
+      for (++After; After != CS->body_end(); ++After) {
+        const auto *RS = dyn_cast<ReturnStmt>(*After);
+        if (!isa<NullStmt>(*After) && !(RS && !RS->getRetValue()))
+          return false;
+      }
+    } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Cur != If->getThen() && Cur != If->getElse())
+        return false;
+    } else if (!isa<AttributedStmt>(P)) {
+      return false;
+    }
+    Cur = P;
+  }
+  return true;
+}
+
+bool ThreadDependence::runsToEnd(const Stmt *P, const Stmt *Cur) const {
+  if (const auto *If = dyn_cast<IfStmt>(P)) {
+    if (If->isConsteval())
+      return false;
+    const Stmt *Other = Cur == If->getThen()   ? If->getElse()
+                        : Cur == If->getElse() ? If->getThen()
+                                               : nullptr;
+    if (Cur != If->getThen() && Cur != If->getElse())
+      return false;
+    return !hasBarrier(Other) && inTailPosition(P);
+  }
+  // The threads that leave the loop, at whatever iteration, leave the
+  // function.
+  if (isa<ForStmt, WhileStmt, DoStmt>(P))
+    return inTailPosition(P);
+  return false;
+}
+
 const Expr *ThreadDependence::dependentCondition(const Stmt &S,
-                                                 const VarDecl *Var) const {
+                                                 const VarDecl *Var,
+                                                 const Expr **ExitCause) const {
   const Stmt *Body = Function.getBody();
   const SourceManager &SM = Ctx.getSourceManager();
   auto Declares = [&](const Stmt *P) {
@@ -404,7 +702,8 @@ const Expr *ThreadDependence::dependentCondition(const Stmt &S,
           Cur != If->getConditionVariableDeclStmt())
         Cond = If->getCond();
     } else if (const auto *For = dyn_cast<ForStmt>(P)) {
-      if (Cur == For->getBody() || Cur == For->getInc())
+      if ((Cur == For->getBody() || Cur == For->getInc()) &&
+          !hasUniformTripCount(*For))
         Cond = For->getCond();
     } else if (const auto *While = dyn_cast<WhileStmt>(P)) {
       if (Cur == While->getBody())
@@ -426,13 +725,60 @@ const Expr *ThreadDependence::dependentCondition(const Stmt &S,
       if (Cur == Range->getBody())
         Cond = Range->getCond();
     }
-    if (Cond && !Declares(P) && isDependent(Cond))
+    if (Cond && !Declares(P) && isDependent(Cond)) {
+      if (ExitCause && runsToEnd(P, Cur)) {
+        if (!*ExitCause)
+          *ExitCause = Cond;
+        continue;
+      }
       return Cond;
+    }
   }
 }
 
-ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S) const {
-  if (const Expr *Cond = dependentCondition(S))
+bool ThreadDependence::isDead(const Stmt &S) const {
+  for (const Stmt *Cur = &S, *P = Parents.lookup(Cur); P;
+       Cur = P, P = Parents.lookup(P)) {
+    const Expr *Cond = nullptr;
+    const Stmt *Taken = nullptr, *Other = nullptr;
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->isConsteval() || If->getConditionVariable())
+        continue;
+      Cond = If->getCond();
+      Taken = If->getThen();
+      Other = If->getElse();
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      Cond = CO->getCond();
+      Taken = CO->getTrueExpr();
+      Other = CO->getFalseExpr();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P);
+               BO && BO->isLogicalOp() && Cur == BO->getRHS()) {
+      bool Value;
+      if (!BO->getLHS()->isValueDependent() &&
+          BO->getLHS()->EvaluateAsBooleanCondition(Value, Ctx) &&
+          Value == (BO->getOpcode() == BO_LOr))
+        return true;
+      continue;
+    } else {
+      continue;
+    }
+    if (!Cond || (Cur != Taken && Cur != Other) || Cond->isValueDependent())
+      continue;
+    bool Value;
+    if (Cond->EvaluateAsBooleanCondition(Value, Ctx) && Value != (Cur == Taken))
+      return true;
+  }
+  return false;
+}
+
+ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S,
+                                                          bool EndExits) const {
+  // No thread runs code that a constant condition leaves out.
+  if (isDead(S))
+    return {};
+  const Expr *ExitCause = nullptr;
+  if (const Expr *Cond =
+          dependentCondition(S, nullptr, EndExits ? &ExitCause : nullptr))
     return {Cond, false};
   const SourceManager &SM = Ctx.getSourceManager();
   for (const ReturnStmt *RS : Returns) {
@@ -441,6 +787,8 @@ ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S) const {
     if (dependentCondition(*RS))
       return {RS, true};
   }
+  if (ExitCause)
+    return {ExitCause, true};
   return {};
 }
 

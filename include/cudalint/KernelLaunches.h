@@ -50,8 +50,9 @@ public:
     bool XUnknown = false;
   };
 
-  /// The launches of \p Kernel (a specialisation for a template), or null
-  /// when the translation unit does not launch it.
+  /// The launches of \p Kernel (a specialisation for a template; for a
+  /// template's pattern, those of all its specialisations), or null when
+  /// the translation unit does not launch it.
   const Launches *launchesOf(const FunctionDecl *Kernel) const;
 
   /// The shape of every launch of \p Kernel, when the translation unit

@@ -43,7 +43,9 @@ namespace clang::tidy::cuda {
 /// same in every lane of a warp are uniform too: the warp index
 /// (`threadIdx.x / 32`, `threadIdx.x >> 5`, also through a local variable
 /// that holds `threadIdx.x` unchanged; this assumes warps are formed from
-/// consecutive `threadIdx.x`, as in one-dimensional blocks), the results of
+/// consecutive `threadIdx.x`, as in one-dimensional blocks), a global warp
+/// index (`(threadIdx.x + blockIdx.x * 256) / 32`) and the comparison of
+/// such an index with a multiple of 32 (`idx < nWarps * 32`), the results of
 /// warp votes (`__any`, `__all`, `__ballot`, their `_sync` forms,
 /// `__activemask`) and of a shuffle from a warp-uniform source lane.
 class ThreadDependence {
@@ -51,7 +53,8 @@ public:
   enum class Scope { Block, Warp };
   /// \p LaunchedX: the block's x extent where every launch of the kernel
   /// has the same one (at warp scope, `threadIdx.y` and `.z` are the same
-  /// in every lane of a warp when it is a multiple of 32).
+  /// in every lane of a warp when it is a multiple of 32; `threadIdx.x` is
+  /// below it).
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                    Scope Level = Scope::Block,
                    std::optional<int64_t> LaunchedX = std::nullopt);
@@ -84,18 +87,51 @@ public:
     bool EarlyExit = false;
     explicit operator bool() const { return Cause != nullptr; }
   };
-  Divergence divergence(const Stmt &S) const;
+  /// With \p EndExits (the function is a kernel, or every call of it ends
+  /// a kernel), reaching the end of the function ends the thread: a
+  /// thread-dependent `if` or loop whose excluded threads run to the end
+  /// without meeting another barrier is an exit like an early `return`
+  /// (Cause is then its condition and EarlyExit is set).
+  Divergence divergence(const Stmt &S, bool EndExits = false) const;
+
+  /// Whether \p S calls a barrier (`__syncthreads*`, `__syncwarp`, a
+  /// cooperative-groups `sync`), directly or through a function whose body
+  /// is visible.
+  static bool hasBarrier(const Stmt *S);
 
 private:
   /// The thread-dependent condition among the conditions that control \p S
   /// inside the function body, or null. With \p Var, conditions whose
   /// controlled statement declares \p Var are ignored: a variable that lives
   /// entirely inside a divergent region is not made divergent by it.
-  const Expr *dependentCondition(const Stmt &S,
-                                 const VarDecl *Var = nullptr) const;
+  /// With \p ExitCause, dependent conditions whose excluded threads run to
+  /// the end of the function (see runsToEnd) are skipped; the first of them
+  /// is stored there.
+  const Expr *dependentCondition(const Stmt &S, const VarDecl *Var = nullptr,
+                                 const Expr **ExitCause = nullptr) const;
+  /// Whether nothing runs after \p S in the function (but `return;`).
+  bool inTailPosition(const Stmt *S) const;
+  /// Whether the threads that the condition of \p P (an `if` or a loop)
+  /// keeps out of \p Cur run to the end of the function without another
+  /// barrier.
+  bool runsToEnd(const Stmt *P, const Stmt *Cur) const;
 
   /// `threadIdx.x`, or a local variable that holds it unchanged.
   bool isLinearThreadIndex(const Expr *E) const;
+  /// A block-uniform value that is a multiple of 32: `64`, `k * 32`,
+  /// `x << 5`, `blockDim.x` where every launch's x extent is one.
+  bool isMultipleOf32(const Expr *E, unsigned Depth = 0) const;
+  /// `threadIdx.x` plus a multiple of 32 (`threadIdx.x + blockIdx.x * 256`,
+  /// `blockIdx.x * blockDim.x + threadIdx.x` in blocks of whole warps): the
+  /// lanes of a warp hold 32 consecutive values starting at a multiple of 32.
+  bool isWarpAlignedIndex(const Expr *E, unsigned Depth = 0) const;
+  /// Whether every thread runs loop \p For the same number of times:
+  /// `for (i = t; i < k * S; i += S)` with 0 <= t < S (`threadIdx.x` with S
+  /// `blockDim.x` or at least every launch's x extent; the global index with
+  /// S a multiple of `gridDim.x * blockDim.x`) runs k times in every thread.
+  bool hasUniformTripCount(const ForStmt &For) const;
+  /// Whether \p S is in an arm that a constant condition never takes.
+  bool isDead(const Stmt &S) const;
   /// A warp-uniform value at warp scope (see the class comment).
   bool isWarpUniform(const Expr *E) const;
 

@@ -31,7 +31,41 @@ __global__ void warpTail(const int *in, int *out, int n) {
   out[i] = s[threadIdx.x ^ 1];
 }
 
-// Still reported: the threads that skip the barrier go on running.
+// The `if` is the rest of the kernel: the threads that skip it exit, as
+// with `if (i >= n) return;`.
+__global__ void wrapped(const float *in, float *out, int n) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:5: warning: '__syncthreads' is not reached by the threads that skip it and run to the end of the kernel; exited threads do not hold up the barrier, but the CUDA programming guide asks every thread of the block to reach a barrier in conditional code [cuda-divergent-barrier]
+    // CHECK-NOTES-EXIT: :[[@LINE-4]]:7: note: the threads this condition keeps from the barrier reach no other barrier before they exit
+    out[i] = tile[threadIdx.x ^ 1];
+  }
+  return;
+}
+
+// A grid-stride loop that ends the kernel: the threads that leave it early
+// exit; the others meet only each other at its barriers.
+__global__ void strideToEnd(const float *in, float *out, int n) {
+  __shared__ float tile[256];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    tile[threadIdx.x] = in[i];
+    __syncthreads();
+    // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:5: warning: '__syncthreads' is not reached by the threads that skip it and run to the end of the kernel; {{.*}}
+    // CHECK-NOTES-EXIT: :[[@LINE-5]]:55: note: the threads this condition keeps from the barrier reach no other barrier before they exit
+    out[i] = tile[threadIdx.x ^ 1];
+    __syncthreads();
+    // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:5: warning: '__syncthreads' is not reached by the threads that skip it and run to the end of the kernel; {{.*}}
+    // CHECK-NOTES-EXIT: :[[@LINE-9]]:55: note: the threads this condition keeps from the barrier reach no other barrier before they exit
+  }
+}
+
+// Still reported: the threads that skip the barrier go on running, to a
+// barrier after the branch, to another barrier in the other arm, or round
+// the loop around the branch.
 __global__ void skip(const float *in, float *out, int n) {
   __shared__ float tile[256];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -44,6 +78,36 @@ __global__ void skip(const float *in, float *out, int n) {
     // CHECK-NOTES-EXIT: :[[@LINE-6]]:7: note: the barrier is under this condition, which depends on the thread index
     out[i] = tile[threadIdx.x ^ 1];
   }
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    __syncthreads();
+    // CHECK-MESSAGES-DEF: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+    // CHECK-NOTES-DEF: :[[@LINE-3]]:7: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES-EXIT: :[[@LINE-5]]:7: note: the barrier is under this condition, which depends on the thread index
+  } else {
+    out[i] = 0.0f;
+    __syncthreads();
+    // CHECK-MESSAGES-DEF: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES-DEF: :[[@LINE-10]]:7: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES-EXIT: :[[@LINE-12]]:7: note: the barrier is under this condition, which depends on the thread index
+  }
+}
+
+__global__ void skipInLoop(const float *in, float *out, int n, int steps) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int s = 0; s < steps; ++s)
+    if (i < n) {
+      tile[threadIdx.x] = in[i];
+      __syncthreads();
+      // CHECK-MESSAGES-DEF: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+      // CHECK-NOTES-DEF: :[[@LINE-4]]:9: note: the barrier is under this condition, which depends on the thread index
+      // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:7: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+      // CHECK-NOTES-EXIT: :[[@LINE-6]]:9: note: the barrier is under this condition, which depends on the thread index
+      out[i] += tile[threadIdx.x ^ 1];
+    }
 }
 
 // A loop counter reused: the first loop gives `i` per-thread values, the

@@ -9,6 +9,10 @@ __global__ void branchOnThread(float *out, int n) {
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
     // CHECK-NOTES: :[[@LINE-4]]:7: note: the barrier is under this condition, which depends on the thread index
   }
+  // The threads that skipped the barrier go on running: a kernel whose `if`
+  // is its last statement is the exited-threads case
+  // (cuda-divergent-barrier-exit.cu).
+  out[n + tid] = 0.0f;
 }
 
 // Some threads leave the kernel early: they have exited, and exited threads
@@ -66,6 +70,7 @@ __global__ void derived(float *out, int n) {
     __syncthreads_count(1);
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads_count' is reached by only some threads
   // CHECK-NOTES: :[[@LINE-3]]:7: note: the barrier is under this condition
+  out[threadIdx.x] += 1.0f;
 }
 
 // Not findings: block-uniform conditions.
@@ -125,6 +130,7 @@ template <int Active> __global__ void firstThreads(float *p) {
     __syncthreads();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads
   }
+  p[Active + threadIdx.x] = 1.0f;
 }
 template __global__ void firstThreads<32>(float *);
 template __global__ void firstThreads<64>(float *);
