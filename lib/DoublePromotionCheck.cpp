@@ -235,6 +235,96 @@ bool isFloatContext(ASTContext &Ctx, const Expr *E, bool Integers = false,
   return false;
 }
 
+/// Where the floating-point value of \p E is converted to an integer, if it
+/// is: followed up through floating-point arithmetic, calls that return a
+/// floating-point value (`fmaxf(th, 20.f)`), and the local variables it is
+/// stored into (up to a few of them). A result truncated or rounded to an
+/// integer there turns a last-bits difference into a different integer
+/// wherever the exact value is one (`0.24 * 142 + 0.92 * 1` is 35.0 in double,
+/// 34.99998 in float).
+SourceLocation integerConversionOf(ASTContext &Ctx, const Expr *E,
+                                   const FunctionDecl *FD,
+                                   llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+                                   unsigned Depth = 0) {
+  if (Depth > 4)
+    return {};
+  const Stmt *Cur = E;
+  const VarDecl *Into = nullptr;
+  // `acc += 0.1 * x`: the value goes on in `acc`.
+  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E)) {
+    if (CAO->getLHS()->getType()->isIntegerType())
+      return CAO->getOperatorLoc();
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(CAO->getLHS()->IgnoreParenImpCasts()))
+      Into = dyn_cast<VarDecl>(Ref->getDecl());
+  }
+  while (!Into) {
+    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    if (Parents.empty())
+      return {};
+    if (const auto *VD = Parents[0].get<VarDecl>()) {
+      if (VD->getInit() && VD->getInit()->IgnoreParenImpCasts() ==
+                               cast<Expr>(Cur)->IgnoreParenImpCasts())
+        Into = VD;
+      break;
+    }
+    const auto *P = Parents[0].get<Expr>();
+    if (!P)
+      return {};
+    if (const auto *Cast = dyn_cast<CastExpr>(P)) {
+      if (Cast->getCastKind() == CK_FloatingToIntegral)
+        return Cast->getBeginLoc().isValid() ? Cast->getBeginLoc()
+                                             : P->getExprLoc();
+      if (!P->getType()->isRealFloatingType())
+        return {};
+      Cur = P;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp()) {
+        if (BO->getRHS()->IgnoreParens() != Cur)
+          return {};
+        // `n += 0.5 * x` with an integer `n`.
+        if (BO->getLHS()->getType()->isIntegerType())
+          return BO->getOperatorLoc();
+        if (const auto *Ref =
+                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          Into = dyn_cast<VarDecl>(Ref->getDecl());
+        break;
+      }
+      if (!BO->isAdditiveOp() && !BO->isMultiplicativeOp())
+        return {};
+      Cur = P;
+      continue;
+    }
+    if (isa<ParenExpr>(P) || isSignOp(P) ||
+        (isa<CallExpr>(P) && P->getType()->isRealFloatingType())) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (CO->getCond()->IgnoreParens() == Cur)
+        return {};
+      Cur = P;
+      continue;
+    }
+    return {};
+  }
+  // Stored into a local variable: where each of its uses goes.
+  if (!Into || !Into->isLocalVarDecl() || !FD || !FD->hasBody() ||
+      !Into->getType()->isRealFloatingType() || !Seen.insert(Into).second)
+    return {};
+  for (const BoundNodes &Use :
+       match(findAll(declRefExpr(to(varDecl(equalsNode(Into)))).bind("use")),
+             *FD->getBody(), Ctx)) {
+    const auto *Ref = Use.getNodeAs<DeclRefExpr>("use");
+    if (SourceLocation Loc = integerConversionOf(Ctx, Ref, FD, Seen, Depth + 1);
+        Loc.isValid())
+      return Loc;
+  }
+  return {};
+}
+
 std::string literalSpelling(const FloatingLiteral *Lit, const SourceManager &SM,
                             const LangOptions &LO) {
   SourceLocation Loc = SM.getSpellingLoc(Lit->getLocation());
@@ -402,6 +492,11 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     }
     if (Occ.Promotes && !isDeviceFunction(FD))
       Occ.Promotes = false;
+    if (Occ.Promotes && Parent) {
+      llvm::SmallPtrSet<const VarDecl *, 4> Seen;
+      Occ.ToInteger = SM->getFileLoc(
+          integerConversionOf(Ctx, cast<Expr>(Parent), FD, Seen));
+    }
     Found.push_back(Occ);
   }
   if (Found.empty())
@@ -605,12 +700,14 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
     bool AllNarrowed, AllConditional;
     bool AnyFromInteger, AllFromInteger;
     std::string WhyNot;
+    SourceLocation ToInteger;
   };
   std::vector<Verdict> Verdicts;
   for (auto &[Key, Site] : Sites) {
     const Occurrence *First = nullptr;
     bool AllPromote = true, AllNarrowed = true, AllConditional = true;
     bool AnyFromInteger = false, AllFromInteger = true;
+    SourceLocation ToInteger;
     const FloatValue &V = Site.Value;
     for (const Occurrence &Occ : Site.Occurrences) {
       if (!Occ.Promotes) {
@@ -621,6 +718,8 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
         First = &Occ;
       AnyFromInteger |= Occ.FromInteger;
       AllFromInteger &= Occ.FromInteger;
+      if (ToInteger.isInvalid())
+        ToInteger = Occ.ToInteger;
       AllNarrowed &= Occ.Narrowing == Occurrence::ConditionalBranch ||
                      (Occ.Narrowing == Occurrence::SingleOperation &&
                       V.Representable && !V.Subnormal);
@@ -638,6 +737,11 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
                      "differently here from double arithmetic"
                    : "the value is not exactly representable in float and "
                      "StrictNumerics is on";
+    else if (!AllNarrowed && ToInteger.isValid())
+      // Float arithmetic can round an exact integer (35.0) just below it
+      // (34.99998), and the conversion then gives another integer.
+      WhyNot = "the result is converted to an integer, and a last-bits "
+               "difference of float arithmetic can change that integer";
     else if (Site.InMacroBody && !Site.MacroInMainFile)
       WhyNot = "the literal is spelled in a macro defined in another file";
     else if (!AllPromote)
@@ -647,7 +751,8 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
                    : "the literal is also used where it does not promote "
                      "float data (another template instantiation)";
     Verdicts.push_back({&Site, First, AllNarrowed, AllConditional,
-                        AnyFromInteger, AllFromInteger, WhyNot});
+                        AnyFromInteger, AllFromInteger, WhyNot,
+                        AllNarrowed ? SourceLocation() : ToInteger});
   }
 
   // With the suffix, the integer is converted to float rather than double,
@@ -717,6 +822,9 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
              DiagnosticIDs::Note);
       if (!Vd.WhyNot.empty())
         diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Vd.WhyNot;
+      if (Vd.ToInteger.isValid())
+        diag(Vd.ToInteger, "the result is converted to an integer here",
+             DiagnosticIDs::Note);
       continue;
     }
     // Several literals in one operand: a literal-only expression is never a
@@ -753,6 +861,12 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
              DiagnosticIDs::Note)
             << Site.Spelling << Vd->WhyNot;
     }
+    for (const Verdict *Vd : Group)
+      if (Vd->ToInteger.isValid()) {
+        diag(Vd->ToInteger, "the result is converted to an integer here",
+             DiagnosticIDs::Note);
+        break;
+      }
     if (!AllFixable)
       for (const Verdict *Vd : Group)
         if (Vd->WhyNot.empty())

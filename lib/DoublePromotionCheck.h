@@ -65,6 +65,10 @@ private:
     /// (`float px = 1.0 / width;`): never narrowed by nvcc.
     bool FromInteger = false;
     NarrowKind Narrowing = NotNarrowed;
+    /// Where the result, narrowed to float, is converted to an integer
+    /// (`uchar_out[i] = fmaxf(th, 20.f)` after `float th = 0.92 * x[i]`):
+    /// a last-bits change can flip the integer there. Invalid if nowhere.
+    SourceLocation ToInteger;
     SourceLocation ExpansionLoc; ///< Where to report it.
     /// The operand that promotes: the literal, or the literal-only
     /// expression that holds it (`(1.0 / PI)`), by where it is written.

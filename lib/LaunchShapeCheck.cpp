@@ -19,6 +19,11 @@ namespace {
 
 constexpr uint64_t WarpSize = 32;
 constexpr uint64_t MinBlock = 64;
+/// The fewest multiprocessors of a GPU of the architecture cuda-lint
+/// targets by default (sm_90: 114 on the H100 PCIe, 132 on the H100 SXM and
+/// H200). A constant grid of at most this many blocks puts at most one block
+/// on each multiprocessor.
+constexpr uint64_t MinMultiprocessors = 114;
 
 /// The number of threads (or blocks) that the launch configuration
 /// argument \p E (a `dim3` or an integer) describes, if it is a constant.
@@ -60,15 +65,18 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   bool Bad = *Threads % WarpSize != 0 || *Threads < MinBlock;
   // A grid of known size: a launch of at most one warp's worth of threads
   // in all (`<<<1, 1>>>`, `<<<1, 16>>>`, `<<<10, 1>>>`) is a serial or
-  // tiny task, which no block shape makes faster; and with a single block
-  // the guide's 64-thread minimum (several concurrent blocks per
-  // multiprocessor) does not apply.
+  // tiny task, which no block shape makes faster; and with at most one
+  // block per multiprocessor (a constant grid no larger than the number of
+  // multiprocessors) the guide's 64-thread minimum, which holds "only if
+  // there are multiple concurrent blocks per multiprocessor", does not
+  // apply: regrouping the same threads into larger blocks hides no more
+  // latency.
   if (Bad)
     if (std::optional<uint64_t> Blocks = count(Config->getArg(0), *FD, Ctx);
         Blocks && *Blocks != 0) {
       if (llvm::SaturatingMultiply(*Blocks, *Threads) <= WarpSize)
         return;
-      if (*Blocks == 1 && *Threads % WarpSize == 0)
+      if (*Blocks <= MinMultiprocessors && *Threads % WarpSize == 0)
         return;
     }
   SourceLocation Loc =

@@ -12,12 +12,19 @@ namespace clang::tidy::cuda {
 
 void LegacyWarpIntrinsicCheck::registerMatchers(MatchFinder *Finder) {
   limitParentMapToUserCode(Finder);
-  Finder->addMatcher(callExpr(callee(functionDecl(hasAnyName(
-                                  "__shfl", "__shfl_up", "__shfl_down",
-                                  "__shfl_xor", "__any", "__all", "__ballot"))),
-                              unless(isExpansionInSystemHeader()))
-                         .bind("call"),
-                     this);
+  // Only the intrinsics themselves, declared by the CUDA headers (clang's
+  // __clang_cuda_intrinsics.h, an old toolkit's sm_30_intrinsics.h): a
+  // program may define its own overload of the same name (a float4 or struct
+  // wrapper built on the _sync forms), which is neither legacy nor
+  // rewritable to a '_sync' intrinsic that has no such overload.
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName("__shfl", "__shfl_up",
+                                              "__shfl_down", "__shfl_xor",
+                                              "__any", "__all", "__ballot"),
+                                   isExpansionInSystemHeader())),
+               unless(isExpansionInSystemHeader()))
+          .bind("call"),
+      this);
   // Every use of a device function that is not a kernel, to tell whether
   // the whole warp enters it.
   Finder->addMatcher(

@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -44,6 +45,134 @@ const FunctionDecl *kernelPattern(const FunctionDecl *FD) {
     return Primary;
   }
   return FD;
+}
+
+/// Calls, declared in the CUDA headers, that nvcc inlines as arithmetic
+/// without touching memory (no local-memory slow path, unlike the
+/// trigonometric functions' argument reduction).
+bool isPureArithmeticCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  if (!SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+    return false;
+  StringRef Name = FD->getName();
+  static const char *const Pure[] = {
+      "__syncthreads", "__syncwarp", "min",       "max",      "umin",
+      "umax",          "fma",        "fmaf",      "fmin",     "fminf",
+      "fmax",          "fmaxf",      "fabs",      "fabsf",    "abs",
+      "sqrt",          "sqrtf",      "rsqrt",     "rsqrtf",   "floor",
+      "floorf",        "ceil",       "ceilf",     "trunc",    "truncf",
+      "rint",          "rintf",      "round",     "roundf",   "__fdividef",
+      "__fmul_rn",     "__fadd_rn",  "__fmaf_rn", "copysign", "copysignf"};
+  // `threadIdx.x` reads a special register through a property getter.
+  return llvm::is_contained(Pure, Name) || Name.starts_with("make_") ||
+         Name.starts_with("__fetch_builtin_");
+}
+
+/// Whether the pointer \p E is a `__restrict__` parameter, or an offset or
+/// cast of one.
+bool isRestrictParamPointer(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isAdditiveOp() &&
+           isRestrictParamPointer(BO->getLHS()->getType()->isPointerType()
+                                      ? BO->getLHS()
+                                      : BO->getRHS());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+        return AS->getBase()->getType()->isPointerType() &&
+               isRestrictParamPointer(AS->getBase());
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return P && P->getType()->isPointerType() &&
+         P->getType().isRestrictQualified();
+}
+
+/// Whether the store target \p E is a register (a local scalar or struct)
+/// or memory reached through a `__restrict__` parameter.
+bool isRestrictOrRegisterStore(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !V->getType()->isArrayType() && !V->hasAttr<CUDASharedAttr>();
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return !ME->getMemberDecl()->getType()->isReferenceType() &&
+           (ME->isArrow() ? isRestrictParamPointer(ME->getBase())
+                          : isRestrictOrRegisterStore(ME->getBase()));
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return AS->getBase()->getType()->isPointerType() &&
+           isRestrictParamPointer(AS->getBase());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Deref &&
+           isRestrictParamPointer(UO->getSubExpr());
+  return false;
+}
+
+/// Whether every store of kernel \p FD goes to a register or through a
+/// `__restrict__` parameter, with no atomics, no inline assembly and no call
+/// other than inlined arithmetic. Then nvcc proves every other pointer
+/// parameter read-only by itself and loads it with ld.global.nc, `const
+/// __restrict__` or not (the PTX is the same with them).
+bool storesOnlyThroughRestrict(const FunctionDecl *FD) {
+  if (!FD->hasBody())
+    return false;
+  struct Scan : RecursiveASTVisitor<Scan> {
+    bool OK = true;
+    bool VisitAsmStmt(AsmStmt *) { return OK = false; }
+    bool VisitCallExpr(CallExpr *Call) {
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+        if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+            Op->getArg(0)->getType()->isRecordType() &&
+            Op->getArg(0)->getType()->getAsCXXRecordDecl() &&
+            Op->getArg(0)->getType()->getAsCXXRecordDecl()->isTrivial()) {
+          OK &= isRestrictOrRegisterStore(Op->getArg(0));
+          return OK;
+        }
+      OK &= isPureArithmeticCall(Call);
+      return OK;
+    }
+    // A user-written constructor may store anywhere (a reference member
+    // bound to the pointee).
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      const SourceManager &SM = Ctor->getASTContext().getSourceManager();
+      OK &= Ctor->isTrivial() || !Ctor->isUserProvided() ||
+            SM.isInSystemHeader(SM.getExpansionLoc(Ctor->getLocation()));
+      return OK;
+    }
+    // Aggregate initialisation may bind a reference member to the pointee.
+    bool VisitInitListExpr(InitListExpr *IL) {
+      if (const auto *RD = IL->getType()->getAsRecordDecl())
+        for (const FieldDecl *F : RD->fields())
+          if (F->getType()->isReferenceType())
+            OK = false;
+      return OK;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        OK &= isRestrictOrRegisterStore(BO->getLHS());
+      return OK;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->isIncrementDecrementOp())
+        OK &= isRestrictOrRegisterStore(UO->getSubExpr());
+      return OK;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      // A local array or shared memory is memory nvcc must consider.
+      if (V->getType()->isArrayType() || V->hasAttr<CUDASharedAttr>())
+        OK = false;
+      return OK;
+    }
+  } S;
+  S.TraverseStmt(FD->getBody());
+  return S.OK;
 }
 
 const FunctionDecl *kernelKey(const FunctionDecl *FD) {
@@ -322,6 +451,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       else
         Info.PatternAnalysed = true;
       const ReadOnlyResult &R = Analysis.analyze(FD, P);
+      Info.NcInferred &= storesOnlyThroughRestrict(FD);
       Info.ReadOnly &= R.ReadOnly;
       Info.PlainAccess |= R.PlainAccess;
       Info.ExplicitLoad |= R.ExplicitLoad;
@@ -383,6 +513,16 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
 
   bool NeedConst = false, NeedRestrict = false;
   if (Info.ReadOnly) {
+    // Already `__restrict__` and only read: nvcc proves the data read-only
+    // and emits ld.global.nc without `const` (adding it changes no
+    // instruction), so there is nothing for the read-only data cache here.
+    if (HasRestrict)
+      return;
+    // Every store of the kernel goes through a `__restrict__` parameter:
+    // nvcc proves this pointer read-only too, and its loads are already
+    // ld.global.nc.
+    if (Info.NcInferred && Info.PatternAnalysed)
+      return;
     NeedConst = !HasConst;
     NeedRestrict = !HasRestrict && !IsAliased;
     if (!NeedConst && !NeedRestrict)
@@ -426,7 +566,11 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     auto PTL = TSI ? stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>()
                    : PointerTypeLoc();
     if (!PTL) {
-      WhyNot = "the parameter's type is spelled through a typedef or alias";
+      WhyNot =
+          TSI && stripQualifiers(TSI->getTypeLoc()).getAs<ArrayTypeLoc>()
+              ? "the parameter is declared as an array, and the fix would "
+                "rewrite its declarator"
+              : "the parameter's type is spelled through a typedef or alias";
       break;
     }
     if (D->getLocation().isMacroID() || PD->getLocation().isMacroID()) {
@@ -559,11 +703,32 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
                    Ctx->getPrintingPolicy());
   } else {
     QualType Want = Pointee;
-    Want.addConst();
+    if (!HasConst)
+      Want.addConst();
     // Say what the fix adds: no `__restrict__` where a launch aliases it.
     bool WithRestrict = HasRestrict || NeedRestrict;
-    std::string Spelled = Want.getAsString(Ctx->getPrintingPolicy()) +
-                          (WithRestrict ? " *__restrict__" : " *");
+    std::string Spelled;
+    if (Want->isArrayType()) {
+      // A parameter declared as an array (`const double c[][N]`) is a
+      // pointer to an array: `const double (*__restrict__ c)[N]`.
+      QualType Ptr = Ctx->getPointerType(Want);
+      if (WithRestrict)
+        Ptr.addRestrict();
+      llvm::raw_string_ostream OS(Spelled);
+      Ptr.print(OS, Ctx->getPrintingPolicy(), PP->getName());
+      OS.flush();
+      if (size_t At = Spelled.find("__restrict");
+          At != std::string::npos &&
+          Spelled.compare(At, 12, "__restrict__") != 0)
+        Spelled.insert(At + 10, "__");
+      else if (size_t At = Spelled.find("restrict ");
+               At != std::string::npos && WithRestrict &&
+               Spelled.find("__restrict__") == std::string::npos)
+        Spelled.replace(At, 8, "__restrict__");
+    } else {
+      Spelled = Want.getAsString(Ctx->getPrintingPolicy()) +
+                (WithRestrict ? " *__restrict__" : " *");
+    }
     auto Diag = diag(PP->getLocation(),
                      "pointer parameter '%0' is only read; declare it "
                      "'%1'%select{ (not '__restrict__', which the read-only "

@@ -46,6 +46,10 @@ private:
     llvm::SmallVector<const Expr *, 8> Loads;
     llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
     std::string ConstBlocker;
+    /// Every analysed kernel stores only through `__restrict__` parameters
+    /// (see storesOnlyThroughRestrict): nvcc already proves the other
+    /// pointers read-only and loads them with ld.global.nc.
+    bool NcInferred = true;
   };
   struct AliasInfo {
     unsigned Other;

@@ -112,6 +112,14 @@ void tinyLaunches(int *latch, Node **n, const float *partial, float *out,
   sumPartials<<<10, 1>>>(partial, out, 10);
   const dim3 grid(2), block(8, 2);
   sumPartials<<<grid, block>>>(partial, out, 32);
+  // Warp-sized blocks in a constant grid no larger than the number of
+  // multiprocessors (114 or more on sm_90): one block per multiprocessor,
+  // where the 64-thread minimum (several blocks per multiprocessor) does not
+  // apply.
+  sumPartials<<<2, 32>>>(partial, out, 64);
+  dim3 smallGrid(12), warpBlock(32);
+  sumPartials<<<smallGrid, warpBlock>>>(partial, out, 384);
+  sumPartials<<<112, 32>>>(partial, out, 3584);
   // Still findings: more than a warp of threads in all, or an unknown grid.
   sumPartials<<<blocks, 1>>>(partial, out, blocks);
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 1 thread is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
@@ -119,8 +127,10 @@ void tinyLaunches(int *latch, Node **n, const float *partial, float *out,
   sumPartials<<<4, 16>>>(partial, out, 64);
   // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 16 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:20: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
-  sumPartials<<<2, 32>>>(partial, out, 64);
-  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  sumPartials<<<1024, 32>>>(partial, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  sumPartials<<<blocks, 32>>>(partial, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 32 threads is below the recommended minimum of 64
   sumPartials<<<1, 48>>>(partial, out, 48);
   // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 48 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:20: note: 48 threads = 2 warps = 64 lanes: 16 lanes (25.0%) idle in every block

@@ -152,3 +152,55 @@ __global__ void modern(float *f) {
   v += __shfl_down_sync(0xffffffff, v, 1);
   f[threadIdx.x] = v + __ballot_sync(__activemask(), v > 0.0f);
 }
+
+// A program's own overload named like the intrinsic (a float4 shuffle built
+// on the _sync forms) is not the legacy intrinsic: there is no
+// '__shfl_down_sync' for float4 to rewrite it to. Not a finding.
+__device__ __forceinline__ float4 __shfl_down(float4 v, unsigned d,
+                                              int w = 32) {
+  float4 r;
+  r.x = __shfl_down_sync(0xffffffffu, v.x, d, w);
+  r.y = __shfl_down_sync(0xffffffffu, v.y, d, w);
+  r.z = __shfl_down_sync(0xffffffffu, v.z, d, w);
+  r.w = __shfl_down_sync(0xffffffffu, v.w, d, w);
+  return r;
+}
+__global__ void sum4(const float4 *in, float4 *out) {
+  float4 v = in[threadIdx.x];
+  float4 o = __shfl_down(v, 16);
+  v.x += o.x;
+  v.y += o.y;
+  v.z += o.z;
+  v.w += o.w;
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = v;
+}
+// The intrinsic itself next to the overload is still reported.
+__global__ void sumScalar(float *f) {
+  f[threadIdx.x] += __shfl_down(f[threadIdx.x], 16);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: __shfl_down has no mask
+  // CHECK-FIXES: {{^}}  f[threadIdx.x] += __shfl_down_sync(0xffffffff, f[threadIdx.x], 16);{{$}}
+}
+
+// nvcc defines its version, and code guards the _sync forms with it: the
+// branch nvcc compiles is the one analysed, not the pre-CUDA-9 fallback
+// (which exists for toolkits without _sync; rewriting it would break them).
+#if !defined(__CUDACC_VER_MAJOR__) || !defined(__CUDACC_VER_MINOR__) ||       \
+    !defined(__CUDACC_VER_BUILD__)
+#error "nvcc's version macros are not defined"
+#endif
+__device__ float warpSumGuarded(float v) {
+#if __CUDACC_VER_MAJOR__ >= 9
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+#else
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down(v, o);
+#endif
+  return v;
+}
+__global__ void reduceGuarded(const float *in, float *out) {
+  float v = warpSumGuarded(in[threadIdx.x]);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = v;
+}

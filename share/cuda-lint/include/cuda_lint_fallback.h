@@ -18,6 +18,10 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define CUDART_VERSION 13000
+// What nvcc 13.0 defines (see cuda_lint_nvcc.h).
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
 
 typedef __SIZE_TYPE__ size_t;
 

@@ -18,6 +18,17 @@
 #undef __CUDACC__
 #define __CUDACC__ 1
 
+// nvcc always defines its version (`#if __CUDACC_VER_MAJOR__ >= 9` guards
+// the _sync intrinsics, cooperative groups, ...); clang does not, so code
+// would be analysed on its pre-CUDA-9 fallback branch, which nvcc never
+// compiles. The toolkit's version stands for nvcc's (cuda.h's CUDA_VERSION,
+// 13000 for 13.0; clang's CUDA wrapper includes cuda.h first).
+#if defined(CUDA_VERSION) && !defined(__CUDACC_VER_MAJOR__)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+
 // Managed variables: clang 22 honours the `managed` attribute for HIP only
 // and ignores it for CUDA, leaving `__managed__ int n;` a host variable that
 // device code may not read. For the analysis a managed variable is what it

@@ -1,0 +1,86 @@
+// RUN: %check_cuda_lint %s cuda-missing-restrict %t
+
+// A pointer that is already `__restrict__` and only read: nvcc proves it
+// read-only and emits ld.global.nc without `const` (adding `const` gives the
+// same PTX, even next to an atomic on another pointer). Not a finding.
+__global__ void gather(float *out, float *__restrict__ in,
+                       const int *__restrict__ idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&out[idx[i]], in[i]);
+}
+
+// Every store of the kernel goes through a `__restrict__` pointer (plain
+// or volatile): nvcc proves that nothing writes what 'in' points to, and its
+// loads are already ld.global.nc with or without `const __restrict__`. Not
+// findings.
+__global__ void scale(float *__restrict__ out, const float *in, float a,
+                      int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = fmaxf(a * in[i], 0.0f);
+}
+__global__ void boxes(volatile int *__restrict__ box, const float *const xs,
+                      const float *const lower, float width, int n) {
+  int tid = threadIdx.x + blockIdx.x * blockDim.x;
+  if (tid >= n)
+    return;
+  int b = (int)((xs[tid] - lower[0]) / width);
+  b = max(0, b);
+  box[tid] = b;
+}
+__global__ void vec4(const float *x1, const float *x2,
+                     float *__restrict__ d) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float4 a = reinterpret_cast<const float4 *>(x1)[i];
+  float4 b = reinterpret_cast<const float4 *>(x2)[i];
+  float4 r;
+  r.x = a.x - b.x;
+  r.y = a.y - b.y;
+  r.z = a.z - b.z;
+  r.w = a.w - b.w;
+  reinterpret_cast<float4 *>(d)[i] = r;
+}
+
+// Any other store (shared memory, kept conservatively; a plain pointer,
+// which may alias 'in') keeps the finding.
+__global__ void staged(float *__restrict__ out, const float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:62: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-FIXES: {{^}}__global__ void staged(float *__restrict__ out, const float *__restrict__ in) {{{$}}
+  __shared__ float tile[64];
+  tile[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = tile[63 - threadIdx.x];
+}
+__global__ void plainStore(float *out, const float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:53: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__'
+  // CHECK-FIXES: {{^}}__global__ void plainStore(float *out, const float *__restrict__ in) {{{$}}
+  out[threadIdx.x] = in[threadIdx.x];
+}
+
+// The same kernel without `__restrict__` on `in`: the atomic forces plain
+// loads, and the finding stays.
+__global__ void gatherPlain(float *out, float *in, const int *__restrict__ idx,
+                            int n) {
+  // CHECK-MESSAGES: :[[@LINE-2]]:48: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-FIXES: {{^}}__global__ void gatherPlain(float *out, const float *__restrict__ in, const int *__restrict__ idx,{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(&out[idx[i]], in[i]);
+}
+
+// A parameter declared as an array is a pointer to rows: the suggestion is
+// written as such a declarator, with `const` once.
+#define NX 16
+__global__ void laplace(const double c[][NX], double f[][NX]) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: pointer parameter 'c' is only read; declare it 'const double (*__restrict__ c)[16]' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-MESSAGES: :[[@LINE-2]]:38: note: no automatic fix: the parameter is declared as an array, and the fix would rewrite its declarator
+  int x = threadIdx.x, y = blockIdx.x;
+  if (x > 0 && x < NX - 1)
+    f[y][x] = c[y][x - 1] - 2.0 * c[y][x] + c[y][x + 1];
+}
+__global__ void pool(float in[6][6], float *out) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: pointer parameter 'in' is only read; declare it 'const float (*__restrict__ in)[6]' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-MESSAGES: :[[@LINE-2]]:28: note: no automatic fix: the parameter is declared as an array, and the fix would rewrite its declarator
+  out[threadIdx.x] = in[threadIdx.x % 6][threadIdx.x / 6];
+}
