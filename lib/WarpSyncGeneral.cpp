@@ -877,8 +877,17 @@ struct GeneralRaces::Impl {
     }
     int64_t Bound[3] = {Inf, Inf, Inf};
     // Probe each subscript of an access that every thread makes: a
-    // subscript that moves one for one with threadIdx.d, plus c, into an
-    // extent N bounds the block's size in d by N - c.
+    // subscript linear in the thread index, s.x * threadIdx.x + s.y *
+    // threadIdx.y + s.z * threadIdx.z + c (each s >= 0), into an extent N
+    // bounds the block: the last thread's subscript is below N, assuming
+    // that the program accesses the array in bounds. `A[threadIdx.x + c]`
+    // bounds x by N - c; `A[threadIdx.x * 8 + threadIdx.y]` of 64 elements
+    // bounds x by 8 and, once x is 8, y by 8.
+    struct Linear {
+      int64_t S[3];
+      int64_t Last; ///< N - 1 - c: the largest in-bounds s . t.
+    };
+    SmallVector<Linear, 4> Lins;
     for (int D = 0; D < 3; ++D)
       Shape[D] = 1024;
     for (const auto &Region : A.Regions)
@@ -906,36 +915,69 @@ struct GeneralRaces::Impl {
           }
           if (!OK)
             continue;
-          for (unsigned D = 0; D < 3; ++D) {
-            // v(t) = t + c for t = 0, 1, 7 with the other indices 0.
-            Env En;
-            setBlock(En);
-            int64_t MaxC = std::numeric_limits<int64_t>::min();
-            bool Moves = true;
-            forEachLoopValue(Doms, En, [&] {
-              std::optional<int64_t> V0;
-              for (int64_t T : {0, 1, 7, 31, 100, 1000}) {
+          // v(t) = s . t + c for t = 0, 1, 7, ... in each dimension with
+          // the others 0, and at a point that moves all three at once.
+          Env En;
+          setBlock(En);
+          int64_t MaxC = std::numeric_limits<int64_t>::min();
+          int64_t S[3] = {-1, -1, -1};
+          bool Moves = true;
+          forEachLoopValue(Doms, En, [&] {
+            std::optional<int64_t> V0 = eval(N, En);
+            if (!V0)
+              return Moves = false;
+            for (unsigned D = 0; D < 3 && Moves; ++D) {
+              En.T[D] = 1;
+              std::optional<int64_t> V1 = eval(N, En);
+              int64_t Slope = V1 ? *V1 - *V0 : -1;
+              if (Slope < 0 || (S[D] >= 0 && S[D] != Slope))
+                Moves = false;
+              S[D] = Slope;
+              for (int64_t T : {7, 31, 100, 1000}) {
                 En.T[D] = T;
                 std::optional<int64_t> V = eval(N, En);
-                if (T == 0)
-                  V0 = V;
-                if (!V || !V0 || *V != *V0 + T) {
+                if (!Moves || !V || *V != *V0 + Slope * T)
                   Moves = false;
-                  break;
-                }
               }
               En.T[D] = 0;
-              if (!Moves)
-                return false;
-              MaxC = std::max(MaxC, *V0);
-              return true;
-            });
-            if (Moves && MaxC != std::numeric_limits<int64_t>::min() &&
-                Ext[I] - MaxC > 0)
-              Bound[D] = std::min(Bound[D], Ext[I] - MaxC);
-          }
+            }
+            if (Moves) {
+              for (unsigned D = 0; D < 3; ++D)
+                En.T[D] = 3 + D;
+              std::optional<int64_t> V = eval(N, En);
+              Moves = V && *V == *V0 + 3 * S[0] + 4 * S[1] + 5 * S[2];
+              for (unsigned D = 0; D < 3; ++D)
+                En.T[D] = 0;
+            }
+            if (!Moves)
+              return false;
+            MaxC = std::max(MaxC, *V0);
+            return true;
+          });
+          if (!Moves || MaxC == std::numeric_limits<int64_t>::min() ||
+              Ext[I] - MaxC <= 0 || (S[0] <= 0 && S[1] <= 0 && S[2] <= 0))
+            continue;
+          Lins.push_back({{S[0], S[1], S[2]}, Ext[I] - 1 - MaxC});
+          for (unsigned D = 0; D < 3; ++D)
+            if (S[D] > 0)
+              Bound[D] = std::min(Bound[D], Lins.back().Last / S[D] + 1);
         }
       }
+    // Given the shape in the dimensions before \p D, the most threads in
+    // D that keep every linear subscript in bounds.
+    auto jointBound = [&](unsigned D) {
+      int64_t B = Inf;
+      for (const Linear &L : Lins) {
+        if (L.S[D] <= 0)
+          continue;
+        int64_t Rest = L.Last;
+        for (unsigned E = 0; E < D; ++E)
+          Rest -= L.S[E] * (Shape[E] - 1);
+        if (Rest >= 0)
+          B = std::min(B, Rest / L.S[D] + 1);
+      }
+      return B;
+    };
     for (unsigned D = 0; D < 3; ++D)
       Grid[D] = UsedB[D] ? 2 : 1;
     // The launches in this file say how large the blocks are.
@@ -952,11 +994,13 @@ struct GeneralRaces::Impl {
                : TwoD           ? std::min<int64_t>(32, Max)
                                 : Max;
     Shape[0] = round(Shape[0]);
+    Bound[1] = std::min(Bound[1], jointBound(1));
     Shape[1] =
         !UsedT[1] ? 1
         : Bound[1] < Inf
             ? std::min(Bound[1], std::max<int64_t>(1, Max / Shape[0]))
             : std::min<int64_t>(32, std::max<int64_t>(1, Max / Shape[0]));
+    Bound[2] = std::min(Bound[2], jointBound(2));
     Shape[2] = !UsedT[2]
                    ? 1
                    : std::min<int64_t>(

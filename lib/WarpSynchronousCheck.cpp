@@ -1539,6 +1539,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   // First walk: the guards at every call site.
   for (const FunctionDecl *FD : Fns)
     A.walkFunction(FD, Guard());
+  A.collectPrivateParams();
   auto Calls = std::move(A.Calls);
 
   llvm::DenseSet<unsigned> Reported;

@@ -236,13 +236,19 @@ public:
 
   /// Whether \p E may have different values in different threads: it is
   /// thread-dependent or calls a function (which may return anything).
-  bool varyingExpr(const Expr *E) const {
+  /// \p Builtins: the getters behind blockIdx, blockDim and gridDim (the
+  /// same in every thread of a block; threadIdx is thread-dependent) do
+  /// not count as calls.
+  bool varyingExpr(const Expr *E, bool Builtins = false) const {
     if (threadDependent(E))
       return true;
     bool V = false;
     forEachDescendant(E, [&](const Stmt *S) {
       if (const auto *Call = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *Callee = Call->getDirectCallee();
+        if (Builtins && Callee && Callee->getIdentifier() &&
+            Callee->getName().starts_with("__fetch_builtin_"))
+          return;
         V |= !Callee || !Callee->isConstexpr();
       }
     });
@@ -303,7 +309,10 @@ public:
       if (const auto *DS = dyn_cast<DeclStmt>(S)) {
         for (const Decl *D : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(D);
-              VD && VD->getInit() && (Ctrl || varyingExpr(VD->getInit())))
+              VD && VD->getInit() &&
+              (Ctrl ||
+               varyingExpr(VD->getInit(),
+                           /*Builtins=*/VD->getType()->isIntegerType())))
             Changed |= Varying.insert(VD).second;
       } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
         if (BO->isAssignmentOp() && (Ctrl || varyingExpr(BO->getRHS())))
@@ -752,6 +761,64 @@ public:
     return T;
   }
 
+  /// Whether \p E names memory private to each thread: a local array that
+  /// is not __shared__ (`s`, `&s[i]`, `s + i`), or a parameter bound to one
+  /// at every call (see collectPrivateParams).
+  bool threadPrivateArg(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      if (const auto *ASE =
+              dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+        E = ASE->getBase()->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->isAdditiveOp() && BO->getType()->isPointerType())
+      E = (BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                    : BO->getRHS())
+              ->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return false;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+      return PrivateParams.count(P);
+    return VD->hasLocalStorage() && VD->getType()->isArrayType() &&
+           !VD->hasAttr<CUDASharedAttr>();
+  }
+
+  /// The pointer parameters of helpers that every call in the translation
+  /// unit binds to a thread's own local array (`float s[4]; qk(q, s);`):
+  /// their memory is private to the thread (registers or local memory), so
+  /// their accesses are not shared. From the calls of the first walk, to a
+  /// fixed point through helpers that pass them on.
+  void collectPrivateParams() {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[Callee, Sites] : Calls) {
+        if (Sites.empty())
+          continue;
+        const FunctionDecl *Def = Callee->getDefinition();
+        if (!Def || Def->hasAttr<CUDAGlobalAttr>())
+          continue;
+        for (const ParmVarDecl *P : Def->parameters()) {
+          QualType T = P->getType();
+          if (PrivateParams.count(P) ||
+              !(T->isPointerType() || T->isReferenceType()))
+            continue;
+          unsigned I = P->getFunctionScopeIndex();
+          bool All = llvm::all_of(Sites, [&](const CallSite &CS) {
+            return I < CS.Call->getNumArgs() &&
+                   threadPrivateArg(CS.Call->getArg(I));
+          });
+          if (All) {
+            PrivateParams.insert(P);
+            Changed = true;
+          }
+        }
+      }
+    }
+  }
+
   /// Whether \p VD is a pointer that may point at a different element in
   /// each thread: assigned after its declaration (`p = &p[x];`,
   /// `p += x;`), or a local initialised from the thread
@@ -926,6 +993,8 @@ public:
     if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
         !VD->getType()->isPointerType())
       return;
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD); P && PrivateParams.count(P))
+      return;
     // `float *l_H = &tile[e];`: l_H[i] is tile[e + i].
     const Expr *Offset = nullptr;
     if (const VarDecl *Target =
@@ -1044,6 +1113,7 @@ public:
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
+  llvm::DenseSet<const ParmVarDecl *> PrivateParams; ///< collectPrivateParams
 
   SmallVector<unsigned, 8> FlushOrders;   ///< Order at each barrier passed.
   SmallVector<const Stmt *, 4> LoopStack; ///< Loops walked once, around.

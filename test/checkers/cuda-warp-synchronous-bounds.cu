@@ -49,3 +49,38 @@ __global__ void smallBlock(const int *in, int *out) {
 // CHECK-FIXES-NEXT: {{^}}  auto peer1 = s[tid + 8];{{$}}
 // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
 // CHECK-FIXES-NEXT: {{^}}  s[tid] += peer1;{{$}}
+
+// A subscript linear in two thread indices bounds the block jointly:
+// `elem[threadIdx.x * 8 + threadIdx.y]` of 64 elements, written by every
+// thread, means blocks of at most 8x8 (the launch is in another file), and
+// each thread owns one element. An early return on locals copied from
+// blockIdx is block-uniform and does not matter.
+#define OWN_BS 8
+__global__ void ownLinear(const double *in, int n, double *out) {
+  __shared__ double elem[OWN_BS * OWN_BS];
+  int i = blockIdx.x;
+  int j = blockIdx.y;
+  if (i >= n || j > i)
+    return;
+  elem[threadIdx.x * OWN_BS + threadIdx.y] = 0.0;
+  for (int k = threadIdx.x; k < n; k += OWN_BS)
+    for (int l = threadIdx.y; l < n; l += OWN_BS)
+      elem[threadIdx.x * OWN_BS + threadIdx.y] += in[k * n + l];
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    double s = 0.0;
+    for (int t = 0; t < OWN_BS * OWN_BS; ++t)
+      s += elem[t];
+    out[i * n + j] = s;
+  }
+}
+
+// The same bound, a neighbour's element: still a race (thread (7, 7) reads
+// elem[0], which thread (0, 0) of the other warp writes).
+__global__ void neighbourLinear(double *out) {
+  __shared__ double elem[OWN_BS * OWN_BS];
+  elem[threadIdx.x * OWN_BS + threadIdx.y] = 1.0;
+  out[threadIdx.x * OWN_BS + threadIdx.y] =
+      elem[(threadIdx.x * OWN_BS + threadIdx.y + 1) % (OWN_BS * OWN_BS)];
+}
+// CHECK-MESSAGES: :[[@LINE-2]]:7: warning: threads of different warps communicate through 'elem' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
