@@ -87,6 +87,9 @@ __global__ void prefixFirstWarp(float *data) {
     // CHECK-NOTES: :[[@LINE-4]]:7: note: the barrier is under this condition, which depends on the thread index
     data[threadIdx.x] = s[WARP_SIZE - 1 - threadIdx.x];
   }
+  // The other threads go on running (they do not exit), so the barrier
+  // above can hang them.
+  data[blockDim.x + threadIdx.x] = 0.0f;
 }
 
 int main() {
