@@ -14,3 +14,16 @@ for line in ["NRepetitions=100 N=7 elapsed time=5.02764e+06 GDOF/s=0.5",
              "Average execution time of kernel 0: 1.2e-03 (s)",
              "TIME_MS 2.05"]:
     print(line, "->", v.timing_value(line))
+
+# "100 times" counts repetitions: not a timing line.
+print("repeat:", bool(v.TIMING_LINE.search(
+    v.NUMBER.sub(" ", "Repeat the kernel execution: 100 times"))))
+print("times:", bool(v.TIMING_LINE.search(
+    v.NUMBER.sub(" ", "Execution times: 1.5 ms"))))
+# A line printed once per kernel (the same text, numbers masked) is paired
+# by position: the first kernel 2x faster, the second unchanged.
+out = "kernel time: 1.0 (us)\nkernel time: 2.0 (us)\n"
+fix = "kernel time: 0.5 (us)\nkernel time: 2.0 (us)\n"
+to = v.program_times([v.parse_output(out)], [1.0])
+tf = v.program_times([v.parse_output(fix)], [1.0])
+print("speedup: %.3f" % v.program_speedup(to, tf)[0])
