@@ -4,6 +4,7 @@
 #define CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/SharedMemoryBanks.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -28,15 +29,6 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
-
-  /// The kernel launches of the translation unit, collected on first use.
-  struct LaunchSites {
-    bool Collected = false;
-    /// Each launch, with the function it is in.
-    std::vector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>>
-        Calls;
-    void collect(ASTContext &Ctx);
-  };
 
 private:
   /// One conflicting access, over every instantiation of its function.
@@ -63,7 +55,7 @@ private:
   llvm::MapVector<SourceLocation, Declaration> Declarations;
   /// Namespace-scope arrays and the functions already analysed for them.
   llvm::DenseSet<std::pair<const VarDecl *, const FunctionDecl *>> Visited;
-  LaunchSites Launches;
+  banks::LaunchSites Launches;
 };
 
 } // namespace clang::tidy::cuda
