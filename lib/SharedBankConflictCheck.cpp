@@ -140,21 +140,45 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     }
     return L;
   };
-  auto degree = [&](const ArrayUse &Use, int64_t Pad) -> int64_t {
-    if (!llvm::is_contained({1, 2, 4, 8, 16}, Use.AccessSize))
-      return 0; // A member of an odd size: not modelled.
-    std::optional<IndexPoly> L = linearAddress(Use, Pad);
-    if (!L)
-      return 0; // Unknown.
-    auto Coef = threadCoefficients(TIA, *L, ElemSize, Banks);
-    if (!Coef)
-      return 0;
-    LaneGuards Guards(Ctx, TIA, Bounds.Exact, Use.Access);
-    return conflictDegree(*Coef, ElemSize, Use.AccessSize, Use.MemberOffset,
-                          Shape, Banks, [&](int64_t X, int64_t Y, int64_t Z) {
-                            return Guards.mayRun(X, Y, Z);
-                          });
+  // The degree of each access as the compiled code issues it, with the
+  // last dimension widened by Pad: 0 for an access that issues nothing of
+  // its own (merged into a vector access, or a reused load), or whose
+  // pattern is unknown.
+  auto degrees = [&](int64_t Pad) {
+    SmallVector<std::optional<IndexPoly>, 4> Addresses;
+    for (const ArrayUse &Use : Uses)
+      Addresses.push_back(Use.IsAccess ? linearAddress(Use, Pad)
+                                       : std::nullopt);
+    SmallVector<IssuedAccess, 4> Issued =
+        issuedAccesses(Ctx, Var, Uses, Addresses, ElemSize);
+    SmallVector<int64_t, 4> Degrees(Uses.size(), 0);
+    for (unsigned I = 0; I < Uses.size(); ++I) {
+      const ArrayUse &Use = Uses[I];
+      if (!Use.IsAccess || !Addresses[I] ||
+          Issued[I].Kind == IssuedAccess::InVector ||
+          Issued[I].Kind == IssuedAccess::Reused)
+        continue;
+      int64_t Size = Issued[I].Kind == IssuedAccess::Vector
+                         ? Issued[I].Width * ElemSize
+                         : Use.AccessSize;
+      if (!llvm::is_contained({1, 2, 4, 8, 16}, Size))
+        continue; // A member of an odd size: not modelled.
+      auto Coef = threadCoefficients(TIA, *Addresses[I], ElemSize, Banks);
+      if (!Coef)
+        continue;
+      LaneGuards Guards(Ctx, TIA, Bounds.Exact, Use.Access);
+      Degrees[I] =
+          conflictDegree(*Coef, ElemSize, Size, Use.MemberOffset, Shape, Banks,
+                         [&](int64_t X, int64_t Y, int64_t Z) {
+                           return Guards.mayRun(X, Y, Z);
+                         });
+    }
+    return Degrees;
   };
+  SmallVector<int64_t, 4> Degrees = degrees(0);
+  SmallVector<int64_t, 4> PaddedDegrees;
+  if (Dims.size() >= 2)
+    PaddedDegrees = degrees(1);
 
   // The padded-tile idiom `[T][T + 1]` is the programmer's answer already:
   // not reported (with a 16-wide block it keeps a 2-way conflict that no
@@ -164,7 +188,8 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 
   // Reasons against the fix that only count when no other one does.
   std::string LastSubscriptWhy, RangeWhy;
-  for (const ArrayUse &Use : Uses) {
+  for (unsigned UseIndex = 0; UseIndex < Uses.size(); ++UseIndex) {
+    const ArrayUse &Use = Uses[UseIndex];
     if (!Use.IsAccess) {
       NoFix("its address is taken or it is used other than by subscripts");
       continue;
@@ -188,12 +213,12 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
                    "outside that range addresses";
       }
     }
-    int64_t Degree = degree(Use, 0);
+    int64_t Degree = Degrees[UseIndex];
     // Padding must make the worst access of the array better (it may turn
     // a conflict-free row access of a narrow tile into a 2-way one).
     if (Dims.size() >= 2) {
       Decl.MaxDegree = std::max(Decl.MaxDegree, Degree);
-      Decl.MaxPadded = std::max(Decl.MaxPadded, degree(Use, 1));
+      Decl.MaxPadded = std::max(Decl.MaxPadded, PaddedDegrees[UseIndex]);
     }
     if (Degree < MinConflictDegree || PaddedTile)
       continue;

@@ -143,16 +143,61 @@ private:
 
 /// One use of a __shared__ array.
 struct ArrayUse {
-  bool IsAccess = false; ///< A subscript for every dimension.
+  bool IsAccess = false;            ///< A subscript for every dimension.
+  const DeclRefExpr *Ref = nullptr; ///< The reference to the array.
   SmallVector<const Expr *, 3> Subscripts;
   const Expr *Access = nullptr;
   int64_t AccessSize = 0;
   int64_t MemberOffset = 0;
+  /// What the access does with the element: a read, a plain assignment, a
+  /// read-modify-write (`+=`, `++`), or anything else (bound to a
+  /// reference, a member called).
+  enum AccessKind { Load, Store, Update, Other };
+  AccessKind Kind = Other;
+  /// The innermost block around the access, and the index in it of the
+  /// statement that holds the access.
+  const CompoundStmt *Block = nullptr;
+  unsigned StmtIndex = 0;
+  /// Every block around the access, innermost first, with the index of
+  /// the statement of it that holds the access.
+  SmallVector<std::pair<const CompoundStmt *, unsigned>, 4> Blocks;
+  /// True when the access runs whenever that statement does: no branch,
+  /// loop, `?:` or short-circuit operator lies between them.
+  bool Straight = false;
 };
 
 /// Every use of \p V, an array of \p Rank dimensions, in \p Body.
 SmallVector<ArrayUse, 4> collectArrayUses(ASTContext &Ctx, const VarDecl *V,
                                           unsigned Rank, const Stmt *Body);
+
+/// How the compiled code issues one access of a __shared__ array, as nvcc
+/// does (checked in its PTX):
+/// - Vector: the accesses of one thread to `w` adjacent elements
+///   (`a[2 * t]` and `a[2 * t + 1]`) in straight-line code of one block,
+///   all loads or all stores, whose first address is a multiple of `w`
+///   elements in an array aligned to `w * size` bytes (an `extern
+///   __shared__` array is aligned to 16 bytes, others to their element
+///   or `__align__`), become one 8- or 16-byte `ld/st.shared.v2/.v4`: the
+///   access with the lowest address stands for the vector (Width
+///   elements), the others (InVector) issue nothing of their own.
+/// - Reused: a load of the element that an earlier load of the same
+///   statement or an earlier statement of the same block read, or an
+///   earlier store wrote (the same address), with no other store to the
+///   array, no call, no branch and no change of the subscripts' variables
+///   in between: nvcc keeps the value in a register.
+/// - Own: any other access, issued as written.
+struct IssuedAccess {
+  enum IssueKind { Own, Vector, InVector, Reused };
+  IssueKind Kind = Own;
+  unsigned Width = 1; ///< For Vector: the elements it accesses.
+};
+
+/// The issue of each of \p Uses of \p Array (elements of \p ElemSize
+/// bytes), given the linear address of each in elements (nullopt where
+/// unknown).
+SmallVector<IssuedAccess, 4>
+issuedAccesses(ASTContext &Ctx, const VarDecl *Array, ArrayRef<ArrayUse> Uses,
+               ArrayRef<std::optional<IndexPoly>> Addresses, int64_t ElemSize);
 
 } // namespace clang::tidy::cuda::banks
 
