@@ -18,12 +18,31 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
 using namespace banks;
+
+namespace {
+
+/// Calls \p F for each __shared__ variable declared in \p S.
+void forEachSharedArray(const Stmt *S,
+                        llvm::function_ref<void(const VarDecl *)> F) {
+  if (!S)
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && V->hasAttr<CUDASharedAttr>())
+        F(V);
+  for (const Stmt *Child : S->children())
+    forEachSharedArray(Child, F);
+}
+
+} // namespace
 
 SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
                                                  ClangTidyContext *Context)
@@ -144,6 +163,21 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   // last dimension widened by Pad: 0 for an access that issues nothing of
   // its own (merged into a vector access, or a reused load), or whose
   // pattern is unknown.
+  // Which lanes reach each access, decided once per lane.
+  int64_t Threads = Shape.X * Shape.Y * Shape.Z;
+  std::vector<std::unique_ptr<LaneGuards>> Guards(Uses.size());
+  std::vector<std::vector<int8_t>> Reaches(Uses.size());
+  auto mayRun = [&](unsigned I, int64_t X, int64_t Y, int64_t Z) {
+    if (!Guards[I]) {
+      Guards[I] =
+          std::make_unique<LaneGuards>(Ctx, TIA, Bounds.Exact, Uses[I].Access);
+      Reaches[I].assign(Threads, -1);
+    }
+    int8_t &R = Reaches[I][X + Shape.X * (Y + Shape.Y * Z)];
+    if (R < 0)
+      R = Guards[I]->mayRun(X, Y, Z);
+    return R != 0;
+  };
   auto degrees = [&](int64_t Pad) {
     SmallVector<std::optional<IndexPoly>, 4> Addresses;
     for (const ArrayUse &Use : Uses)
@@ -166,19 +200,13 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
       auto Coef = threadCoefficients(TIA, *Addresses[I], ElemSize, Banks);
       if (!Coef)
         continue;
-      LaneGuards Guards(Ctx, TIA, Bounds.Exact, Use.Access);
-      Degrees[I] =
-          conflictDegree(*Coef, ElemSize, Size, Use.MemberOffset, Shape, Banks,
-                         [&](int64_t X, int64_t Y, int64_t Z) {
-                           return Guards.mayRun(X, Y, Z);
-                         });
+      Degrees[I] = conflictDegree(
+          *Coef, ElemSize, Size, Use.MemberOffset, Shape, Banks,
+          [&](int64_t X, int64_t Y, int64_t Z) { return mayRun(I, X, Y, Z); });
     }
     return Degrees;
   };
   SmallVector<int64_t, 4> Degrees = degrees(0);
-  SmallVector<int64_t, 4> PaddedDegrees;
-  if (Dims.size() >= 2)
-    PaddedDegrees = degrees(1);
 
   // The padded-tile idiom `[T][T + 1]` is the programmer's answer already:
   // not reported (with a 16-wide block it keeps a 2-way conflict that no
@@ -214,12 +242,6 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
       }
     }
     int64_t Degree = Degrees[UseIndex];
-    // Padding must make the worst access of the array better (it may turn
-    // a conflict-free row access of a narrow tile into a 2-way one).
-    if (Dims.size() >= 2) {
-      Decl.MaxDegree = std::max(Decl.MaxDegree, Degree);
-      Decl.MaxPadded = std::max(Decl.MaxPadded, PaddedDegrees[UseIndex]);
-    }
     if (Degree < MinConflictDegree || PaddedTile)
       continue;
     // A multi-dimensional array is reported where threadIdx.x moves a
@@ -244,47 +266,140 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     C.Range = Use.Access->getSourceRange();
   }
 
-  if (!LastSubscriptWhy.empty())
-    NoFix(LastSubscriptWhy);
-  else if (!RangeWhy.empty())
-    NoFix(RangeWhy);
-  if (!Decl.Fixable || !Inserted)
+  if (Decl.LastSubscriptWhy.empty())
+    Decl.LastSubscriptWhy = LastSubscriptWhy;
+  if (Decl.RangeWhy.empty())
+    Decl.RangeWhy = RangeWhy;
+  if (Inserted && Decl.Fixable) {
+    Decl.Var = Var;
+    Decl.SM = &SM;
+    // The padding is bounded by a bank period, and by the 48 KiB of static
+    // shared memory a kernel may have (the function's own arrays; with
+    // dynamic shared memory as well, whose size is not known here, only
+    // the one-element pad).
+    Decl.MaxPad = std::max<int64_t>(1, Banks * 4 / ElemSize);
+    int64_t Static = 0;
+    bool Dynamic = false;
+    forEachSharedArray(Fn->getBody(), [&](const VarDecl *V) {
+      if (V->hasExternalStorage() || !Ctx.getAsConstantArrayType(V->getType()))
+        Dynamic = true;
+      else
+        Static += Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+    });
+    int64_t Rows = 1;
+    for (unsigned I = 0; I + 1 < Dims.size(); ++I)
+      Rows *= Dims[I];
+    while (Decl.MaxPad > 1 &&
+           (Dynamic || Static + Rows * Decl.MaxPad * ElemSize > 48 * 1024))
+      --Decl.MaxPad;
+    if (Static + Rows * ElemSize > 48 * 1024)
+      NoFix("padding it would take the kernel past 48 KiB of static shared "
+            "memory");
+  }
+  if (!Decl.Fixable || Dims.size() < 2)
     return;
-  PaddingFix Padding = padLastDimension(Var, SM, getLangOpts());
-  if (Padding.Fix.isNull())
-    NoFix(Padding.WhyNot);
-  else
-    Decl.Fix = Padding.Fix;
+  // The worst degree of the accesses for each padding, over
+  // every instantiation of the function: padding must make the worst
+  // access of the array better (it may turn a conflict-free row access of
+  // a narrow tile into a 2-way one).
+  bool Reported =
+      llvm::any_of(Degrees, [&](int64_t D) { return D >= MinConflictDegree; });
+  if (!Reported && Decl.Worst.empty())
+    return;
+  Decl.Worst.resize(Decl.MaxPad + 1, 0);
+  for (int64_t Pad = 0; Pad <= Decl.MaxPad; ++Pad) {
+    SmallVector<int64_t, 4> D = Pad == 0 ? Degrees : degrees(Pad);
+    for (int64_t X : D)
+      Decl.Worst[Pad] = std::max(Decl.Worst[Pad], X);
+  }
 }
 
 void SharedBankConflictCheck::onEndOfTranslationUnit() {
-  llvm::DenseSet<SourceLocation> Fixed;
+  // The padding of each declaration: the least that gives the best worst
+  // access, when that is better than none (one element, the guide's
+  // remedy, wherever it does as well as any).
+  for (const auto &Entry : Conflicts)
+    ++Declarations[Entry.second.DeclKey].Findings;
+  for (auto &Entry : Declarations) {
+    Declaration &Decl = Entry.second;
+    if (!Decl.Fixable || Decl.Worst.empty() || !Decl.Var)
+      continue;
+    int64_t Best = 0;
+    for (int64_t Pad = 1; Pad < static_cast<int64_t>(Decl.Worst.size()); ++Pad)
+      if (Decl.Worst[Pad] < Decl.Worst[Best])
+        Best = Pad;
+    bool Helps = Best != 0 && Decl.Worst[Best] < Decl.Worst[0];
+    // Where no padding changes anything, the lanes that collide are in one
+    // row; where some padding changes the conflict but none reduces it,
+    // they are in rows of threadIdx.y or threadIdx.z that share a warp.
+    bool RowOnly =
+        Decl.Worst.size() > 2 &&
+        llvm::all_of(Decl.Worst, [&](int64_t W) { return W == Decl.Worst[0]; });
+    if (!Helps && RowOnly && !Decl.LastSubscriptWhy.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.LastSubscriptWhy;
+      continue;
+    }
+    if (!Decl.RangeWhy.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.RangeWhy;
+      continue;
+    }
+    if (!Helps) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.MaxPad == 1
+                        ? std::string("padding its last dimension by one "
+                                      "element would not reduce the conflict")
+                        : "padding its last dimension by up to " +
+                              std::to_string(Decl.MaxPad) +
+                              " elements would not reduce the conflict";
+      continue;
+    }
+    // Every finding carries the fix, so that --fix on any one of them pads
+    // the array: with several, as insertions only, which cuda-lint applies
+    // once.
+    PaddingFix Padding = padLastDimension(Decl.Var, *Decl.SM, getLangOpts(),
+                                          Best, Decl.Findings > 1);
+    if (Padding.Fixes.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Padding.WhyNot;
+      continue;
+    }
+    Decl.Pad = Best;
+    Decl.Fix = Padding.Fixes;
+  }
+
+  llvm::DenseSet<SourceLocation> Noted;
   for (const auto &Entry : Conflicts) {
     const Conflict &C = Entry.second;
     Declaration &Decl = Declarations[C.DeclKey];
-    if (Decl.Fixable && Decl.MaxPadded >= Decl.MaxDegree) {
-      Decl.Fixable = false;
-      Decl.WhyNot = "padding its last dimension by one element would not "
-                    "reduce the conflict";
-    }
-    bool First = Fixed.insert(C.DeclKey).second;
+    bool HasFix = Decl.Fixable && !Decl.Fix.empty();
+    if (!HasFix && Decl.WhyNot.empty())
+      Decl.WhyNot = "padding its last dimension would not reduce the conflict";
     {
       auto D = diag(Entry.first,
                     "%select{|up to }2%0-way shared memory bank conflict: "
                     "threads of a warp access different addresses of '%1' in "
                     "the same bank")
                << static_cast<int>(C.Degree) << C.Name << C.UpTo << C.Range;
-      if (First && Decl.Fixable && !Decl.Fix.isNull())
-        D << Decl.Fix;
+      if (HasFix)
+        for (const FixItHint &F : Decl.Fix)
+          D << F;
     }
-    if (!First)
+    if (!Noted.insert(C.DeclKey).second)
       continue;
-    if (Decl.Fixable && !Decl.Fix.isNull())
+    if (HasFix && Decl.Pad == 1)
       diag(Decl.NameLoc,
            "padding the last dimension of '%0' by one element spreads "
            "the threads over the banks",
            DiagnosticIDs::Note)
           << C.Name;
+    else if (HasFix)
+      diag(Decl.NameLoc,
+           "padding the last dimension of '%0' by %1 elements spreads "
+           "the threads over the banks",
+           DiagnosticIDs::Note)
+          << C.Name << static_cast<int>(Decl.Pad);
     else
       diag(Decl.NameLoc, "no automatic fix for '%0': %1", DiagnosticIDs::Note)
           << C.Name << Decl.WhyNot;

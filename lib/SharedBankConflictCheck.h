@@ -44,9 +44,20 @@ private:
     SourceLocation NameLoc;
     bool Fixable = true;
     std::string WhyNot;
-    FixItHint Fix;
-    int64_t MaxDegree = 0; ///< The worst access, as declared.
-    int64_t MaxPadded = 0; ///< The worst access, padded.
+    llvm::SmallVector<FixItHint, 2> Fix;
+    /// The findings on it.
+    unsigned Findings = 0;
+    int64_t Pad = 0; ///< The elements the fix adds to each row.
+    const VarDecl *Var = nullptr;
+    const SourceManager *SM = nullptr;
+    /// The largest padding considered.
+    int64_t MaxPad = 1;
+    /// The worst degree of the accesses, by padding.
+    llvm::SmallVector<int64_t, 8> Worst;
+    /// Why padding the rows does not help where no padding does.
+    std::string LastSubscriptWhy;
+    /// Why the last subscripts may leave their row.
+    std::string RangeWhy;
   };
 
   const int64_t MinConflictDegree;

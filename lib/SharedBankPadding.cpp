@@ -27,7 +27,9 @@ bool lowerPrecedenceThanAdd(const Expr *E) {
 } // namespace
 
 PaddingFix padLastDimension(const VarDecl *Var, const SourceManager &SM,
-                            const LangOptions &LangOpts) {
+                            const LangOptions &LangOpts, int64_t Pad,
+                            bool InsertOnly) {
+  std::string Plus = " + " + std::to_string(Pad);
   PaddingFix Result;
   TypeLoc TL = Var->getTypeSourceInfo()->getTypeLoc();
   ArrayTypeLoc Last;
@@ -45,18 +47,23 @@ PaddingFix padLastDimension(const VarDecl *Var, const SourceManager &SM,
       Lexer::getLocForEndOfToken(Last.getLBracketLoc(), 0, SM, LangOpts),
       Last.getRBracketLoc());
   StringRef Spelled = Lexer::getSourceText(SizeRange, SM, LangOpts).trim();
-  if (!Spelled.empty() && llvm::all_of(Spelled, llvm::isDigit) &&
+  if (!InsertOnly && !Spelled.empty() && llvm::all_of(Spelled, llvm::isDigit) &&
       Spelled.size() < 10) {
     int64_t N = 0;
     Spelled.getAsInteger(10, N);
-    Result.Fix = FixItHint::CreateReplacement(SizeRange, std::to_string(N + 1));
+    Result.Fixes.push_back(
+        FixItHint::CreateReplacement(SizeRange, std::to_string(N + Pad)));
     return Result;
   }
-  if (lowerPrecedenceThanAdd(Size))
-    Result.Fix = FixItHint::CreateReplacement(SizeRange,
-                                              ("(" + Spelled + ") + 1").str());
-  else
-    Result.Fix = FixItHint::CreateInsertion(Last.getRBracketLoc(), " + 1");
+  if (lowerPrecedenceThanAdd(Size)) {
+    Result.Fixes.push_back(
+        FixItHint::CreateInsertion(SizeRange.getBegin(), "("));
+    Result.Fixes.push_back(
+        FixItHint::CreateInsertion(Last.getRBracketLoc(), ")" + Plus));
+  } else {
+    Result.Fixes.push_back(
+        FixItHint::CreateInsertion(Last.getRBracketLoc(), Plus));
+  }
   return Result;
 }
 

@@ -89,7 +89,7 @@ __global__ void exitFirst(float *out) {
 // signed s may be negative.
 __global__ void modulo(float *out, unsigned k, int s) {
   __shared__ float t[32][32];
-  // CHECK-FIXES: {{^}}  __shared__ float t[32][33];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ float t[32][32 + 1];{{$}}
   __shared__ float u[32][32];
   t[threadIdx.y][threadIdx.x] = 1.0f;
   u[threadIdx.y][threadIdx.x] = 1.0f;

@@ -100,9 +100,11 @@ __global__ void kept(const float *in, float *out, int stride) {
 
 // A re-read of an element the thread already loaded: nvcc reuses the
 // register (one ld.shared for lines 1 and 3 below). Block (8, 8): rows 16
-// words apart, 2-way.
+// words apart, 2-way; rows 24 words apart spread a warp's four rows of
+// eight over the banks, and every finding carries the fix.
 __global__ void reread(const float *in, float *out) {
   __shared__ float s[8][16];
+  // CHECK-FIXES: {{^}}  __shared__ float s[8][16 + 8];{{$}}
   int tx = threadIdx.x, ty = threadIdx.y;
   int i = ty * 8 + tx;
   s[ty][tx] = in[i];
@@ -122,6 +124,7 @@ __global__ void reread(const float *in, float *out) {
 // is not.
 __global__ void rereadKept(const float *in, float *out, int n) {
   __shared__ float r[8][16];
+  // CHECK-FIXES: {{^}}  __shared__ float r[8][16 + 8];{{$}}
   int tx = threadIdx.x, ty = threadIdx.y;
   r[ty][tx] = in[tx];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 2-way shared memory bank conflict: threads of a warp access different addresses of 'r'
