@@ -9,979 +9,37 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedBankConflictCheck.h"
+#include "SharedBankPadding.h"
 #include "cudalint/DeviceCode.h"
-#include "cudalint/KernelLaunches.h"
+#include "cudalint/SharedMemoryBanks.h"
 #include "cudalint/ThreadIndex.h"
-#include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
-#include <array>
-#include <numeric>
+#include <memory>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+using namespace banks;
+
 namespace {
 
-/// A block shape: threads in x, y and z.
-struct BlockDims {
-  int64_t X = 32, Y = 1, Z = 1;
-};
-
-//===--- The block shape of a kernel, from its launches ------------------===//
-
-/// The functions with a body in \p DC and its namespaces, outside system
-/// headers. Declarations a precompiled prelude holds are not loaded: they
-/// are the CUDA headers' (decls() would deserialize all of them).
-void collectBodies(const SourceManager &SM, const DeclContext *DC,
-                   SmallVectorImpl<const FunctionDecl *> &Out) {
-  for (const Decl *D : DC->noload_decls()) {
-    if (SM.isInSystemHeader(D->getLocation()))
-      continue;
-    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
-      if (FD->hasBody() && FD->doesThisDeclarationHaveABody())
-        Out.push_back(FD);
-    } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
-      collectBodies(SM, NS, Out);
-    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
-      collectBodies(SM, LS, Out);
-    }
-  }
-}
-
-} // namespace
-
-/// Every kernel launch in the functions of this translation unit outside
-/// system headers, found once: a search per kernel over every body (one
-/// matcher run per kernel and body) cost more than the rest of the check.
-void SharedBankConflictCheck::LaunchSites::collect(ASTContext &Ctx) {
-  if (Collected)
+/// Calls \p F for each __shared__ variable declared in \p S.
+void forEachSharedArray(const Stmt *S,
+                        llvm::function_ref<void(const VarDecl *)> F) {
+  if (!S)
     return;
-  Collected = true;
-  SmallVector<const FunctionDecl *, 16> Callers;
-  collectBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Callers);
-  for (const FunctionDecl *Caller : Callers)
-    for (const auto &Node : match(findAll(cudaKernelCallExpr().bind("launch")),
-                                  *Caller->getBody(), Ctx))
-      Calls.push_back({Node.getNodeAs<CUDAKernelCallExpr>("launch"), Caller});
-}
-
-namespace {
-
-/// The block shape every launch of \p Kernel in this translation unit uses,
-/// or nullopt when there is none or they differ.
-std::optional<BlockDims>
-launchShape(ASTContext &Ctx, const FunctionDecl *Kernel,
-            SharedBankConflictCheck::LaunchSites &Sites) {
-  Sites.collect(Ctx);
-  std::optional<BlockDims> Shape;
-  for (const auto &[Launch, Caller] : Sites.Calls) {
-    // The launch may name an earlier declaration of the kernel.
-    const auto *Callee =
-        dyn_cast_or_null<FunctionDecl>(Launch->getCalleeDecl());
-    if (!Callee || Callee->getCanonicalDecl() != Kernel->getCanonicalDecl())
-      continue;
-    const CallExpr *Config = Launch->getConfig();
-    if (!Config || Config->getNumArgs() < 2)
-      return std::nullopt;
-    std::optional<cuda::BlockShape> B =
-        KernelLaunches::evaluateBlock(Config->getArg(1), Caller, Ctx);
-    if (!B)
-      return std::nullopt;
-    std::optional<BlockDims> S = BlockDims{(*B)[0], (*B)[1], (*B)[2]};
-    if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
-      return std::nullopt;
-    Shape = S;
-  }
-  return Shape;
-}
-
-//===--- What the code says about the block shape -------------------------===//
-
-/// Upper bounds on the block shape of a function, and the exact shape where
-/// every launch of a kernel in this translation unit uses one constant shape.
-struct BlockBounds {
-  std::optional<BlockDims> Exact;
-  int64_t MaxThreads = 1024;                     ///< __launch_bounds__.
-  std::array<int64_t, 3> Max = {1024, 1024, 64}; ///< Bounds on blockDim.
-
-  /// The shape assumed where the exact one is not known: the widest block
-  /// the code allows, up to a warp, filled with rows of threadIdx.y, then
-  /// planes of threadIdx.z, up to the bounds.
-  BlockDims assumed() const {
-    if (Exact)
-      return *Exact;
-    BlockDims S;
-    S.X = std::max<int64_t>(1, std::min<int64_t>({32, Max[0], MaxThreads}));
-    S.Y = std::max<int64_t>(
-        1, std::min<int64_t>({Max[1], (32 + S.X - 1) / S.X, MaxThreads / S.X}));
-    S.Z = std::max<int64_t>(
-        1, std::min<int64_t>({Max[2], (32 + S.X * S.Y - 1) / (S.X * S.Y),
-                              MaxThreads / (S.X * S.Y)}));
-    return S;
-  }
-};
-
-std::optional<int64_t> evalInt(ASTContext &Ctx, const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 62)
-    return std::nullopt;
-  return V.getExtValue();
-}
-
-/// Finds, in a function body, the accesses every thread of the block
-/// executes: not under a condition, not in a loop that may run zero times,
-/// not after a statement that may leave the function or the loop early.
-/// An unconditional `a[threadIdx.x]...` into a constant-size array `a[N]...`
-/// bounds blockDim.x by N (a correct program stays in bounds).
-class FirstSubscriptBounds {
-public:
-  FirstSubscriptBounds(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-                       std::array<int64_t, 3> &Max)
-      : Ctx(Ctx), TIA(TIA), Max(Max) {}
-
-  void visit(const Stmt *S, bool Cond) {
-    if (!S)
-      return;
-    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
-            CXXThrowExpr, LambdaExpr>(S)) {
-      SeenExit = true;
-      return;
-    }
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      visit(If->getInit(), Cond);
-      visit(If->getConditionVariableDeclStmt(), Cond);
-      visit(If->getCond(), Cond);
-      visit(If->getThen(), true);
-      visit(If->getElse(), true);
-      return;
-    }
-    if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
-      visit(Sw->getInit(), Cond);
-      visit(Sw->getCond(), Cond);
-      visit(Sw->getBody(), true);
-      return;
-    }
-    if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      visit(W->getCond(), Cond);
-      visit(W->getBody(), true);
-      return;
-    }
-    if (const auto *For = dyn_cast<ForStmt>(S)) {
-      visit(For->getInit(), Cond);
-      visit(For->getCond(), Cond);
-      bool Once = runsOnce(For);
-      // Every thread runs the body for every value of the counter.
-      bool Full = !Cond && Once && !hasJump(For->getBody());
-      if (Full)
-        FullLoops.push_back(For);
-      visit(For->getBody(), Cond || !Once);
-      if (Full)
-        FullLoops.pop_back();
-      visit(For->getInc(), true);
-      return;
-    }
-    if (isa<CXXForRangeStmt, CoroutineBodyStmt>(S)) {
-      for (const Stmt *Child : S->children())
-        visit(Child, true);
-      return;
-    }
-    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
-      visit(CO->getCond(), Cond);
-      visit(CO->getTrueExpr(), true);
-      visit(CO->getFalseExpr(), true);
-      return;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(S))
-      if (BO->isLogicalOp()) {
-        visit(BO->getLHS(), Cond);
-        visit(BO->getRHS(), true);
-        return;
-      }
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
-      if (!Cond && !SeenExit)
-        record(ASE);
-    for (const Stmt *Child : S->children())
-      visit(Child, Cond);
-  }
-
-private:
-  // `for (int i = A; i < B; ...)` or `for (i = A; i < B; ...)` with
-  // constants A < B.
-  bool runsOnce(const ForStmt *For) {
-    const auto *BO = dyn_cast_or_null<BinaryOperator>(
-        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!BO)
-      return false;
-    const VarDecl *V = nullptr;
-    const Expr *Init = nullptr;
-    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-      V = DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-      Init = V ? V->getInit() : nullptr;
-    } else if (const auto *Assign =
-                   dyn_cast_or_null<BinaryOperator>(For->getInit());
-               Assign && Assign->getOpcode() == BO_Assign) {
-      if (const auto *D = dyn_cast<DeclRefExpr>(Assign->getLHS()))
-        V = dyn_cast<VarDecl>(D->getDecl());
-      Init = Assign->getRHS();
-    }
-    const auto *Ref =
-        dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-    if (!V || !Ref || Ref->getDecl() != V)
-      return false;
-    auto A = evalInt(Ctx, Init);
-    auto B = evalInt(Ctx, BO->getRHS());
-    if (!A || !B)
-      return false;
-    return (BO->getOpcode() == BO_LT && *A < *B) ||
-           (BO->getOpcode() == BO_LE && *A <= *B) ||
-           (BO->getOpcode() == BO_NE && *A != *B);
-  }
-
-  static bool hasJump(const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return false;
-    if (isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, IndirectGotoStmt,
-            CXXThrowExpr>(S))
-      return true;
-    return llvm::any_of(S->children(), hasJump);
-  }
-
-  /// The largest value of \p P, a sum of constants and counters of the
-  /// enclosing loops whose bodies every thread runs for every value of the
-  /// counter, that the access takes in every thread: nullopt for anything
-  /// else.
-  std::optional<int64_t> attainedMax(const IndexPoly &P) {
-    int64_t Sum = 0;
-    for (const auto &[M, K] : P.terms()) {
-      if (M.empty()) {
-        Sum += K;
-        continue;
-      }
-      const auto *V =
-          M.size() == 1 ? dyn_cast_or_null<VarDecl>(M[0].getDecl()) : nullptr;
-      std::optional<LoopSpan> Span = V ? TIA.constantLoopSpan(V) : std::nullopt;
-      if (!Span || !llvm::is_contained(FullLoops, Span->Loop) ||
-          std::abs(K) > (int64_t(1) << 20))
-        return std::nullopt;
-      Sum += K > 0 ? K * Span->Last : K * Span->First;
-    }
-    return Sum;
-  }
-
-  // `a[c * threadIdx.d + u]` into `a[N]...`, executed by every thread for
-  // every value of u's loop counters: c * threadIdx.d + max(u) < N.
-  void record(const ArraySubscriptExpr *ASE) {
-    const auto *DRE =
-        dyn_cast<DeclRefExpr>(ASE->getBase()->IgnoreParenImpCasts());
-    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!V)
-      return;
-    const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(V->getType());
-    if (!CAT || V->hasExternalStorage())
-      return;
-    IndexForm F = TIA.analyze(ASE->getIdx());
-    if (!F.Poly)
-      return;
-    int64_t Extent = CAT->getSize().getZExtValue();
-    for (unsigned D = 0; D < 3; ++D) {
-      IndexSymbol T = IndexSymbol::threadIdx(D);
-      std::optional<IndexPoly> Coef = F.Poly->coefficientOf(T);
-      std::optional<int64_t> C = Coef ? Coef->getConstant() : std::nullopt;
-      if (!C || *C <= 0)
-        continue;
-      std::optional<int64_t> Rest =
-          attainedMax(*F.Poly - IndexPoly::symbol(T) * *C);
-      if (Rest && Extent - 1 - *Rest >= 0)
-        Max[D] = std::min<int64_t>(Max[D], (Extent - 1 - *Rest) / *C + 1);
-    }
-  }
-
-  ASTContext &Ctx;
-  ThreadIndexAnalysis &TIA;
-  std::array<int64_t, 3> &Max;
-  bool SeenExit = false;
-  /// The enclosing loops that every thread runs in full.
-  SmallVector<const ForStmt *, 4> FullLoops;
-};
-
-BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,
-                        ThreadIndexAnalysis &TIA,
-                        SharedBankConflictCheck::LaunchSites &Sites) {
-  BlockBounds B;
-  if (isKernel(Fn)) {
-    B.Exact = launchShape(Ctx, Fn, Sites);
-    if (const auto *LB = Fn->getAttr<CUDALaunchBoundsAttr>())
-      if (auto N = evalInt(Ctx, LB->getMaxThreads()); N && *N > 0)
-        B.MaxThreads = std::min<int64_t>(B.MaxThreads, *N);
-  }
-  for (int64_t &M : B.Max)
-    M = std::min(M, B.MaxThreads);
-  FirstSubscriptBounds Finder(Ctx, TIA, B.Max);
-  Finder.visit(Fn->getBody(), false);
-  if (B.Exact) {
-    B.Max = {B.Exact->X, B.Exact->Y, B.Exact->Z};
-    B.MaxThreads = B.Exact->X * B.Exact->Y * B.Exact->Z;
-  }
-  return B;
-}
-
-//===--- Value ranges of subscripts ---------------------------------------===//
-
-struct Range {
-  int64_t Lo, Hi;
-};
-
-/// Proves bounds on integer expressions: threadIdx below the block bounds,
-/// constants, `x % M`, `x & M`, loop counters bounded by their condition,
-/// sums and products of those, local variables with one definition.
-class RangeAnalysis {
-public:
-  RangeAnalysis(ASTContext &Ctx, const FunctionDecl *Fn,
-                ThreadIndexAnalysis &TIA, const BlockBounds &B)
-      : Ctx(Ctx), Fn(Fn), TIA(TIA), B(B) {}
-
-  std::optional<Range> range(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 16 || E->isValueDependent())
-      return std::nullopt;
-    std::optional<Range> R = rangeImpl(E->IgnoreParens(), Depth);
-    // A value the type cannot hold wraps around: unknown.
-    if (R && E->getType()->isIntegralOrEnumerationType() &&
-        !fits(*R, E->getType()))
-      return std::nullopt;
-    return R;
-  }
-
-private:
-  bool fits(const Range &R, QualType T) const {
-    unsigned Width = Ctx.getIntWidth(T);
-    if (Width >= 63)
-      return !T->isUnsignedIntegerOrEnumerationType() || R.Lo >= 0;
-    if (T->isUnsignedIntegerOrEnumerationType())
-      return R.Lo >= 0 && R.Hi < (int64_t(1) << Width);
-    return R.Lo >= -(int64_t(1) << (Width - 1)) &&
-           R.Hi < (int64_t(1) << (Width - 1));
-  }
-
-  std::optional<Range> rangeImpl(const Expr *E, unsigned Depth) {
-    if (auto C = evalInt(Ctx, E))
-      return Range{*C, *C};
-    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
-      if (Sym->Kind == IndexSymbol::ThreadIdx)
-        return Range{0, B.Max[Sym->Dim] - 1};
-      if (Sym->Kind == IndexSymbol::BlockDim)
-        return Range{1, B.Max[Sym->Dim]};
-      return std::nullopt;
-    }
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      switch (Cast->getCastKind()) {
-      case CK_LValueToRValue:
-      case CK_NoOp:
-      case CK_IntegralCast:
-        return range(Cast->getSubExpr(), Depth + 1);
-      default:
-        return std::nullopt;
-      }
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E))
-      return binary(BO, Depth);
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      auto T = range(CO->getTrueExpr(), Depth + 1);
-      auto F = range(CO->getFalseExpr(), Depth + 1);
-      if (!T || !F)
-        return std::nullopt;
-      return Range{std::min(T->Lo, F->Lo), std::max(T->Hi, F->Hi)};
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V || V->getDeclContext() != Fn || isa<ParmVarDecl>(V))
-        return std::nullopt;
-      if (TIA.isInductionVariable(V))
-        return loopRange(V, DRE, Depth);
-      if (const Expr *Def = TIA.definitionAt(V, DRE))
-        return range(Def, Depth + 1);
-      return loopRange(V, DRE, Depth);
-    }
-    return std::nullopt;
-  }
-
-  std::optional<Range> binary(const BinaryOperator *BO, unsigned Depth) {
-    auto L = range(BO->getLHS(), Depth + 1);
-    auto R = range(BO->getRHS(), Depth + 1);
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      if (L && R)
-        return clamp(L->Lo + R->Lo, L->Hi + R->Hi);
-      break;
-    case BO_Sub:
-      if (L && R)
-        return clamp(L->Lo - R->Hi, L->Hi - R->Lo);
-      break;
-    case BO_Mul:
-      if (L && R) {
-        int64_t P[] = {L->Lo * R->Lo, L->Lo * R->Hi, L->Hi * R->Lo,
-                       L->Hi * R->Hi};
-        return clamp(*std::min_element(std::begin(P), std::end(P)),
-                     *std::max_element(std::begin(P), std::end(P)));
-      }
-      break;
-    case BO_Rem:
-      // The sign of `x % M` is the sign of x.
-      if (R && R->Lo == R->Hi && R->Lo > 0) {
-        int64_t M = R->Lo - 1;
-        if (L && L->Lo >= 0)
-          return Range{0, std::min(L->Hi, M)};
-        if (BO->getType()->isUnsignedIntegerOrEnumerationType())
-          return Range{0, M};
-        return Range{-M, M};
-      }
-      break;
-    case BO_And:
-      // A non-negative mask bounds the result, whatever the other operand.
-      if (R && R->Lo == R->Hi && R->Lo >= 0)
-        return Range{0, L && L->Lo >= 0 ? std::min(L->Hi, R->Lo) : R->Lo};
-      if (L && L->Lo == L->Hi && L->Lo >= 0)
-        return Range{0, R && R->Lo >= 0 ? std::min(R->Hi, L->Lo) : L->Lo};
-      break;
-    case BO_Div:
-    case BO_Shr:
-      if (L && R && L->Lo >= 0 && R->Lo == R->Hi && R->Lo > 0 &&
-          (BO->getOpcode() == BO_Div || R->Lo < 62)) {
-        if (BO->getOpcode() == BO_Div)
-          return Range{L->Lo / R->Lo, L->Hi / R->Lo};
-        return Range{L->Lo >> R->Lo, L->Hi >> R->Lo};
-      }
-      break;
-    case BO_Shl:
-      if (L && R && L->Lo >= 0 && R->Lo == R->Hi && R->Lo >= 0 && R->Lo < 24)
-        return clamp(L->Lo << R->Lo, L->Hi << R->Lo);
-      break;
-    case BO_Comma:
-      return R;
-    default:
-      break;
-    }
-    return std::nullopt;
-  }
-
-  static std::optional<Range> clamp(int64_t Lo, int64_t Hi) {
-    if (Lo < -(int64_t(1) << 40) || Hi > (int64_t(1) << 40))
-      return std::nullopt;
-    return Range{Lo, Hi};
-  }
-
-  static bool contains(const Stmt *S, const Stmt *Needle) {
-    if (!S)
-      return false;
-    if (S == Needle)
-      return true;
-    for (const Stmt *Child : S->children())
-      if (contains(Child, Needle))
-        return true;
-    return false;
-  }
-
-  const ForStmt *declaringLoop(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
-        if (llvm::is_contained(DS->decls(), V))
-          return For;
-    for (const Stmt *Child : S->children())
-      if (const ForStmt *F = declaringLoop(Child, V))
-        return F;
-    return nullptr;
-  }
-
-  /// Whether every reference to \p V in \p S only reads it.
-  bool onlyReads(const Stmt *S, const VarDecl *V) {
-    if (!S)
-      return true;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      return DRE->getDecl() != V || classifyVarUse(Ctx, DRE) == VarUse::Read;
-    return llvm::all_of(S->children(),
-                        [&](const Stmt *C) { return onlyReads(C, V); });
-  }
-
-  /// The innermost `for (V = A; ...)` whose body holds \p Ref and that
-  /// changes \p V only in its increment (a counter declared before its
-  /// loop), and A.
-  std::pair<const ForStmt *, const Expr *>
-  startingLoop(const Stmt *S, const VarDecl *V, const DeclRefExpr *Ref) {
-    std::pair<const ForStmt *, const Expr *> Found = {nullptr, nullptr};
-    if (!S)
-      return Found;
-    if (const auto *For = dyn_cast<ForStmt>(S)) {
-      const auto *Init = dyn_cast_or_null<BinaryOperator>(For->getInit());
-      const auto *LHS =
-          Init && Init->getOpcode() == BO_Assign
-              ? dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens())
-              : nullptr;
-      if (LHS && LHS->getDecl() == V && contains(For->getBody(), Ref) &&
-          onlyReads(For->getBody(), V) && onlyReads(For->getCond(), V) &&
-          onlyReads(Init->getRHS(), V))
-        Found = {For, Init->getRHS()};
-    }
-    for (const Stmt *Child : S->children())
-      if (auto Inner = startingLoop(Child, V, Ref); Inner.first)
-        return Inner;
-    return Found;
-  }
-
-  // A counter of `for (int i = A; i < N; ++i / i += S)`, or of
-  // `for (i = A; ...)` that changes `i` only in its increment, read in the
-  // loop's body: [A, N - 1], or the last value reached for constants A, N,
-  // S.
-  std::optional<Range> loopRange(const VarDecl *V, const DeclRefExpr *Ref,
-                                 unsigned Depth) {
-    const ForStmt *For = nullptr;
-    const Expr *InitExpr = nullptr;
-    if (TIA.isInductionVariable(V)) {
-      For = declaringLoop(Fn->getBody(), V);
-      InitExpr = V->getInit();
-    } else {
-      std::tie(For, InitExpr) = startingLoop(Fn->getBody(), V, Ref);
-    }
-    if (!For || !For->getCond() || !For->getInc() ||
-        !contains(For->getBody(), Ref))
-      return std::nullopt;
-    auto Init = range(InitExpr, Depth + 1);
-    if (!Init || Init->Lo < 0)
-      return std::nullopt;
-    const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
-    if (!Cond)
-      return std::nullopt;
-    auto IsV = [&](const Expr *E) {
-      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      return D && D->getDecl() == V;
-    };
-    BinaryOperatorKind Op = Cond->getOpcode();
-    const Expr *Bound = nullptr;
-    if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
-      Bound = Cond->getRHS();
-    else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
-      Bound = Cond->getLHS();
-      Op = Op == BO_GT ? BO_LT : BO_LE;
-    }
-    auto N = range(Bound, Depth + 1);
-    if (!N)
-      return std::nullopt;
-    int64_t Hi = Op == BO_LT ? N->Hi - 1 : N->Hi;
-    // The step: ++i, i++, i += S with a constant S > 0.
-    int64_t Step = 0;
-    const Expr *Inc = For->getInc()->IgnoreParens();
-    if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
-      if (UO->isIncrementOp() && IsV(UO->getSubExpr()))
-        Step = 1;
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
-      if (BO->getOpcode() == BO_AddAssign && IsV(BO->getLHS()))
-        if (auto S = evalInt(Ctx, BO->getRHS()); S && *S > 0)
-          Step = *S;
-    }
-    if (Step == 0)
-      return std::nullopt;
-    if (Hi < Init->Lo)
-      return Range{Init->Lo, Init->Lo}; // The body never runs.
-    if (Init->Lo == Init->Hi)
-      Hi = Init->Lo + (Hi - Init->Lo) / Step * Step;
-    return Range{Init->Lo, Hi};
-  }
-
-  ASTContext &Ctx;
-  const FunctionDecl *Fn;
-  ThreadIndexAnalysis &TIA;
-  const BlockBounds &B;
-};
-
-//===--- Bank conflict degree ---------------------------------------------===//
-
-int64_t floorDiv(int64_t A, int64_t B) {
-  return A >= 0 ? A / B : -((-A + B - 1) / B);
-}
-int64_t positiveMod(int64_t A, int64_t B) { return ((A % B) + B) % B; }
-
-/// The address an access reads, in elements of the array: its thread part
-/// as constant coefficients of threadIdx.{x,y,z}. Modulo terms `(e % M) * c`
-/// are replaced by `e * c` when that moves the byte address by a multiple of
-/// the bank period (`Banks * 4` bytes), which leaves every bank unchanged.
-std::optional<std::array<int64_t, 3>>
-threadCoefficients(ThreadIndexAnalysis &TIA, IndexPoly L, int64_t ElemSize,
-                   int64_t Banks) {
-  for (int Round = 0; Round < 4 && L.mentions(IndexSymbol::Modulo); ++Round) {
-    IndexPoly Next;
-    for (const auto &[M, C] : L.terms()) {
-      IndexPoly Term = IndexPoly::constant(C);
-      for (const IndexSymbol &S : M)
-        Term = Term * IndexPoly::symbol(S);
-      if (M.size() == 1 && M[0].Kind == IndexSymbol::Modulo) {
-        auto Operand = TIA.moduloOperand(M[0]);
-        if (!Operand ||
-            positiveMod(Operand->second * C * ElemSize, Banks * 4) != 0)
-          return std::nullopt;
-        Term = Operand->first * C;
-      }
-      Next = Next + Term;
-    }
-    L = Next;
-  }
-  std::array<int64_t, 3> Coef = {0, 0, 0};
-  IndexPoly ThreadPart = L.threadPart();
-  for (const auto &[M, C] : ThreadPart.terms()) {
-    if (M.size() != 1 || M[0].Kind != IndexSymbol::ThreadIdx)
-      return std::nullopt;
-    Coef[M[0].Dim] = C;
-  }
-  return Coef;
-}
-
-/// The degree of the bank conflict: the most distinct 4-byte words that one
-/// bank serves in one pass. 4-byte and narrower accesses are served for the
-/// whole warp at once; 8-byte accesses in two passes of 16 threads, 16-byte
-/// accesses in four passes of 8 threads. Threads reading the same word do
-/// not conflict. For elements narrower than a word the result is the least
-/// over where the array starts within a word.
-int64_t
-conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
-               int64_t AccessSize, int64_t MemberOffset, const BlockDims &Shape,
-               int64_t Banks,
-               llvm::function_ref<bool(int64_t, int64_t, int64_t)> Active) {
-  int64_t Threads = Shape.X * Shape.Y * Shape.Z;
-  int64_t PassLanes = AccessSize >= 8 ? 32 / (AccessSize / 4) : 32;
-  bool WordAligned = ElemSize % 4 == 0 && MemberOffset % 4 == 0;
-  int64_t Best = INT64_MAX;
-  for (int64_t Shift = 0; Shift < (WordAligned ? 1 : 4); ++Shift) {
-    int64_t Worst = 1;
-    for (int64_t First = 0; First < Threads; First += PassLanes) {
-      llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> WordsOfBank;
-      for (int64_t T = First; T < First + PassLanes && T < Threads; ++T) {
-        int64_t X = T % Shape.X, Y = (T / Shape.X) % Shape.Y,
-                Z = T / (Shape.X * Shape.Y);
-        if (!Active(X, Y, Z))
-          continue; // A lane the guards keep out.
-        int64_t Elem = Coef[0] * X + Coef[1] * Y + Coef[2] * Z;
-        int64_t Byte = Elem * ElemSize + MemberOffset + Shift;
-        for (int64_t W = floorDiv(Byte, 4);
-             W <= floorDiv(Byte + AccessSize - 1, 4); ++W)
-          WordsOfBank[positiveMod(W, Banks)].insert(W);
-      }
-      for (const auto &Entry : WordsOfBank)
-        Worst = std::max<int64_t>(Worst, Entry.second.size());
-    }
-    Best = std::min(Best, Worst);
-  }
-  return Best;
-}
-
-//===--- Which threads reach an access -----------------------------------===//
-
-/// The conditions on the way to an access that decide, thread by thread,
-/// whether it runs: enclosing `if`s and `?:` branches, the left operand of
-/// `&&` and `||`, and earlier `if (c) return;` (or `continue`, `break`) in
-/// enclosing blocks. A lane that a condition provably keeps out does not
-/// take part in the access (`if (tx == 0)`: one thread, no conflict); a
-/// condition the analysis cannot evaluate lets every lane in.
-class LaneGuards {
-public:
-  LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-             std::optional<BlockDims> Exact, const Expr *Access)
-      : Ctx(Ctx), TIA(TIA), Exact(Exact) {
-    collect(Access);
-  }
-
-  bool mayRun(int64_t X, int64_t Y, int64_t Z) {
-    Coords = {X, Y, Z};
-    for (const auto &[Cond, Want] : Conds) {
-      std::optional<bool> V = evalBool(Cond, 0);
-      if (V && *V != Want)
-        return false;
-    }
-    return true;
-  }
-
-private:
-  static bool exits(const Stmt *S) {
-    if (!S)
-      return false;
-    if (isa<ReturnStmt, ContinueStmt, BreakStmt>(S))
-      return true;
-    if (const auto *CS = dyn_cast<CompoundStmt>(S))
-      return !CS->body_empty() && exits(CS->body_back());
-    return false;
-  }
-
-  void collect(const Expr *Access) {
-    DynTypedNode Cur = DynTypedNode::create(*Access);
-    const Stmt *CurStmt = Access;
-    for (unsigned Steps = 0; Steps < 64; ++Steps) {
-      DynTypedNodeList Parents = Ctx.getParents(Cur);
-      if (Parents.empty())
-        return;
-      DynTypedNode P = Parents[0];
-      if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-        return;
-      if (const auto *PS = P.get<Stmt>()) {
-        if (const auto *If = dyn_cast<IfStmt>(PS)) {
-          if (If->getThen() == CurStmt)
-            Conds.push_back({If->getCond(), true});
-          else if (If->getElse() == CurStmt)
-            Conds.push_back({If->getCond(), false});
-        } else if (const auto *CO = dyn_cast<ConditionalOperator>(PS)) {
-          if (CO->getTrueExpr() == CurStmt)
-            Conds.push_back({CO->getCond(), true});
-          else if (CO->getFalseExpr() == CurStmt)
-            Conds.push_back({CO->getCond(), false});
-        } else if (const auto *BO = dyn_cast<BinaryOperator>(PS)) {
-          if (BO->getOpcode() == BO_LAnd && BO->getRHS() == CurStmt)
-            Conds.push_back({BO->getLHS(), true});
-          else if (BO->getOpcode() == BO_LOr && BO->getRHS() == CurStmt)
-            Conds.push_back({BO->getLHS(), false});
-        } else if (const auto *CS = dyn_cast<CompoundStmt>(PS)) {
-          for (const Stmt *S : CS->body()) {
-            if (S == CurStmt)
-              break;
-            if (isa<LabelStmt, SwitchCase>(S))
-              Conds.clear(); // A jump may land after the exits.
-            const auto *If = dyn_cast<IfStmt>(S);
-            if (If && !If->getElse() && !If->getInit() &&
-                !If->getConditionVariable() && exits(If->getThen()))
-              Conds.push_back({If->getCond(), false});
-          }
-        } else if (isa<SwitchStmt, SwitchCase, LabelStmt>(PS)) {
-          Conds.clear(); // Entered from elsewhere: nothing known.
-          return;
-        }
-        CurStmt = PS;
-      }
-      Cur = P;
-    }
-  }
-
-  std::optional<int64_t> evalInt(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 12 || E->isValueDependent())
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (auto C = ::clang::tidy::cuda::evalInt(Ctx, E))
-      return C;
-    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
-      if (Sym->Kind == IndexSymbol::ThreadIdx)
-        return Coords[Sym->Dim];
-      if (Sym->Kind == IndexSymbol::BlockDim && Exact)
-        return std::array<int64_t, 3>{Exact->X, Exact->Y, Exact->Z}[Sym->Dim];
-      return std::nullopt;
-    }
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      switch (Cast->getCastKind()) {
-      case CK_LValueToRValue:
-      case CK_NoOp:
-      case CK_IntegralCast:
-        return evalInt(Cast->getSubExpr(), Depth + 1);
-      default:
-        return std::nullopt;
-      }
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
-        return std::nullopt;
-      if (const Expr *Def = TIA.definitionAt(V, DRE))
-        return evalInt(Def, Depth + 1);
-      return std::nullopt;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      auto L = evalInt(BO->getLHS(), Depth + 1);
-      auto R = evalInt(BO->getRHS(), Depth + 1);
-      if (!L || !R)
-        return std::nullopt;
-      switch (BO->getOpcode()) {
-      case BO_Add:
-        return *L + *R;
-      case BO_Sub:
-        return *L - *R;
-      case BO_Mul:
-        return *L * *R;
-      case BO_Div:
-        return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-      case BO_Rem:
-        return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-      case BO_And:
-        return *L & *R;
-      case BO_Or:
-        return *L | *R;
-      case BO_Xor:
-        return *L ^ *R;
-      case BO_Shl:
-        return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R)
-                                  : std::nullopt;
-      case BO_Shr:
-        return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R)
-                                  : std::nullopt;
-      default:
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
-  }
-
-  std::optional<bool> evalBool(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 12)
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-      if (Cast->getCastKind() == CK_IntegralToBoolean) {
-        auto V = evalInt(Cast->getSubExpr(), Depth + 1);
-        return V ? std::optional<bool>(*V != 0) : std::nullopt;
-      }
-      if (Cast->getCastKind() == CK_LValueToRValue ||
-          Cast->getCastKind() == CK_NoOp)
-        return evalBool(Cast->getSubExpr(), Depth + 1);
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      if (UO->getOpcode() == UO_LNot) {
-        auto V = evalBool(UO->getSubExpr(), Depth + 1);
-        return V ? std::optional<bool>(!*V) : std::nullopt;
-      }
-    const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO)
-      return std::nullopt;
-    if (BO->isLogicalOp()) {
-      auto L = evalBool(BO->getLHS(), Depth + 1);
-      auto R = evalBool(BO->getRHS(), Depth + 1);
-      if (BO->getOpcode() == BO_LAnd) {
-        if ((L && !*L) || (R && !*R))
-          return false;
-        return L && R ? std::optional<bool>(true) : std::nullopt;
-      }
-      if ((L && *L) || (R && *R))
-        return true;
-      return L && R ? std::optional<bool>(false) : std::nullopt;
-    }
-    if (!BO->isComparisonOp())
-      return std::nullopt;
-    auto L = evalInt(BO->getLHS(), Depth + 1);
-    auto R = evalInt(BO->getRHS(), Depth + 1);
-    if (!L || !R)
-      return std::nullopt;
-    switch (BO->getOpcode()) {
-    case BO_LT:
-      return *L < *R;
-    case BO_LE:
-      return *L <= *R;
-    case BO_GT:
-      return *L > *R;
-    case BO_GE:
-      return *L >= *R;
-    case BO_EQ:
-      return *L == *R;
-    case BO_NE:
-      return *L != *R;
-    default:
-      return std::nullopt;
-    }
-  }
-
-  ASTContext &Ctx;
-  ThreadIndexAnalysis &TIA;
-  std::optional<BlockDims> Exact;
-  SmallVector<std::pair<const Expr *, bool>, 4> Conds;
-  std::array<int64_t, 3> Coords = {0, 0, 0};
-};
-
-//===--- Uses of a __shared__ array ---------------------------------------===//
-
-struct ArrayUse {
-  bool IsAccess = false; ///< A subscript for every dimension.
-  SmallVector<const Expr *, 3> Subscripts;
-  const Expr *Access = nullptr;
-  int64_t AccessSize = 0;
-  int64_t MemberOffset = 0;
-};
-
-class UseCollector {
-public:
-  UseCollector(ASTContext &Ctx, const VarDecl *V, unsigned Rank)
-      : Ctx(Ctx), V(V), Rank(Rank) {}
-  SmallVector<ArrayUse, 4> Uses;
-
-  void visit(const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (DRE->getDecl() == V)
-        Uses.push_back(classify(DRE));
-    Stack.push_back(S);
-    for (const Stmt *Child : S->children())
-      visit(Child);
-    Stack.pop_back();
-  }
-
-private:
-  const Stmt *parent(int &K) {
-    while (K >= 0 && isa<ParenExpr>(Stack[K]))
-      --K;
-    return K >= 0 ? Stack[K] : nullptr;
-  }
-
-  ArrayUse classify(const DeclRefExpr *DRE) {
-    ArrayUse Use;
-    int K = static_cast<int>(Stack.size()) - 1;
-    const Expr *Cur = DRE;
-    for (unsigned D = 0; D < Rank; ++D) {
-      const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(parent(K));
-      if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
-        return Use;
-      --K;
-      const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(parent(K));
-      if (!ASE || ASE->getBase()->IgnoreParens() != Decay)
-        return Use;
-      --K;
-      Use.Subscripts.push_back(ASE->getIdx());
-      Cur = ASE;
-    }
-    Use.Access = Cur;
-    Use.AccessSize = Ctx.getTypeSizeInChars(Cur->getType()).getQuantity();
-    const Stmt *P = parent(K);
-    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
-      if (UO->getOpcode() == UO_AddrOf)
-        return Use; // Its address taken: not an access we may pad under.
-    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
-      const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      if (!Field || Field->isBitField())
-        return Use;
-      Use.MemberOffset =
-          Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Field)).getQuantity();
-      Use.AccessSize = Ctx.getTypeSizeInChars(Field->getType()).getQuantity();
-    }
-    Use.IsAccess = true;
-    return Use;
-  }
-
-  ASTContext &Ctx;
-  const VarDecl *V;
-  unsigned Rank;
-  SmallVector<const Stmt *, 16> Stack;
-};
-
-bool lowerPrecedenceThanAdd(const Expr *E) {
-  E = E->IgnoreImpCasts();
-  if (const auto *C = dyn_cast<ConstantExpr>(E))
-    E = C->getSubExpr()->IgnoreImpCasts();
-  if (isa<ConditionalOperator>(E))
-    return true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return !BO->isMultiplicativeOp() && !BO->isAdditiveOp();
-  return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D);
+          V && V->hasAttr<CUDASharedAttr>())
+        F(V);
+  for (const Stmt *Child : S->children())
+    forEachSharedArray(Child, F);
 }
 
 } // namespace
@@ -1064,8 +122,8 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   bool UpTo = !Bounds.Exact;
   RangeAnalysis Ranges(Ctx, Fn, TIA, Bounds);
 
-  UseCollector Collector(Ctx, Var, Dims.size());
-  Collector.visit(Fn->getBody());
+  SmallVector<ArrayUse, 4> Uses =
+      collectArrayUses(Ctx, Var, Dims.size(), Fn->getBody());
 
   SourceLocation Key = Var->getLocation();
   auto [It, Inserted] = Declarations.insert({Key, Declaration()});
@@ -1101,21 +159,54 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     }
     return L;
   };
-  auto degree = [&](const ArrayUse &Use, int64_t Pad) -> int64_t {
-    if (!llvm::is_contained({1, 2, 4, 8, 16}, Use.AccessSize))
-      return 0; // A member of an odd size: not modelled.
-    std::optional<IndexPoly> L = linearAddress(Use, Pad);
-    if (!L)
-      return 0; // Unknown.
-    auto Coef = threadCoefficients(TIA, *L, ElemSize, Banks);
-    if (!Coef)
-      return 0;
-    LaneGuards Guards(Ctx, TIA, Bounds.Exact, Use.Access);
-    return conflictDegree(*Coef, ElemSize, Use.AccessSize, Use.MemberOffset,
-                          Shape, Banks, [&](int64_t X, int64_t Y, int64_t Z) {
-                            return Guards.mayRun(X, Y, Z);
-                          });
+  // The degree of each access as the compiled code issues it, with the
+  // last dimension widened by Pad: 0 for an access that issues nothing of
+  // its own (merged into a vector access, or a reused load), or whose
+  // pattern is unknown.
+  // Which lanes reach each access, decided once per lane.
+  int64_t Threads = Shape.X * Shape.Y * Shape.Z;
+  std::vector<std::unique_ptr<LaneGuards>> Guards(Uses.size());
+  std::vector<std::vector<int8_t>> Reaches(Uses.size());
+  auto mayRun = [&](unsigned I, int64_t X, int64_t Y, int64_t Z) {
+    if (!Guards[I]) {
+      Guards[I] =
+          std::make_unique<LaneGuards>(Ctx, TIA, Bounds.Exact, Uses[I].Access);
+      Reaches[I].assign(Threads, -1);
+    }
+    int8_t &R = Reaches[I][X + Shape.X * (Y + Shape.Y * Z)];
+    if (R < 0)
+      R = Guards[I]->mayRun(X, Y, Z);
+    return R != 0;
   };
+  auto degrees = [&](int64_t Pad) {
+    SmallVector<std::optional<IndexPoly>, 4> Addresses;
+    for (const ArrayUse &Use : Uses)
+      Addresses.push_back(Use.IsAccess ? linearAddress(Use, Pad)
+                                       : std::nullopt);
+    SmallVector<IssuedAccess, 4> Issued =
+        issuedAccesses(Ctx, Var, Uses, Addresses, ElemSize);
+    SmallVector<int64_t, 4> Degrees(Uses.size(), 0);
+    for (unsigned I = 0; I < Uses.size(); ++I) {
+      const ArrayUse &Use = Uses[I];
+      if (!Use.IsAccess || !Addresses[I] ||
+          Issued[I].Kind == IssuedAccess::InVector ||
+          Issued[I].Kind == IssuedAccess::Reused)
+        continue;
+      int64_t Size = Issued[I].Kind == IssuedAccess::Vector
+                         ? Issued[I].Width * ElemSize
+                         : Use.AccessSize;
+      if (!llvm::is_contained({1, 2, 4, 8, 16}, Size))
+        continue; // A member of an odd size: not modelled.
+      auto Coef = threadCoefficients(TIA, *Addresses[I], ElemSize, Banks);
+      if (!Coef)
+        continue;
+      Degrees[I] = conflictDegree(
+          *Coef, ElemSize, Size, Use.MemberOffset, Shape, Banks,
+          [&](int64_t X, int64_t Y, int64_t Z) { return mayRun(I, X, Y, Z); });
+    }
+    return Degrees;
+  };
+  SmallVector<int64_t, 4> Degrees = degrees(0);
 
   // The padded-tile idiom `[T][T + 1]` is the programmer's answer already:
   // not reported (with a 16-wide block it keeps a 2-way conflict that no
@@ -1125,7 +216,8 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
 
   // Reasons against the fix that only count when no other one does.
   std::string LastSubscriptWhy, RangeWhy;
-  for (const ArrayUse &Use : Collector.Uses) {
+  for (unsigned UseIndex = 0; UseIndex < Uses.size(); ++UseIndex) {
+    const ArrayUse &Use = Uses[UseIndex];
     if (!Use.IsAccess) {
       NoFix("its address is taken or it is used other than by subscripts");
       continue;
@@ -1149,13 +241,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
                    "outside that range addresses";
       }
     }
-    int64_t Degree = degree(Use, 0);
-    // Padding must make the worst access of the array better (it may turn
-    // a conflict-free row access of a narrow tile into a 2-way one).
-    if (Dims.size() >= 2) {
-      Decl.MaxDegree = std::max(Decl.MaxDegree, Degree);
-      Decl.MaxPadded = std::max(Decl.MaxPadded, degree(Use, 1));
-    }
+    int64_t Degree = Degrees[UseIndex];
     if (Degree < MinConflictDegree || PaddedTile)
       continue;
     // A multi-dimensional array is reported where threadIdx.x moves a
@@ -1180,71 +266,140 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     C.Range = Use.Access->getSourceRange();
   }
 
-  if (!LastSubscriptWhy.empty())
-    NoFix(LastSubscriptWhy);
-  else if (!RangeWhy.empty())
-    NoFix(RangeWhy);
-  if (!Decl.Fixable || !Inserted)
-    return;
-  // The fix: widen the last dimension, keeping its spelling.
-  TypeLoc TL = Var->getTypeSourceInfo()->getTypeLoc();
-  ArrayTypeLoc Last;
-  while (auto ATL = TL.getAs<ArrayTypeLoc>()) {
-    Last = ATL;
-    TL = ATL.getElementLoc();
+  if (Decl.LastSubscriptWhy.empty())
+    Decl.LastSubscriptWhy = LastSubscriptWhy;
+  if (Decl.RangeWhy.empty())
+    Decl.RangeWhy = RangeWhy;
+  if (Inserted && Decl.Fixable) {
+    Decl.Var = Var;
+    Decl.SM = &SM;
+    // The padding is bounded by a bank period, and by the 48 KiB of static
+    // shared memory a kernel may have (the function's own arrays; with
+    // dynamic shared memory as well, whose size is not known here, only
+    // the one-element pad).
+    Decl.MaxPad = std::max<int64_t>(1, Banks * 4 / ElemSize);
+    int64_t Static = 0;
+    bool Dynamic = false;
+    forEachSharedArray(Fn->getBody(), [&](const VarDecl *V) {
+      if (V->hasExternalStorage() || !Ctx.getAsConstantArrayType(V->getType()))
+        Dynamic = true;
+      else
+        Static += Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+    });
+    int64_t Rows = 1;
+    for (unsigned I = 0; I + 1 < Dims.size(); ++I)
+      Rows *= Dims[I];
+    while (Decl.MaxPad > 1 &&
+           (Dynamic || Static + Rows * Decl.MaxPad * ElemSize > 48 * 1024))
+      --Decl.MaxPad;
+    if (Static + Rows * ElemSize > 48 * 1024)
+      NoFix("padding it would take the kernel past 48 KiB of static shared "
+            "memory");
   }
-  const Expr *Size = Last ? Last.getSizeExpr() : nullptr;
-  if (!Size || Last.getRBracketLoc().isMacroID() ||
-      Last.getLBracketLoc().isMacroID()) {
-    NoFix("its declaration is written in a macro");
+  if (!Decl.Fixable || Dims.size() < 2)
     return;
-  }
-  CharSourceRange SizeRange = CharSourceRange::getCharRange(
-      Lexer::getLocForEndOfToken(Last.getLBracketLoc(), 0, SM, getLangOpts()),
-      Last.getRBracketLoc());
-  StringRef Spelled = Lexer::getSourceText(SizeRange, SM, getLangOpts()).trim();
-  if (!Spelled.empty() && llvm::all_of(Spelled, llvm::isDigit) &&
-      Spelled.size() < 10) {
-    int64_t N = 0;
-    Spelled.getAsInteger(10, N);
-    Decl.Fix = FixItHint::CreateReplacement(SizeRange, std::to_string(N + 1));
+  // The worst degree of the accesses for each padding, over
+  // every instantiation of the function: padding must make the worst
+  // access of the array better (it may turn a conflict-free row access of
+  // a narrow tile into a 2-way one).
+  bool Reported =
+      llvm::any_of(Degrees, [&](int64_t D) { return D >= MinConflictDegree; });
+  if (!Reported && Decl.Worst.empty())
     return;
+  Decl.Worst.resize(Decl.MaxPad + 1, 0);
+  for (int64_t Pad = 0; Pad <= Decl.MaxPad; ++Pad) {
+    SmallVector<int64_t, 4> D = Pad == 0 ? Degrees : degrees(Pad);
+    for (int64_t X : D)
+      Decl.Worst[Pad] = std::max(Decl.Worst[Pad], X);
   }
-  if (lowerPrecedenceThanAdd(Size))
-    Decl.Fix = FixItHint::CreateReplacement(SizeRange,
-                                            ("(" + Spelled + ") + 1").str());
-  else
-    Decl.Fix = FixItHint::CreateInsertion(Last.getRBracketLoc(), " + 1");
 }
 
 void SharedBankConflictCheck::onEndOfTranslationUnit() {
-  llvm::DenseSet<SourceLocation> Fixed;
+  // The padding of each declaration: the least that gives the best worst
+  // access, when that is better than none (one element, the guide's
+  // remedy, wherever it does as well as any).
+  for (const auto &Entry : Conflicts)
+    ++Declarations[Entry.second.DeclKey].Findings;
+  for (auto &Entry : Declarations) {
+    Declaration &Decl = Entry.second;
+    if (!Decl.Fixable || Decl.Worst.empty() || !Decl.Var)
+      continue;
+    int64_t Best = 0;
+    for (int64_t Pad = 1; Pad < static_cast<int64_t>(Decl.Worst.size()); ++Pad)
+      if (Decl.Worst[Pad] < Decl.Worst[Best])
+        Best = Pad;
+    bool Helps = Best != 0 && Decl.Worst[Best] < Decl.Worst[0];
+    // Where no padding changes anything, the lanes that collide are in one
+    // row; where some padding changes the conflict but none reduces it,
+    // they are in rows of threadIdx.y or threadIdx.z that share a warp.
+    bool RowOnly =
+        Decl.Worst.size() > 2 &&
+        llvm::all_of(Decl.Worst, [&](int64_t W) { return W == Decl.Worst[0]; });
+    if (!Helps && RowOnly && !Decl.LastSubscriptWhy.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.LastSubscriptWhy;
+      continue;
+    }
+    if (!Decl.RangeWhy.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.RangeWhy;
+      continue;
+    }
+    if (!Helps) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Decl.MaxPad == 1
+                        ? std::string("padding its last dimension by one "
+                                      "element would not reduce the conflict")
+                        : "padding its last dimension by up to " +
+                              std::to_string(Decl.MaxPad) +
+                              " elements would not reduce the conflict";
+      continue;
+    }
+    // Every finding carries the fix, so that --fix on any one of them pads
+    // the array: with several, as insertions only, which cuda-lint applies
+    // once.
+    PaddingFix Padding = padLastDimension(Decl.Var, *Decl.SM, getLangOpts(),
+                                          Best, Decl.Findings > 1);
+    if (Padding.Fixes.empty()) {
+      Decl.Fixable = false;
+      Decl.WhyNot = Padding.WhyNot;
+      continue;
+    }
+    Decl.Pad = Best;
+    Decl.Fix = Padding.Fixes;
+  }
+
+  llvm::DenseSet<SourceLocation> Noted;
   for (const auto &Entry : Conflicts) {
     const Conflict &C = Entry.second;
     Declaration &Decl = Declarations[C.DeclKey];
-    if (Decl.Fixable && Decl.MaxPadded >= Decl.MaxDegree) {
-      Decl.Fixable = false;
-      Decl.WhyNot = "padding its last dimension by one element would not "
-                    "reduce the conflict";
-    }
-    bool First = Fixed.insert(C.DeclKey).second;
+    bool HasFix = Decl.Fixable && !Decl.Fix.empty();
+    if (!HasFix && Decl.WhyNot.empty())
+      Decl.WhyNot = "padding its last dimension would not reduce the conflict";
     {
       auto D = diag(Entry.first,
                     "%select{|up to }2%0-way shared memory bank conflict: "
                     "threads of a warp access different addresses of '%1' in "
                     "the same bank")
                << static_cast<int>(C.Degree) << C.Name << C.UpTo << C.Range;
-      if (First && Decl.Fixable && !Decl.Fix.isNull())
-        D << Decl.Fix;
+      if (HasFix)
+        for (const FixItHint &F : Decl.Fix)
+          D << F;
     }
-    if (!First)
+    if (!Noted.insert(C.DeclKey).second)
       continue;
-    if (Decl.Fixable && !Decl.Fix.isNull())
+    if (HasFix && Decl.Pad == 1)
       diag(Decl.NameLoc,
            "padding the last dimension of '%0' by one element spreads "
            "the threads over the banks",
            DiagnosticIDs::Note)
           << C.Name;
+    else if (HasFix)
+      diag(Decl.NameLoc,
+           "padding the last dimension of '%0' by %1 elements spreads "
+           "the threads over the banks",
+           DiagnosticIDs::Note)
+          << C.Name << static_cast<int>(Decl.Pad);
     else
       diag(Decl.NameLoc, "no automatic fix for '%0': %1", DiagnosticIDs::Note)
           << C.Name << Decl.WhyNot;

@@ -4,6 +4,7 @@
 #define CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/SharedMemoryBanks.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -29,15 +30,6 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;
 
-  /// The kernel launches of the translation unit, collected on first use.
-  struct LaunchSites {
-    bool Collected = false;
-    /// Each launch, with the function it is in.
-    std::vector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>>
-        Calls;
-    void collect(ASTContext &Ctx);
-  };
-
 private:
   /// One conflicting access, over every instantiation of its function.
   struct Conflict {
@@ -52,9 +44,20 @@ private:
     SourceLocation NameLoc;
     bool Fixable = true;
     std::string WhyNot;
-    FixItHint Fix;
-    int64_t MaxDegree = 0; ///< The worst access, as declared.
-    int64_t MaxPadded = 0; ///< The worst access, padded.
+    llvm::SmallVector<FixItHint, 2> Fix;
+    /// The findings on it.
+    unsigned Findings = 0;
+    int64_t Pad = 0; ///< The elements the fix adds to each row.
+    const VarDecl *Var = nullptr;
+    const SourceManager *SM = nullptr;
+    /// The largest padding considered.
+    int64_t MaxPad = 1;
+    /// The worst degree of the accesses, by padding.
+    llvm::SmallVector<int64_t, 8> Worst;
+    /// Why padding the rows does not help where no padding does.
+    std::string LastSubscriptWhy;
+    /// Why the last subscripts may leave their row.
+    std::string RangeWhy;
   };
 
   const int64_t MinConflictDegree;
@@ -63,7 +66,7 @@ private:
   llvm::MapVector<SourceLocation, Declaration> Declarations;
   /// Namespace-scope arrays and the functions already analysed for them.
   llvm::DenseSet<std::pair<const VarDecl *, const FunctionDecl *>> Visited;
-  LaunchSites Launches;
+  banks::LaunchSites Launches;
 };
 
 } // namespace clang::tidy::cuda

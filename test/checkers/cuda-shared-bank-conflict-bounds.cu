@@ -89,7 +89,7 @@ __global__ void exitFirst(float *out) {
 // signed s may be negative.
 __global__ void modulo(float *out, unsigned k, int s) {
   __shared__ float t[32][32];
-  // CHECK-FIXES: {{^}}  __shared__ float t[32][33];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ float t[32][32 + 1];{{$}}
   __shared__ float u[32][32];
   t[threadIdx.y][threadIdx.x] = 1.0f;
   u[threadIdx.y][threadIdx.x] = 1.0f;
@@ -129,4 +129,39 @@ __device__ float nsRead(int k) { return gtile[threadIdx.x][k]; }
 
 void launch(float *out, const float *in) {
   loopTooFar<<<1, dim3(32, 16)>>>(out, in);
+}
+
+// A partial sum per thread of an (8, 8) block launched in another file,
+// after an exit that only the block index decides: every thread of a block
+// that goes on writes part[threadIdx.x * 8 + threadIdx.y], and the threads
+// with threadIdx.y == 0 bound threadIdx.x by 7. Doubles, 16 lanes a pass:
+// 4-way, not the 8-way a 32-wide block would give.
+__global__ void partialSums(const double *in, double *out, int n) {
+  __shared__ double part[8 * 8];
+  if (blockIdx.x >= n)
+    return;
+  part[threadIdx.x * 8 + threadIdx.y] =
+      in[blockIdx.x * 64 + threadIdx.y * 8 + threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: up to 4-way shared memory bank conflict: threads of a warp access different addresses of 'part' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-6]]:21: note: no automatic fix for 'part': it is one-dimensional: change its indexing to spread the threads over the banks
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    double s = 0;
+    for (int k = 0; k < 64; ++k)
+      s += part[k];
+    out[blockIdx.x] = s;
+  }
+}
+
+// An exit that the thread index decides: the threads that go on need not
+// include threadIdx.y == 0, so nothing bounds threadIdx.x.
+__global__ void partialSumsGuarded(const double *in, double *out, int n) {
+  __shared__ double part[8 * 8];
+  if (threadIdx.y >= n)
+    return;
+  part[threadIdx.x * 8 + threadIdx.y] = in[threadIdx.y * 8 + threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'part' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-5]]:21: note: no automatic fix for 'part': it is one-dimensional
+  __syncthreads();
+  out[threadIdx.x] = part[threadIdx.x];
 }

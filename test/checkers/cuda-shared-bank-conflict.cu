@@ -27,10 +27,12 @@ __global__ void transposeTiled(float *odata, const float *idata, int width,
   // CHECK-FIXES-MIN16: {{^}}  __shared__ float tile[TILE_DIM][TILE_DIM + 1];{{$}}
 }
 
-// A literal size becomes the next literal; two conflicting accesses, one fix.
+// Two conflicting accesses: each carries the fix, as an insertion that
+// cuda-lint applies once (a literal size with one finding becomes the next
+// literal).
 __global__ void transposeLiteral(float *odata, const float *idata, int n) {
   __shared__ float t[32][32];
-  // CHECK-FIXES: {{^}}  __shared__ float t[32][33];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ float t[32][32 + 1];{{$}}
   int x = blockIdx.x * 32 + threadIdx.x;
   int y = blockIdx.y * 32 + threadIdx.y;
   t[threadIdx.y][threadIdx.x] = idata[y * n + x];
@@ -97,7 +99,7 @@ __global__ void sizes(double *d, int2 *i2, float4 *f4, char *c) {
   __shared__ double dt[32][32];
   // CHECK-FIXES: {{^}}  __shared__ double dt[32][33];{{$}}
   __shared__ int2 it[32][32];
-  // CHECK-FIXES: {{^}}  __shared__ int2 it[32][33];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ int2 it[32][32 + 1];{{$}}
   __shared__ float4 ft[32][32];
   // CHECK-FIXES: {{^}}  __shared__ float4 ft[32][33];{{$}}
   __shared__ char ct[32][32];
