@@ -153,4 +153,109 @@ std::optional<Race> raceBetween(const Access &W, const Access &R) {
   return Race{&W, &R, SameWarp};
 }
 
+void boundThreads(Analysis &A, const FunctionDecl *FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return;
+  const Stmt *FirstReturn = nullptr;
+  for (const Stmt *S : Body->body()) {
+    forEachDescendant(S, [&](const Stmt *X) {
+      if (!FirstReturn && isa<ReturnStmt>(X))
+        FirstReturn = S;
+    });
+    if (FirstReturn)
+      break;
+  }
+  auto before = [&](const Stmt *S) {
+    for (const Stmt *C : Body->body()) {
+      if (C == FirstReturn)
+        return false;
+      if (C == S)
+        return true;
+    }
+    return false;
+  };
+  int64_t Bound = Inf;
+  for (const auto &Region : A.Regions)
+    for (const Access &X : Region) {
+      const auto *VD = dyn_cast<VarDecl>(X.Array);
+      const auto *AT =
+          VD ? A.Ctx.getAsConstantArrayType(VD->getType()) : nullptr;
+      auto It = A.Slots.find(X.Stmt);
+      if (!AT || X.Idx.B != Base::Tid || X.Idx.Xor || X.G.TidLo != 0 ||
+          X.G.TidHi != Inf || !X.G.BlockUniform || It == A.Slots.end() ||
+          It->second.Kind != SlotKind::Compound || It->second.Parent != Body ||
+          !before(X.Stmt))
+        continue;
+      Bound = std::min<int64_t>(Bound, (int64_t)AT->getSize().getZExtValue() -
+                                           X.Idx.Off);
+    }
+  if (Bound >= Inf)
+    return;
+  auto clamp = [&](Guard &G) {
+    if (G.TidHi > Bound) {
+      G.TidHi = Bound;
+      G.Bounded = true;
+    }
+  };
+  for (auto &Region : A.Regions)
+    for (Access &X : Region)
+      clamp(X.G);
+  for (auto &KV : A.Slots)
+    clamp(KV.second.G);
+}
+
+Guard entryGuard(const Analysis &A, const FunctionDecl *FD,
+                 const CallMap &Calls) {
+  Guard Entry;
+  if (!FD->hasAttr<CUDAGlobalAttr>()) {
+    auto It = Calls.find(FD->getCanonicalDecl());
+    if (It != Calls.end() && !It->second.empty()) {
+      Entry.TidLo = Inf;
+      Entry.TidHi = 0;
+      Entry.LaneLo = WarpSize;
+      Entry.LaneHi = 0;
+      // Exact only where every call is reached by exactly the same
+      // threads, all of them described by what the helper sees.
+      std::optional<Guard> FirstMapped;
+      for (const CallSite &CS : It->second) {
+        Guard G = CS.G;
+        // Map the caller's guards through own-index parameters.
+        Guard Mapped;
+        Mapped.WarpUniform = G.WarpUniform;
+        Mapped.BlockUniform = G.BlockUniform;
+        for (unsigned I = 0;
+             I < CS.Call->getNumArgs() && I < FD->getNumParams(); ++I) {
+          Base B = A.baseOf(CS.Call->getArg(I));
+          if (B == Base::Tid) {
+            Mapped.TidLo = G.TidLo;
+            Mapped.TidHi = G.TidHi;
+          }
+        }
+        Mapped.LaneLo = G.LaneLo;
+        Mapped.LaneHi = G.LaneHi;
+        Mapped.Exact = G.Exact && Mapped.TidLo == G.TidLo &&
+                       (Mapped.TidHi == G.TidHi || G.Bounded);
+        if (!FirstMapped)
+          FirstMapped = Mapped;
+        else if (FirstMapped->TidLo != Mapped.TidLo ||
+                 FirstMapped->TidHi != Mapped.TidHi ||
+                 FirstMapped->LaneLo != Mapped.LaneLo ||
+                 FirstMapped->LaneHi != Mapped.LaneHi)
+          Entry.Exact = false;
+        Entry.Exact &= Mapped.Exact;
+        Entry.TidLo = std::min(Entry.TidLo, Mapped.TidLo);
+        Entry.TidHi = std::max(Entry.TidHi, Mapped.TidHi);
+        Entry.LaneLo = std::min(Entry.LaneLo, Mapped.LaneLo);
+        Entry.LaneHi = std::max(Entry.LaneHi, Mapped.LaneHi);
+        Entry.WarpUniform &= Mapped.WarpUniform;
+        Entry.BlockUniform &= Mapped.BlockUniform;
+      }
+    } else {
+      Entry.WarpUniform = Entry.BlockUniform = Entry.Exact = false;
+    }
+  }
+  return Entry;
+}
+
 } // namespace clang::tidy::cuda::warpsync

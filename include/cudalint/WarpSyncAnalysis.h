@@ -105,6 +105,9 @@ struct CallSite {
   const FunctionDecl *Caller = nullptr;
 };
 
+/// The calls of each function, with the guards at each call site.
+using CallMap = llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>>;
+
 /// What orders the threads of different blocks: cooperative_groups
 /// `grid.sync()` (and `sync(grid)`), and `__threadfence()` (with which
 /// blocks publish results behind an atomic flag, as in the
@@ -1105,7 +1108,7 @@ public:
 
   ASTContext &Ctx;
   llvm::DenseMap<const ValueDecl *, Base> OwnVars;
-  llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
+  CallMap Calls;
   SmallVector<SmallVector<Access, 8>, 4> Regions;
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
@@ -1132,6 +1135,20 @@ public:
 inline bool canMeet(const Access &W, const Access &R) {
   return W.Side || R.Side ? W.Side != R.Side : !(W.Carried && R.Carried);
 }
+
+/// Bounds the thread index by the accesses that every thread of \p FD makes
+/// (after A.walkFunction(FD)): `A[tid + c]` of an array of N elements in a
+/// statement of the function's body (no branch, no loop, no return before
+/// it) means that the block has at most N - c threads, assuming that the
+/// program accesses A in bounds.
+void boundThreads(Analysis &A, const FunctionDecl *FD);
+
+/// The threads that enter \p FD: every thread for a kernel; for a helper,
+/// the union of what its call sites' guards let in, mapped through the
+/// parameters bound to an own index, exact only where every call is
+/// reached by the same threads.
+Guard entryGuard(const Analysis &A, const FunctionDecl *FD,
+                 const CallMap &Calls);
 
 /// A racing write and read.
 
