@@ -8,6 +8,7 @@
 
 #include "cudalint/ThreadIndex.h"
 #include "cudalint/WarpSyncAnalysis.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include <map>
@@ -1067,6 +1068,68 @@ struct GeneralRaces::Impl {
     return S;
   }
 
+  /// What the conditions around both \p W and \p R (the same `if`, taken
+  /// on its true side) let in at most: Analysis::SingleKind bits. Only
+  /// where the values they compare with are the same for both: not across
+  /// iterations of a loop without a barrier that changes them, and not
+  /// read from memory that the region writes.
+  unsigned singleCondition(const Access &W, const Access &R) {
+    if (W.Side || R.Side)
+      return 0;
+    const SmallVector<Access, 8> *Region = nullptr;
+    for (const auto &Rg : A.Regions)
+      if (!Rg.empty() && &W >= Rg.begin() && &W < Rg.end())
+        Region = &Rg;
+    if (!Region)
+      return 0;
+    auto stable = [&](const Expr *U) {
+      bool OK = true;
+      forEachDescendant(U, [&](const Stmt *S) {
+        const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+        if (!VD)
+          return;
+        // A variable that a loop without a barrier around both changes
+        // may differ between its iterations, which one region holds.
+        for (const Stmt *L : W.Loops) {
+          if (barrierLoop(L))
+            continue;
+          SourceRange LR = L->getSourceRange();
+          if (Analysis::assignedIn(L, VD) ||
+              (VD->getLocation().isValid() &&
+               !Ctx.getSourceManager().isBeforeInTranslationUnit(
+                   VD->getLocation(), LR.getBegin()) &&
+               !Ctx.getSourceManager().isBeforeInTranslationUnit(
+                   LR.getEnd(), VD->getLocation())))
+            OK = false;
+        }
+        if (VD->hasLocalStorage() && !VD->getType()->isPointerType() &&
+            A.Reassigned.count(VD) && !W.Loops.empty())
+          OK = false;
+        // Memory that the region writes may be read before or after.
+        const ValueDecl *Arr = A.canonicalArray(VD);
+        for (const Access &X : *Region)
+          if (X.Write && X.Array == Arr)
+            OK = false;
+      });
+      return OK;
+    };
+    unsigned Single = 0;
+    for (const auto &[CW, VW] : W.G.Conds) {
+      if (!VW)
+        continue;
+      for (const auto &[CR, VR] : R.G.Conds) {
+        if (!VR || CW != CR)
+          continue;
+        SmallVector<const Expr *, 2> Uniform;
+        unsigned S = A.singleCondition(CW, Uniform);
+        if (S && llvm::all_of(Uniform, stable))
+          Single |= S;
+      }
+    }
+    return Single;
+  }
+
   std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly) {
     if (!W.Write || R.Write || W.Array != R.Array)
       return std::nullopt;
@@ -1077,6 +1140,19 @@ struct GeneralRaces::Impl {
       WriterMaps.clear();
       WriterMapsOf = &W;
     }
+    // A condition around both that lets in one thread of each block, or
+    // one block: pairs of threads it does not let in both do not race.
+    unsigned Single = singleCondition(W, R);
+    if (Single & Analysis::SingleBlock) {
+      if (BlocksOnly || (Single & Analysis::SingleThread))
+        return std::nullopt;
+    }
+    if (Single & Analysis::SingleThread) {
+      if (!gridWide(W))
+        return std::nullopt;
+      BlocksOnly = true;
+    }
+    bool SameBlockOnly = Single & Analysis::SingleBlock;
     // An array indexed by the lane (`s[lane]`, `lane = threadIdx.x & 31`)
     // is the warp's own: the threads of one warp, as the own-index test
     // has it.
@@ -1116,9 +1192,10 @@ struct GeneralRaces::Impl {
       return std::nullopt;
     // First the threads that surely reach the accesses; then, if they do
     // not race, those that may, by data the evaluation cannot know.
-    std::optional<Race> Rc = match(W, R, *IW, *IR, BlocksOnly, false);
+    std::optional<Race> Rc =
+        match(W, R, *IW, *IR, BlocksOnly, SameBlockOnly, false);
     if (!Rc) {
-      Rc = match(W, R, *IW, *IR, BlocksOnly, true);
+      Rc = match(W, R, *IW, *IR, BlocksOnly, SameBlockOnly, true);
       if (Rc) {
         Rc->DataDependent = true;
         for (const auto &[X, C] : {std::pair(&W, &*CW), std::pair(&R, &*CR)})
@@ -1182,7 +1259,7 @@ struct GeneralRaces::Impl {
   std::optional<Race> match(const Access &W, const Access &R,
                             const std::vector<Instance> &IW,
                             const std::vector<Instance> &IR, bool BlocksOnly,
-                            bool WithMaybe) {
+                            bool SameBlockOnly, bool WithMaybe) {
     bool AnyMaybe = writers(IW, false).AnyMaybe;
     if (WithMaybe && !AnyMaybe &&
         llvm::none_of(IR, [](const Instance &I) { return I.Maybe; }))
@@ -1205,6 +1282,8 @@ struct GeneralRaces::Impl {
         if (C == None || C == I.Thread)
           continue;
         int K = C / 1024 != I.Thread / 1024 ? 2 : C / 32 != I.Thread / 32;
+        if (K == 2 && SameBlockOnly)
+          continue;
         if (K > Rank)
           Rank = K, Ex = C;
       }

@@ -54,7 +54,8 @@ struct Guard {
   /// its true side, with no early exit before.
   bool Exact = true;
   /// The thread-dependent conditions on the path here, and the value each
-  /// has on it (for the general analysis, which evaluates them per thread).
+  /// has on it (for the general analysis, which evaluates them per thread),
+  /// and the conditions on the block's shape (blockShapeCondition).
   SmallVector<std::pair<const Expr *, bool>, 2> Conds;
 };
 
@@ -104,6 +105,9 @@ struct CallSite {
   Guard G;
   const FunctionDecl *Caller = nullptr;
 };
+
+/// The calls of each function, with the guards at each call site.
+using CallMap = llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>>;
 
 /// What orders the threads of different blocks: cooperative_groups
 /// `grid.sync()` (and `sync(grid)`), and `__threadfence()` (with which
@@ -377,6 +381,29 @@ public:
     return Exit;
   }
 
+  /// Whether \p C is a condition on the block's shape alone (`blockDim.x <=
+  /// 32`: blockDim and constants), the same in every thread of the block
+  /// and decided by the model block of the general analysis. A kernel that
+  /// takes one path for small blocks and another for large ones
+  /// (`if (blockDim.x <= 32) return s[0];`) has accesses that never meet.
+  bool blockShapeCondition(const Expr *C) const;
+
+  /// What a condition taken on its true side lets in, at most (a bit set):
+  /// one thread of each block, or the threads of one block.
+  enum SingleKind : unsigned { SingleThread = 1, SingleBlock = 2 };
+
+  /// How few threads \p C lets in: `threadIdx.x == U` and the bracket
+  /// `P[t] <= K && K < P[t + 1]` over a sorted P (one thread of a block),
+  /// a ticket `atomicAdd(count, 1) == U` (one thread of the grid) and a
+  /// flag set only from one (`isLast = ticket == gridDim.x - 1`, one
+  /// block); 0 for anything else. The values U and K must be the same in
+  /// every thread that evaluates C: they go to \p Uniform, for the caller
+  /// to check that nothing writes what they read.
+  unsigned singleCondition(const Expr *C,
+                           SmallVectorImpl<const Expr *> &Uniform) const;
+  bool ticket(const Expr *E) const;
+  bool ticketCompare(const Expr *E) const;
+
   /// Narrows \p G by the condition \p Cond being true.
   void refine(Guard &G, const Expr *Cond) const {
     Cond = Cond->IgnoreParenImpCasts();
@@ -614,6 +641,10 @@ public:
           G.BlockUniform = G.WarpUniform = G.Exact = false;
           if (const Expr *C = exitCondition(Child))
             G.Conds.push_back({C, false});
+        } else if (const Expr *C = exitCondition(Child);
+                   C && blockShapeCondition(C)) {
+          // After `if (blockDim.x <= 32) return ...;` the blocks are larger.
+          G.Conds.push_back({C, false});
         }
       }
       return;
@@ -635,6 +666,11 @@ public:
       refine(GT, Cond);
       if (threadDependent(Cond)) {
         GE.BlockUniform = GE.WarpUniform = GE.Exact = false;
+        GT.Conds.push_back({Cond, true});
+        GE.Conds.push_back({Cond, false});
+      } else if (blockShapeCondition(Cond)) {
+        // The same in every thread: the general analysis decides it for
+        // its model block.
         GT.Conds.push_back({Cond, true});
         GE.Conds.push_back({Cond, false});
       }
@@ -1105,7 +1141,7 @@ public:
 
   ASTContext &Ctx;
   llvm::DenseMap<const ValueDecl *, Base> OwnVars;
-  llvm::DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
+  CallMap Calls;
   SmallVector<SmallVector<Access, 8>, 4> Regions;
   SmallVector<Access, 8> Current;
   llvm::DenseMap<const Stmt *, Slot> Slots;
@@ -1132,6 +1168,20 @@ public:
 inline bool canMeet(const Access &W, const Access &R) {
   return W.Side || R.Side ? W.Side != R.Side : !(W.Carried && R.Carried);
 }
+
+/// Bounds the thread index by the accesses that every thread of \p FD makes
+/// (after A.walkFunction(FD)): `A[tid + c]` of an array of N elements in a
+/// statement of the function's body (no branch, no loop, no return before
+/// it) means that the block has at most N - c threads, assuming that the
+/// program accesses A in bounds.
+void boundThreads(Analysis &A, const FunctionDecl *FD);
+
+/// The threads that enter \p FD: every thread for a kernel; for a helper,
+/// the union of what its call sites' guards let in, mapped through the
+/// parameters bound to an own index, exact only where every call is
+/// reached by the same threads.
+Guard entryGuard(const Analysis &A, const FunctionDecl *FD,
+                 const CallMap &Calls);
 
 /// A racing write and read.
 
