@@ -408,10 +408,11 @@ bool arrayParamFix(const ParmVarDecl *PD, ArrayTypeLoc ATL, bool AddConst,
 /// The fix for a parameter whose pointer type is spelled through a typedef
 /// or alias (`typedef float *fptr; fptr a`): `__restrict__` before the name
 /// (`fptr __restrict__ a`), and, where `const` is needed too, the type
-/// written out as the pointer it names (`const float *__restrict__ a`),
-/// when its pointee can be spelled at the parameter (a builtin type, or a
-/// type written in a typedef at namespace scope). Returns false, with
-/// \p WhyNot, otherwise.
+/// written out as the pointer it names (`const float *__restrict__ a`;
+/// `const fptr a`, a const pointer, becomes `const float *const
+/// __restrict__ a`), when its pointee can be spelled at the parameter: a
+/// builtin type, or a named type of the scope that declares both the typedef
+/// and the function. Returns false, with \p WhyNot, otherwise.
 bool typedefParamFix(const ParmVarDecl *PD, TypedefTypeLoc TDL, bool AddConst,
                      bool AddRestrict, const ASTContext &Ctx,
                      std::vector<FixItHint> &Fixes,
@@ -425,60 +426,140 @@ bool typedefParamFix(const ParmVarDecl *PD, TypedefTypeLoc TDL, bool AddConst,
     WhyNot = "the parameter's type is spelled in a macro";
     return false;
   }
-  std::optional<Token> After = nextFileToken(End, SM, LO);
   bool Named = PD->getIdentifier() != nullptr;
-  if (Named && (!After || After->getLocation() != PD->getLocation())) {
-    WhyNot = "the parameter's type and name are not adjacent";
-    return false;
-  }
   if (!AddConst) {
+    if (!AddRestrict)
+      return true;
+    if (Named) {
+      std::optional<Token> After = nextFileToken(End, SM, LO);
+      if (!After || After->getLocation() != PD->getLocation()) {
+        WhyNot = "the parameter's type and name are not adjacent";
+        return false;
+      }
+    }
     SourceLocation Loc =
         Named ? PD->getLocation() : Lexer::getLocForEndOfToken(End, 0, SM, LO);
-    if (AddRestrict && Done.insert(Loc.getPtrEncoding()).second)
+    if (Done.insert(Loc.getPtrEncoding()).second)
       Fixes.push_back(FixItHint::CreateInsertion(Loc, Named ? "__restrict__ "
                                                             : " __restrict__"));
     return true;
   }
   // `const` goes on the pointee, inside the typedef: write the pointer type
-  // out. Only the typedef name itself is replaced (not `const fptr`, a const
-  // pointer, nor a typedef of another typedef).
+  // out, from the first token of the parameter's type to its name. That
+  // span holds the typedef's name and at most a `const` (the pointer's own).
   const TypedefNameDecl *TD = TDL.getDecl();
   const TypeSourceInfo *TDInfo = TD ? TD->getTypeSourceInfo() : nullptr;
   auto Ptr =
       TDInfo ? TDInfo->getTypeLoc().getAs<PointerTypeLoc>() : PointerTypeLoc();
-  if (!Ptr || PD->getTypeSourceInfo()->getTypeLoc().getAs<QualifiedTypeLoc>()) {
+  Qualifiers Quals = PD->getTypeSourceInfo()->getType().getLocalQualifiers();
+  bool ConstPointer = Quals.hasConst();
+  Quals.removeConst();
+  if (!Ptr || !Quals.empty()) {
     WhyNot = "the parameter's type is spelled through a typedef or alias "
              "that does not name a plain pointer";
     return false;
   }
+  SourceLocation From = PD->getBeginLoc();
+  if (From.isMacroID() || SM.isBeforeInTranslationUnit(Begin, From)) {
+    WhyNot = "the parameter's type is spelled in a macro";
+    return false;
+  }
+  SourceLocation Stop =
+      Named ? PD->getLocation() : Lexer::getLocForEndOfToken(End, 0, SM, LO);
+  Token First;
+  if (Lexer::getRawToken(From, First, SM, LO, /*IgnoreWhiteSpace=*/true)) {
+    WhyNot = "the parameter's type is spelled in a macro";
+    return false;
+  }
+  for (std::optional<Token> T = First;;
+       T = nextFileToken(T->getLocation(), SM, LO)) {
+    if (!T || T->getLocation().isMacroID()) {
+      WhyNot = "the parameter's type is spelled in a macro";
+      return false;
+    }
+    SourceLocation L = T->getLocation();
+    if (!SM.isBeforeInTranslationUnit(L, Stop))
+      break;
+    bool InTypedefName = !SM.isBeforeInTranslationUnit(L, Begin) &&
+                         !SM.isBeforeInTranslationUnit(End, L);
+    if (!InTypedefName && !isKeyword(*T, "const")) {
+      WhyNot = "the parameter's type and name are not adjacent";
+      return false;
+    }
+  }
   QualType Pointee = Ptr.getPointeeLoc().getType();
   std::string Spelled;
-  if (Pointee.getCanonicalType()->isBuiltinType()) {
+  const DeclContext *FnScope =
+      PD->getDeclContext()->getParent()
+          ? PD->getDeclContext()->getParent()->getRedeclContext()
+          : nullptr;
+  if (Pointee.getCanonicalType()->isBuiltinType() ||
+      (FnScope && TD->getDeclContext()->getRedeclContext()->Equals(FnScope))) {
     PrintingPolicy Policy(LO);
     Policy.SuppressTagKeyword = false;
     Spelled = Pointee.getAsString(Policy);
-  } else {
-    SourceRange R = Ptr.getPointeeLoc().getSourceRange();
-    if (TD->getDeclContext()->getRedeclContext()->isFileContext() &&
-        PD->getDeclContext()->getParent() &&
-        TD->getDeclContext()->getRedeclContext()->Equals(
-            PD->getDeclContext()->getParent()->getRedeclContext()) &&
-        R.isValid() && R.getBegin().isFileID() && R.getEnd().isFileID())
-      Spelled =
-          Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO).str();
   }
-  if (Spelled.empty() || StringRef(Spelled).contains('\n')) {
+  if (Spelled.empty() || StringRef(Spelled).contains_insensitive("unnamed") ||
+      StringRef(Spelled).contains_insensitive("anonymous") ||
+      StringRef(Spelled).find_first_of("{(\n") != StringRef::npos) {
     WhyNot = "the parameter's type is spelled through a typedef or alias, "
              "whose pointee type cannot be written out here";
     return false;
   }
-  std::string Text = "const " + Spelled + " *" +
-                     (AddRestrict ? "__restrict__" : "") + (Named ? " " : "");
-  if (Done.insert(Begin.getPtrEncoding()).second)
+  std::string Text = "const " + Spelled + " *";
+  if (ConstPointer)
+    Text += AddRestrict ? "const " : "const";
+  if (AddRestrict)
+    Text += "__restrict__";
+  if (Named && Text.back() != '*')
+    Text += " ";
+  if (Done.insert(From.getPtrEncoding()).second)
     Fixes.push_back(FixItHint::CreateReplacement(
-        Named ? CharSourceRange::getCharRange(Begin, PD->getLocation())
-              : CharSourceRange::getTokenRange(Begin, End),
-        Named ? Text : StringRef(Text).rtrim().str()));
+        CharSourceRange::getCharRange(From, Stop), Text));
+  return true;
+}
+
+/// The fix that adds `const` to the pointee of parameter \p PD and
+/// `__restrict__` to the parameter, as asked: insertions for a pointer
+/// declarator (`const` before the pointee type, also where that is a macro's
+/// name, `__restrict__` before the name), or the declarator rewritten for an
+/// array or a typedef. Returns false, with \p WhyNot, when there is none.
+bool paramFix(const ParmVarDecl *PD, bool AddConst, bool AddRestrict,
+              const ASTContext &Ctx, std::vector<FixItHint> &Fixes,
+              llvm::SmallPtrSetImpl<const void *> &Done, std::string &WhyNot) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  const TypeSourceInfo *TSI = PD->getTypeSourceInfo();
+  TypeLoc TL = TSI ? stripQualifiers(TSI->getTypeLoc()) : TypeLoc();
+  if (auto ATL = TL ? TL.getAs<ArrayTypeLoc>() : ArrayTypeLoc())
+    return arrayParamFix(PD, ATL, AddConst, AddRestrict, SM, LO, Fixes, Done,
+                         WhyNot);
+  if (auto TDL = TL ? TL.getAs<TypedefTypeLoc>() : TypedefTypeLoc())
+    return typedefParamFix(PD, TDL, AddConst, AddRestrict, Ctx, Fixes, Done,
+                           WhyNot);
+  auto PTL = TL ? TL.getAs<PointerTypeLoc>() : PointerTypeLoc();
+  if (!PTL) {
+    WhyNot = "the parameter's type is not spelled as a pointer declarator";
+    return false;
+  }
+  // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
+  // before it and `__restrict__` after the star.
+  SourceLocation ConstLoc = constLoc(PTL, SM, LO);
+  if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
+    WhyNot = "the pointer type is spelled in a macro";
+    return false;
+  }
+  if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
+    Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
+  if (AddRestrict) {
+    SourceLocation Loc =
+        PD->getIdentifier()
+            ? PD->getLocation()
+            : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
+    if (Done.insert(Loc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(
+          Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
+  }
   return true;
 }
 
@@ -716,50 +797,15 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
     if (Info.Index >= D->getNumParams())
       return;
     const ParmVarDecl *PD = D->getParamDecl(Info.Index);
-    const TypeSourceInfo *TSI = PD->getTypeSourceInfo();
-    TypeLoc TL = TSI ? stripQualifiers(TSI->getTypeLoc()) : TypeLoc();
-    auto PTL = TL ? TL.getAs<PointerTypeLoc>() : PointerTypeLoc();
     if (D->getLocation().isMacroID() || PD->getLocation().isMacroID()) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
     QualType DT = PD->getType();
-    bool AddConst = NeedConst && !DT->getPointeeType().isConstQualified();
-    if (!PTL) {
-      bool AddRestrict = NeedRestrict && !DT.isRestrictQualified();
-      if (auto ATL = TL ? TL.getAs<ArrayTypeLoc>() : ArrayTypeLoc()) {
-        if (!arrayParamFix(PD, ATL, AddConst, AddRestrict, SM, LO, Fixes, Done,
-                           WhyNot))
-          break;
-        continue;
-      }
-      if (auto TDL = TL ? TL.getAs<TypedefTypeLoc>() : TypedefTypeLoc()) {
-        if (!typedefParamFix(PD, TDL, AddConst, AddRestrict, *Ctx, Fixes, Done,
-                             WhyNot))
-          break;
-        continue;
-      }
-      WhyNot = "the parameter's type is not spelled as a pointer declarator";
+    if (!paramFix(PD, NeedConst && !DT->getPointeeType().isConstQualified(),
+                  NeedRestrict && !DT.isRestrictQualified(), *Ctx, Fixes, Done,
+                  WhyNot))
       break;
-    }
-    // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
-    // before it and `__restrict__` after the star.
-    SourceLocation ConstLoc = constLoc(PTL, SM, LO);
-    if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
-      WhyNot = "the pointer type is spelled in a macro";
-      break;
-    }
-    if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
-      Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
-    if (NeedRestrict && !DT.isRestrictQualified()) {
-      SourceLocation Loc =
-          PD->getIdentifier()
-              ? PD->getLocation()
-              : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
-      if (Done.insert(Loc.getPtrEncoding()).second)
-        Fixes.push_back(FixItHint::CreateInsertion(
-            Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
-    }
   }
 
   // Explicit instantiations name the parameter types again: with `const`
@@ -973,7 +1019,6 @@ bool MissingRestrictCheck::constifyCallee(
     std::vector<FixItHint> &Fixes, llvm::SmallPtrSetImpl<const void *> &Done,
     llvm::SmallVectorImpl<const ParmVarDecl *> &Constified, unsigned Depth) {
   const SourceManager &SM = Ctx->getSourceManager();
-  const LangOptions &LO = Ctx->getLangOpts();
   if (Depth > 4 || !Def || Index >= Def->getNumParams())
     return false;
   const ParmVarDecl *P = Def->getParamDecl(Index);
@@ -1004,16 +1049,11 @@ bool MissingRestrictCheck::constifyCallee(
     if (Index >= D->getNumParams() || D->getLocation().isMacroID())
       return false;
     const ParmVarDecl *PD = D->getParamDecl(Index);
-    const TypeSourceInfo *TSI = PD->getTypeSourceInfo();
-    auto PTL = TSI ? stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>()
-                   : PointerTypeLoc();
-    if (!PTL || PD->getLocation().isMacroID())
+    std::string WhyNot;
+    if (PD->getLocation().isMacroID() ||
+        !paramFix(PD, /*AddConst=*/true, /*AddRestrict=*/false, *Ctx, Fixes,
+                  Done, WhyNot))
       return false;
-    SourceLocation Loc = constLoc(PTL, SM, LO);
-    if (Loc.isInvalid())
-      return false;
-    if (Done.insert(Loc.getPtrEncoding()).second)
-      Fixes.push_back(FixItHint::CreateInsertion(Loc, "const "));
   }
   const ReadOnlyResult &R = Analysis.analyze(Def, P);
   if (!R.ReadOnly || !R.ConstBlocker.empty())

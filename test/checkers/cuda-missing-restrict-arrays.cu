@@ -153,6 +153,25 @@ __global__ void tdObserved(fptr in, float *out) {
 void (*tdObservedPtr)(float *, float *) = tdObserved;
 // CHECK-MESSAGES: :[[@LINE-1]]:43: note: only '__restrict__' added
 
+// A const pointer through a typedef of a struct defined in it (prna's
+// `typedef struct param {...} *param_t;`, `const param_t p`): the pointer
+// stays const, and helpers that take the typedef get `const` too.
+typedef struct params {
+  float scale;
+  float bias[4];
+} *params_t;
+__device__ float affine(params_t p, float v, int k) {
+  // CHECK-FIXES: {{^}}__device__ float affine(const struct params *p, float v, int k) {{{$}}
+  return p->scale * v + p->bias[k];
+}
+__global__ void tdParams(float *out, const float *__restrict__ in,
+                         const params_t p) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: pointer parameter 'p' is only read; declare it 'const struct params *__restrict__'
+  // CHECK-FIXES: {{^}}                         const struct params *const __restrict__ p) {{{$}}
+  out[threadIdx.x] = affine(p, in[threadIdx.x], threadIdx.x & 3);
+}
+// CHECK-MESSAGES: :[[@LINE-10]]:34: note: 'const' added to parameter 'p' of 'affine' too, which only reads it
+
 int main() {
   float *p, *q;
   cudaMalloc(&p, 256 * sizeof(float));
