@@ -8,6 +8,7 @@
 
 #include "DoublePromotionCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -178,6 +179,31 @@ bool isImplicitConversionToFloat(const Stmt *S) {
   const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(S);
   return Cast && Cast->getCastKind() == CK_FloatingCast &&
          isFloat(Cast->getType());
+}
+
+/// The whole double computation that \p E is part of: \p E and the signs,
+/// `+ - * /`, conditional branches and math calls of double type around it,
+/// up to a comparison (included) or anything else (not).
+const Expr *promotedComputation(ASTContext &Ctx, const Expr *E) {
+  const Expr *Cur = E;
+  while (const auto *P =
+             dyn_cast_or_null<Expr>(parentSkippingParens(Ctx, Cur))) {
+    const auto *BO = dyn_cast<BinaryOperator>(P);
+    const auto *CO = dyn_cast<ConditionalOperator>(P);
+    const auto *Call = dyn_cast<CallExpr>(P);
+    if (BO && BO->isComparisonOp())
+      return BO;
+    bool Climb = isDouble(P->getType()) &&
+                 (isSignOp(P) ||
+                  (BO && !isa<CompoundAssignOperator>(BO) &&
+                   (BO->isAdditiveOp() || BO->isMultiplicativeOp())) ||
+                  (CO && CO->getCond()->IgnoreParens() != Cur) ||
+                  (Call && isMathCall(Call)));
+    if (!Climb)
+      break;
+    Cur = P;
+  }
+  return Cur;
 }
 
 /// Whether the double result of the promoted-float expression \p E ends up
@@ -409,9 +435,12 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
 
     Occurrence Occ;
     Occ.ExpansionLoc = SM->getFileLoc(Lit->getLocation());
-    CharSourceRange OperandRange =
-        SM->getExpansionRange(Node->getSourceRange());
-    Occ.Operand = {OperandRange.getBegin(), OperandRange.getEnd()};
+    // Where the operand is written: in a macro argument (`MIN(100.0 * x,
+    // y)`) that is the argument's own text, so that the literals of
+    // different operands there stay apart; in a macro body (`#define K (1.0
+    // / PI)`), the macro's use.
+    Occ.Operand = {SM->getFileLoc(Node->getBeginLoc()),
+                   SM->getFileLoc(Node->getEndLoc())};
     // As written where that is one piece of the file (`K`, `(0.5 + 0.25)`);
     // else (part of a larger macro expansion) the expression itself.
     const Stmt *Spelled = Node;
@@ -491,6 +520,12 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
       }
     }
     if (Occ.Promotes && !isDeviceFunction(FD))
+      Occ.Promotes = false;
+    // Every operand of the double computation is a constant (`kbi = 2.2;
+    // kbi / 33.5e-3`, `0.03 * sqrt(Ko / 5.4)` with `float Ko = 5.4f`): nvcc
+    // folds it, and no f64 instruction is left.
+    if (Occ.Promotes && isa_and_nonnull<Expr>(Parent) &&
+        isFoldedConstant(promotedComputation(Ctx, cast<Expr>(Parent)), Ctx))
       Occ.Promotes = false;
     if (Occ.Promotes && Parent) {
       llvm::SmallPtrSet<const VarDecl *, 4> Seen;
@@ -605,7 +640,8 @@ void DoublePromotionCheck::checkMathCall(
         isFloat(Arg->IgnoreParenImpCasts()->getType()) || isSignedLiteral(Arg);
   }
   if (!AnyFloat || !isDeviceFunction(enclosingFunction(Ctx, *Call)) ||
-      !isFloatContext(Ctx, Call))
+      !isFloatContext(Ctx, Call) ||
+      isFoldedConstant(promotedComputation(Ctx, Call), Ctx))
     return;
   SourceLocation Loc = SM->getFileLoc(Call->getBeginLoc());
   if (!ReportedCalls.try_emplace(Loc, true).second)

@@ -297,15 +297,16 @@ bool ldgSupports(QualType T) {
   return llvm::is_contained(Vectors, RD->getName());
 }
 
-/// Where `const` goes in the pointer type \p PTL: before its pointee type,
-/// or, for a pointee spelled through a macro (`DATA_TYPE *a`), before the
-/// macro's name when its expansion is the whole pointee type. Invalid when
-/// the star is in a macro or the macro is more than the pointee type.
-SourceLocation constLoc(PointerTypeLoc PTL, const SourceManager &SM,
-                        const LangOptions &LO) {
-  SourceLocation Begin = PTL.getPointeeLoc().getBeginLoc();
-  SourceLocation Star = PTL.getStarLoc();
-  if (Begin.isInvalid() || Star.isInvalid() || Star.isMacroID())
+/// Where `const` goes before the type \p PointeeTL, which the declarator
+/// token at \p After (the star of a pointer, the name or first bracket of an
+/// array parameter) follows: before its first token, or, for a type spelled
+/// through a macro (`DATA_TYPE *a`), before the macro's name when its
+/// expansion is the whole type. Invalid when \p After is in a macro or the
+/// macro is more than the type.
+SourceLocation constLocBefore(TypeLoc PointeeTL, SourceLocation After,
+                              const SourceManager &SM, const LangOptions &LO) {
+  SourceLocation Begin = PointeeTL.getBeginLoc();
+  if (Begin.isInvalid() || After.isInvalid() || After.isMacroID())
     return SourceLocation();
   if (Begin.isFileID())
     return Begin;
@@ -313,15 +314,22 @@ SourceLocation constLoc(PointerTypeLoc PTL, const SourceManager &SM,
   if (!Lexer::isAtStartOfMacroExpansion(Begin, SM, LO, &MacroBegin) ||
       !MacroBegin.isFileID())
     return SourceLocation();
-  SourceLocation End = PTL.getPointeeLoc().getEndLoc();
+  SourceLocation End = PointeeTL.getEndLoc();
   SourceLocation MacroEnd;
   if (End.isMacroID() &&
       (!Lexer::isAtEndOfMacroExpansion(End, SM, LO, &MacroEnd) ||
        !MacroEnd.isFileID()))
     return SourceLocation();
-  if (!SM.isBeforeInTranslationUnit(SM.getExpansionRange(Begin).getEnd(), Star))
+  if (!SM.isBeforeInTranslationUnit(SM.getExpansionRange(Begin).getEnd(),
+                                    After))
     return SourceLocation();
   return MacroBegin;
+}
+
+/// Where `const` goes in the pointer type \p PTL (see constLocBefore).
+SourceLocation constLoc(PointerTypeLoc PTL, const SourceManager &SM,
+                        const LangOptions &LO) {
+  return constLocBefore(PTL.getPointeeLoc(), PTL.getStarLoc(), SM, LO);
 }
 
 TypeLoc stripQualifiers(TypeLoc TL) {
@@ -333,6 +341,226 @@ TypeLoc stripQualifiers(TypeLoc TL) {
     else
       return TL;
   }
+}
+
+/// The token after \p Loc, if it is in the file (not from a macro).
+std::optional<Token> nextFileToken(SourceLocation Loc, const SourceManager &SM,
+                                   const LangOptions &LO) {
+  std::optional<Token> T = Lexer::findNextToken(Loc, SM, LO);
+  if (!T || T->is(tok::eof) || T->getLocation().isMacroID())
+    return std::nullopt;
+  return T;
+}
+
+/// The fix for a parameter declared as an array (`double phi[400][400]`,
+/// `float a[N]`), whose type is the pointer it is adjusted to: the declarator
+/// written as that pointer (`(*__restrict__ phi)[400]`, `*__restrict__ a`),
+/// and `const` before the element type. The body is unchanged (`phi[i][j]`
+/// indexes the pointer to rows as it did), and so is what `sizeof(phi)` and
+/// `decltype(phi)` name: the parameter's type was that pointer already.
+/// Returns false, with \p WhyNot, when the declarator is not spelled plainly.
+bool arrayParamFix(const ParmVarDecl *PD, ArrayTypeLoc ATL, bool AddConst,
+                   bool AddRestrict, const SourceManager &SM,
+                   const LangOptions &LO, std::vector<FixItHint> &Fixes,
+                   llvm::SmallPtrSetImpl<const void *> &Done,
+                   std::string &WhyNot) {
+  SourceLocation LBracket = ATL.getLBracketLoc(),
+                 RBracket = ATL.getRBracketLoc();
+  SourceLocation NameLoc = PD->getIdentifier() ? PD->getLocation() : LBracket;
+  if (LBracket.isInvalid() || RBracket.isInvalid() || LBracket.isMacroID() ||
+      RBracket.isMacroID() || NameLoc.isMacroID()) {
+    WhyNot = "the array declarator is spelled in a macro";
+    return false;
+  }
+  // `name[`: nothing between the name and the first bracket.
+  if (PD->getIdentifier()) {
+    std::optional<Token> T = nextFileToken(NameLoc, SM, LO);
+    if (!T || T->getLocation() != LBracket) {
+      WhyNot = "the array declarator is not spelled as 'name[...]'";
+      return false;
+    }
+  }
+  TypeLoc Elem = ATL.getElementLoc();
+  bool Rows = static_cast<bool>(stripQualifiers(Elem).getAs<ArrayTypeLoc>());
+  TypeLoc Scalar = Elem;
+  while (auto Inner = stripQualifiers(Scalar).getAs<ArrayTypeLoc>())
+    Scalar = Inner.getElementLoc();
+  if (AddConst) {
+    SourceLocation ConstLoc = constLocBefore(Scalar, NameLoc, SM, LO);
+    if (ConstLoc.isInvalid()) {
+      WhyNot = "the array's element type is spelled in a macro";
+      return false;
+    }
+    if (Done.insert(ConstLoc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
+  }
+  std::string Declarator = AddRestrict ? "*__restrict__" : "*";
+  if (PD->getIdentifier())
+    Declarator += (AddRestrict ? " " : "") + PD->getName().str();
+  if (Rows)
+    Declarator = "(" + Declarator + ")";
+  if (Done.insert(NameLoc.getPtrEncoding()).second)
+    Fixes.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getTokenRange(NameLoc, RBracket), Declarator));
+  return true;
+}
+
+/// The fix for a parameter whose pointer type is spelled through a typedef
+/// or alias (`typedef float *fptr; fptr a`): `__restrict__` before the name
+/// (`fptr __restrict__ a`), and, where `const` is needed too, the type
+/// written out as the pointer it names (`const float *__restrict__ a`;
+/// `const fptr a`, a const pointer, becomes `const float *const
+/// __restrict__ a`), when its pointee can be spelled at the parameter: a
+/// builtin type, or a named type of the scope that declares both the typedef
+/// and the function. Returns false, with \p WhyNot, otherwise.
+bool typedefParamFix(const ParmVarDecl *PD, TypedefTypeLoc TDL, bool AddConst,
+                     bool AddRestrict, const ASTContext &Ctx,
+                     std::vector<FixItHint> &Fixes,
+                     llvm::SmallPtrSetImpl<const void *> &Done,
+                     std::string &WhyNot) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  SourceLocation Begin = TDL.getBeginLoc(), End = TDL.getEndLoc();
+  if (Begin.isInvalid() || End.isInvalid() || Begin.isMacroID() ||
+      End.isMacroID() || PD->getLocation().isMacroID()) {
+    WhyNot = "the parameter's type is spelled in a macro";
+    return false;
+  }
+  bool Named = PD->getIdentifier() != nullptr;
+  if (!AddConst) {
+    if (!AddRestrict)
+      return true;
+    if (Named) {
+      std::optional<Token> After = nextFileToken(End, SM, LO);
+      if (!After || After->getLocation() != PD->getLocation()) {
+        WhyNot = "the parameter's type and name are not adjacent";
+        return false;
+      }
+    }
+    SourceLocation Loc =
+        Named ? PD->getLocation() : Lexer::getLocForEndOfToken(End, 0, SM, LO);
+    if (Done.insert(Loc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(Loc, Named ? "__restrict__ "
+                                                            : " __restrict__"));
+    return true;
+  }
+  // `const` goes on the pointee, inside the typedef: write the pointer type
+  // out, from the first token of the parameter's type to its name. That
+  // span holds the typedef's name and at most a `const` (the pointer's own).
+  const TypedefNameDecl *TD = TDL.getDecl();
+  const TypeSourceInfo *TDInfo = TD ? TD->getTypeSourceInfo() : nullptr;
+  auto Ptr =
+      TDInfo ? TDInfo->getTypeLoc().getAs<PointerTypeLoc>() : PointerTypeLoc();
+  Qualifiers Quals = PD->getTypeSourceInfo()->getType().getLocalQualifiers();
+  bool ConstPointer = Quals.hasConst();
+  Quals.removeConst();
+  if (!Ptr || !Quals.empty()) {
+    WhyNot = "the parameter's type is spelled through a typedef or alias "
+             "that does not name a plain pointer";
+    return false;
+  }
+  SourceLocation From = PD->getBeginLoc();
+  if (From.isMacroID() || SM.isBeforeInTranslationUnit(Begin, From)) {
+    WhyNot = "the parameter's type is spelled in a macro";
+    return false;
+  }
+  SourceLocation Stop =
+      Named ? PD->getLocation() : Lexer::getLocForEndOfToken(End, 0, SM, LO);
+  Token First;
+  if (Lexer::getRawToken(From, First, SM, LO, /*IgnoreWhiteSpace=*/true)) {
+    WhyNot = "the parameter's type is spelled in a macro";
+    return false;
+  }
+  for (std::optional<Token> T = First;;
+       T = nextFileToken(T->getLocation(), SM, LO)) {
+    if (!T || T->getLocation().isMacroID()) {
+      WhyNot = "the parameter's type is spelled in a macro";
+      return false;
+    }
+    SourceLocation L = T->getLocation();
+    if (!SM.isBeforeInTranslationUnit(L, Stop))
+      break;
+    bool InTypedefName = !SM.isBeforeInTranslationUnit(L, Begin) &&
+                         !SM.isBeforeInTranslationUnit(End, L);
+    if (!InTypedefName && !isKeyword(*T, "const")) {
+      WhyNot = "the parameter's type and name are not adjacent";
+      return false;
+    }
+  }
+  QualType Pointee = Ptr.getPointeeLoc().getType();
+  std::string Spelled;
+  const DeclContext *FnScope =
+      PD->getDeclContext()->getParent()
+          ? PD->getDeclContext()->getParent()->getRedeclContext()
+          : nullptr;
+  if (Pointee.getCanonicalType()->isBuiltinType() ||
+      (FnScope && TD->getDeclContext()->getRedeclContext()->Equals(FnScope))) {
+    PrintingPolicy Policy(LO);
+    Policy.SuppressTagKeyword = false;
+    Spelled = Pointee.getAsString(Policy);
+  }
+  if (Spelled.empty() || StringRef(Spelled).contains_insensitive("unnamed") ||
+      StringRef(Spelled).contains_insensitive("anonymous") ||
+      StringRef(Spelled).find_first_of("{(\n") != StringRef::npos) {
+    WhyNot = "the parameter's type is spelled through a typedef or alias, "
+             "whose pointee type cannot be written out here";
+    return false;
+  }
+  std::string Text = "const " + Spelled + " *";
+  if (ConstPointer)
+    Text += AddRestrict ? "const " : "const";
+  if (AddRestrict)
+    Text += "__restrict__";
+  if (Named && Text.back() != '*')
+    Text += " ";
+  if (Done.insert(From.getPtrEncoding()).second)
+    Fixes.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(From, Stop), Text));
+  return true;
+}
+
+/// The fix that adds `const` to the pointee of parameter \p PD and
+/// `__restrict__` to the parameter, as asked: insertions for a pointer
+/// declarator (`const` before the pointee type, also where that is a macro's
+/// name, `__restrict__` before the name), or the declarator rewritten for an
+/// array or a typedef. Returns false, with \p WhyNot, when there is none.
+bool paramFix(const ParmVarDecl *PD, bool AddConst, bool AddRestrict,
+              const ASTContext &Ctx, std::vector<FixItHint> &Fixes,
+              llvm::SmallPtrSetImpl<const void *> &Done, std::string &WhyNot) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  const TypeSourceInfo *TSI = PD->getTypeSourceInfo();
+  TypeLoc TL = TSI ? stripQualifiers(TSI->getTypeLoc()) : TypeLoc();
+  if (auto ATL = TL ? TL.getAs<ArrayTypeLoc>() : ArrayTypeLoc())
+    return arrayParamFix(PD, ATL, AddConst, AddRestrict, SM, LO, Fixes, Done,
+                         WhyNot);
+  if (auto TDL = TL ? TL.getAs<TypedefTypeLoc>() : TypedefTypeLoc())
+    return typedefParamFix(PD, TDL, AddConst, AddRestrict, Ctx, Fixes, Done,
+                           WhyNot);
+  auto PTL = TL ? TL.getAs<PointerTypeLoc>() : PointerTypeLoc();
+  if (!PTL) {
+    WhyNot = "the parameter's type is not spelled as a pointer declarator";
+    return false;
+  }
+  // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
+  // before it and `__restrict__` after the star.
+  SourceLocation ConstLoc = constLoc(PTL, SM, LO);
+  if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
+    WhyNot = "the pointer type is spelled in a macro";
+    return false;
+  }
+  if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
+    Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
+  if (AddRestrict) {
+    SourceLocation Loc =
+        PD->getIdentifier()
+            ? PD->getLocation()
+            : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
+    if (Done.insert(Loc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(
+          Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
+  }
+  return true;
 }
 
 } // namespace
@@ -356,10 +584,12 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
                      this);
   // Every reference to a kernel: those that are not the callee of a call or
   // launch observe its type.
-  Finder->addMatcher(declRefExpr(to(functionDecl(matchers::isCudaKernel())),
-                                 unless(isExpansionInSystemHeader()))
-                         .bind("kernelRef"),
-                     this);
+  Finder->addMatcher(
+      declRefExpr(to(functionDecl(anyOf(matchers::isCudaKernel(),
+                                        hasAttr(attr::CUDADevice)))),
+                  unless(isExpansionInSystemHeader()))
+          .bind("kernelRef"),
+      this);
 }
 
 void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
@@ -461,6 +691,8 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
                                  R.NonConstLocals.end());
       if (Info.ConstBlocker.empty())
         Info.ConstBlocker = R.ConstBlocker;
+      Info.NonConstCallees.append(R.NonConstCallees.begin(),
+                                  R.NonConstCallees.end());
     }
   }
   for (auto &[Key, Info] : Params) {
@@ -478,8 +710,10 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
         Info.ConstBlocker = R.ConstBlocker;
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
                                  R.NonConstLocals.end());
+      Info.NonConstCallees.append(R.NonConstCallees.begin(),
+                                  R.NonConstCallees.end());
     }
-    diagnose(Info);
+    diagnose(Info, Analysis);
   }
 
   Kernels.clear();
@@ -488,7 +722,8 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   Ctx = nullptr;
 }
 
-void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
+void MissingRestrictCheck::diagnose(const ParamInfo &Info,
+                                    ReadOnlyPointerAnalysis &Analysis) {
   const SourceManager &SM = Ctx->getSourceManager();
   const LangOptions &LO = Ctx->getLangOpts();
   const FunctionDecl *Pattern = Info.Pattern;
@@ -562,41 +797,15 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
     if (Info.Index >= D->getNumParams())
       return;
     const ParmVarDecl *PD = D->getParamDecl(Info.Index);
-    const TypeSourceInfo *TSI = PD->getTypeSourceInfo();
-    auto PTL = TSI ? stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>()
-                   : PointerTypeLoc();
-    if (!PTL) {
-      WhyNot =
-          TSI && stripQualifiers(TSI->getTypeLoc()).getAs<ArrayTypeLoc>()
-              ? "the parameter is declared as an array, and the fix would "
-                "rewrite its declarator"
-              : "the parameter's type is spelled through a typedef or alias";
-      break;
-    }
     if (D->getLocation().isMacroID() || PD->getLocation().isMacroID()) {
       WhyNot = "the kernel is declared in a macro";
       break;
     }
     QualType DT = PD->getType();
-    bool AddConst = NeedConst && !DT->getPointeeType().isConstQualified();
-    // A type spelled through a macro (`DATA_TYPE *a`) still gets `const`
-    // before it and `__restrict__` after the star.
-    SourceLocation ConstLoc = constLoc(PTL, SM, LO);
-    if (PTL.getStarLoc().isMacroID() || (AddConst && ConstLoc.isInvalid())) {
-      WhyNot = "the pointer type is spelled in a macro";
+    if (!paramFix(PD, NeedConst && !DT->getPointeeType().isConstQualified(),
+                  NeedRestrict && !DT.isRestrictQualified(), *Ctx, Fixes, Done,
+                  WhyNot))
       break;
-    }
-    if (AddConst && Done.insert(ConstLoc.getPtrEncoding()).second)
-      Fixes.push_back(FixItHint::CreateInsertion(ConstLoc, "const "));
-    if (NeedRestrict && !DT.isRestrictQualified()) {
-      SourceLocation Loc =
-          PD->getIdentifier()
-              ? PD->getLocation()
-              : Lexer::getLocForEndOfToken(PTL.getStarLoc(), 0, SM, LO);
-      if (Done.insert(Loc.getPtrEncoding()).second)
-        Fixes.push_back(FixItHint::CreateInsertion(
-            Loc, PD->getIdentifier() ? "__restrict__ " : " __restrict__"));
-    }
   }
 
   // Explicit instantiations name the parameter types again: with `const`
@@ -623,32 +832,24 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
       }
 
   // Local pointers that hold the parameter get `const` too, so that the
-  // fixed kernel still compiles.
+  // fixed kernel still compiles, and so do the parameters of the device
+  // functions it is passed to, where that is safe.
+  SmallVector<const ParmVarDecl *, 2> Constified;
   if (NeedConst && WhyNot.empty() &&
       !(UseLdg && !IsAliased && !Info.InTemplate)) {
     if (!Info.ConstBlocker.empty())
       WhyNot = Info.ConstBlocker;
-    for (const VarDecl *V : Info.NonConstLocals) {
-      const TypeSourceInfo *TSI = V->getTypeSourceInfo();
-      if (!TSI || !WhyNot.empty())
+    if (WhyNot.empty())
+      constifyLocals(Info.NonConstLocals, Fixes, Done, WhyNot);
+    for (const ReadOnlyResult::Callee &C : Info.NonConstCallees) {
+      if (!WhyNot.empty())
         break;
-      auto PTL = stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>();
-      if (!PTL) {
-        if (!stripQualifiers(TSI->getTypeLoc()).getAs<AutoTypeLoc>())
-          WhyNot = "a local copy of the pointer has a type spelled through a "
-                   "typedef or alias";
-        continue;
-      }
-      TypeLoc PointeeTL = stripQualifiers(PTL.getPointeeLoc());
-      if (PointeeTL.getAs<AutoTypeLoc>())
-        continue; // `auto *q = p;` deduces the const.
-      SourceLocation Loc = constLoc(PTL, SM, LO);
-      if (Loc.isInvalid()) {
-        WhyNot = "a local copy of the pointer is declared in a macro";
-        break;
-      }
-      if (Done.insert(Loc.getPtrEncoding()).second)
-        Fixes.push_back(FixItHint::CreateInsertion(Loc, "const "));
+      if (!constifyCallee(Analysis, C.Definition, C.Index, Fixes, Done,
+                          Constified))
+        WhyNot = ("it is passed to '" + C.Definition->getName() +
+                  "' as a non-const pointer; declare that parameter 'const' "
+                  "first")
+                     .str();
     }
   }
 
@@ -770,9 +971,102 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info) {
         << (!WhyNot.empty() || !NeedRestrict) << Pattern->getName()
         << DeclaredElsewhere;
   }
+  if (WhyNot.empty())
+    for (const ParmVarDecl *CP : Constified)
+      diag(CP->getLocation(),
+           "'const' added to parameter '%0' of '%1' too, which only reads it",
+           DiagnosticIDs::Note)
+          << CP->getName()
+          << cast<FunctionDecl>(CP->getDeclContext())->getName();
   if (!WhyNot.empty())
     diag(PP->getLocation(), "no automatic fix: %0", DiagnosticIDs::Note)
         << WhyNot;
+}
+
+void MissingRestrictCheck::constifyLocals(
+    llvm::ArrayRef<const VarDecl *> Locals, std::vector<FixItHint> &Fixes,
+    llvm::SmallPtrSetImpl<const void *> &Done, std::string &WhyNot) {
+  const SourceManager &SM = Ctx->getSourceManager();
+  const LangOptions &LO = Ctx->getLangOpts();
+  for (const VarDecl *V : Locals) {
+    const TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    if (!TSI)
+      break;
+    auto PTL = stripQualifiers(TSI->getTypeLoc()).getAs<PointerTypeLoc>();
+    if (!PTL) {
+      if (!stripQualifiers(TSI->getTypeLoc()).getAs<AutoTypeLoc>()) {
+        WhyNot = "a local copy of the pointer has a type spelled through a "
+                 "typedef or alias";
+        return;
+      }
+      continue;
+    }
+    TypeLoc PointeeTL = stripQualifiers(PTL.getPointeeLoc());
+    if (PointeeTL.getAs<AutoTypeLoc>())
+      continue; // `auto *q = p;` deduces the const.
+    SourceLocation Loc = constLoc(PTL, SM, LO);
+    if (Loc.isInvalid()) {
+      WhyNot = "a local copy of the pointer is declared in a macro";
+      return;
+    }
+    if (Done.insert(Loc.getPtrEncoding()).second)
+      Fixes.push_back(FixItHint::CreateInsertion(Loc, "const "));
+  }
+}
+
+bool MissingRestrictCheck::constifyCallee(
+    ReadOnlyPointerAnalysis &Analysis, const FunctionDecl *Def, unsigned Index,
+    std::vector<FixItHint> &Fixes, llvm::SmallPtrSetImpl<const void *> &Done,
+    llvm::SmallVectorImpl<const ParmVarDecl *> &Constified, unsigned Depth) {
+  const SourceManager &SM = Ctx->getSourceManager();
+  if (Depth > 4 || !Def || Index >= Def->getNumParams())
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(Index);
+  if (llvm::is_contained(Constified, P))
+    return true; // Recursion, or another path to the same parameter.
+  // A template, an instantiation or a member of one: `const` would change
+  // what other instantiations deduce or must match.
+  if (Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+      Def->isDependentContext() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def))
+    if (M->isVirtual())
+      return false;
+  // Its type observed (address taken, stored, passed), or overloaded: `const`
+  // would change which function a call or a pointer picks.
+  if (UsedAsValue.count(kernelKey(Def)))
+    return false;
+  for (const NamedDecl *ND :
+       Def->getDeclContext()->getRedeclContext()->lookup(Def->getDeclName())) {
+    const auto *F = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+    if (!F || F->getCanonicalDecl() != Def->getCanonicalDecl())
+      return false;
+  }
+  Constified.push_back(P);
+  // Every declaration gets it, spelled `T *` outside a macro.
+  for (const FunctionDecl *D : Def->redecls()) {
+    if (Index >= D->getNumParams() || D->getLocation().isMacroID())
+      return false;
+    const ParmVarDecl *PD = D->getParamDecl(Index);
+    std::string WhyNot;
+    if (PD->getLocation().isMacroID() ||
+        !paramFix(PD, /*AddConst=*/true, /*AddRestrict=*/false, *Ctx, Fixes,
+                  Done, WhyNot))
+      return false;
+  }
+  const ReadOnlyResult &R = Analysis.analyze(Def, P);
+  if (!R.ReadOnly || !R.ConstBlocker.empty())
+    return false;
+  std::string WhyNot;
+  constifyLocals(R.NonConstLocals, Fixes, Done, WhyNot);
+  if (!WhyNot.empty())
+    return false;
+  for (const ReadOnlyResult::Callee &C : R.NonConstCallees)
+    if (!constifyCallee(Analysis, C.Definition, C.Index, Fixes, Done,
+                        Constified, Depth + 1))
+      return false;
+  return true;
 }
 
 } // namespace clang::tidy::cuda

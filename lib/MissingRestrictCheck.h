@@ -4,7 +4,9 @@
 #define CUDA_LINT_MISSINGRESTRICTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/ReadOnlyPointer.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::cuda {
@@ -46,6 +48,7 @@ private:
     llvm::SmallVector<const Expr *, 8> Loads;
     llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
     std::string ConstBlocker;
+    llvm::SmallVector<ReadOnlyResult::Callee, 2> NonConstCallees;
     /// Every analysed kernel stores only through `__restrict__` parameters
     /// (see storesOnlyThroughRestrict): nvcc already proves the other
     /// pointers read-only and loads them with ld.global.nc.
@@ -60,20 +63,40 @@ private:
     const FunctionDecl *Wrapper = nullptr;
   };
 
-  void diagnose(const ParamInfo &Info);
+  void diagnose(const ParamInfo &Info, ReadOnlyPointerAnalysis &Analysis);
   /// Where the type of kernel \p Pattern is observed, so that `const` on a
   /// pointee, which changes it, must not be added: a use as a value (its
   /// address taken or stored, a template argument, a CUDA API argument),
   /// or a declaration in another file than its definition's. Sets
   /// \p Declared for the latter.
   SourceLocation observedType(const FunctionDecl *Pattern, bool &Declared);
+  /// Adds to \p Fixes `const` on the pointee of parameter \p Index of the
+  /// device function \p Def, in each of its declarations, and on what that
+  /// needs in turn (its local copies, the parameters of the functions it
+  /// passes the pointer to), recording each parameter in \p Constified.
+  /// False when that is not safe: a template, an overloaded or virtual
+  /// function, one used as a value, a declaration spelled in a macro or
+  /// through a typedef, a cast to a non-const pointer.
+  bool constifyCallee(ReadOnlyPointerAnalysis &Analysis,
+                      const FunctionDecl *Def, unsigned Index,
+                      std::vector<FixItHint> &Fixes,
+                      llvm::SmallPtrSetImpl<const void *> &Done,
+                      llvm::SmallVectorImpl<const ParmVarDecl *> &Constified,
+                      unsigned Depth = 0);
+  /// `const` on the pointee of each local pointer in \p Locals, which hold
+  /// a pointer that becomes const; sets \p WhyNot when one cannot get it.
+  void constifyLocals(llvm::ArrayRef<const VarDecl *> Locals,
+                      std::vector<FixItHint> &Fixes,
+                      llvm::SmallPtrSetImpl<const void *> &Done,
+                      std::string &WhyNot);
 
   const bool RestrictWritable;
   const bool UseLdg;
   ASTContext *Ctx = nullptr;
   llvm::SmallVector<const FunctionDecl *, 8> Kernels;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, AliasInfo> Aliased;
-  /// Kernels (by kernelKey) used as values, with the first such use.
+  /// Kernels and device functions (by kernelKey) used as values, with the
+  /// first such use.
   llvm::DenseMap<const FunctionDecl *, SourceLocation> UsedAsValue;
 };
 

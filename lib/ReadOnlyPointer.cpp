@@ -445,11 +445,12 @@ private:
       R.PlainAccess |= Sub.PlainAccess;
       R.ExplicitLoad |= Sub.ExplicitLoad;
       if (Sub.ReadOnly) {
-        if (!pointsToConst(Def->getParamDecl(Index)->getType()))
-          blockConst("it is passed to '" + Name +
-                         "' as a non-const pointer; declare that parameter "
-                         "'const' first",
-                     Loc);
+        if (!pointsToConst(Def->getParamDecl(Index)->getType()) &&
+            llvm::none_of(R.NonConstCallees,
+                          [&](const ReadOnlyResult::Callee &C) {
+                            return C.Definition == Def && C.Index == Index;
+                          }))
+          R.NonConstCallees.push_back({Def, Index, Loc});
         return true;
       }
       if (R.ReadOnly) {

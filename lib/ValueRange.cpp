@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
@@ -483,6 +484,123 @@ private:
 
 bool isNonNegativeToCompiler(const Expr *E, const Expr *At, ASTContext &Ctx) {
   return CompilerSign(Ctx, At).nonNegative(E);
+}
+
+namespace {
+
+/// Whether an arithmetic expression has one value that the compiler knows,
+/// and folds (see isFoldedConstant).
+class ConstantFolding {
+public:
+  explicit ConstantFolding(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  bool folded(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 12)
+      return false;
+    E = E->IgnoreParens();
+    if (E->isValueDependent() || E->isTypeDependent())
+      return false;
+    if (isa<FloatingLiteral, IntegerLiteral, CharacterLiteral,
+            CXXBoolLiteralExpr>(E))
+      return true;
+    if (!E->getType()->isArithmeticType())
+      return false;
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      switch (Cast->getCastKind()) {
+      case CK_LValueToRValue:
+      case CK_NoOp:
+      case CK_FloatingCast:
+      case CK_IntegralCast:
+      case CK_IntegralToFloating:
+      case CK_FloatingToIntegral:
+        return folded(Cast->getSubExpr(), Depth + 1);
+      default:
+        return false;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+             folded(UO->getSubExpr(), Depth + 1);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return (BO->isAdditiveOp() || BO->isMultiplicativeOp() ||
+              BO->isComparisonOp()) &&
+             folded(BO->getLHS(), Depth + 1) && folded(BO->getRHS(), Depth + 1);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return folded(CO->getCond(), Depth + 1) &&
+             folded(CO->getTrueExpr(), Depth + 1) &&
+             folded(CO->getFalseExpr(), Depth + 1);
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // The CUDA headers' square root and absolute value of a constant are
+      // folded (NVVM folds its sqrt intrinsics); `pow` and the other
+      // library functions are not.
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier() ||
+          !llvm::is_contained({"sqrt", "sqrtf", "fabs", "fabsf"},
+                              FD->getName()))
+        return false;
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+        return false;
+      return llvm::all_of(Call->arguments(),
+                          [&](const Expr *A) { return folded(A, Depth + 1); });
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      if (isa<EnumConstantDecl>(Ref->getDecl()))
+        return true;
+      if (const auto *V = dyn_cast<VarDecl>(Ref->getDecl()))
+        return variable(V, Depth);
+      return false;
+    }
+    return E->isIntegerConstantExpr(Ctx);
+  }
+
+private:
+  /// A local variable defined once, by its initialiser or by one
+  /// assignment, with a folded value, and otherwise only read.
+  bool variable(const VarDecl *V, unsigned Depth) {
+    if (auto It = Known.find(V); It != Known.end())
+      return It->second;
+    Known[V] = false; // Cycles are not constant.
+    if (!V->isLocalVarDecl() || V->isStaticLocal() ||
+        V->getType().isVolatileQualified() || V->getType()->isReferenceType() ||
+        V->hasAttr<CUDASharedAttr>())
+      return false;
+    const auto *FD =
+        dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+    if (!FD || !FD->getBody())
+      return false;
+    RefFinder F(V);
+    F.TraverseStmt(FD->getBody());
+    const Expr *Value = V->getInit();
+    if (Value && isa<CXXConstructExpr, InitListExpr>(Value->IgnoreParens()))
+      return false;
+    for (const DeclRefExpr *Ref : F.Refs) {
+      const BinaryOperator *Store = nullptr;
+      switch (classifyVarUse(Ctx, Ref, &Store)) {
+      case VarUse::Read:
+        continue;
+      case VarUse::Store:
+        if (Value || Store->getOpcode() != BO_Assign)
+          return false;
+        Value = Store->getRHS();
+        continue;
+      default:
+        return false;
+      }
+    }
+    bool Result = Value && folded(Value, Depth + 1);
+    Known[V] = Result;
+    return Result;
+  }
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const VarDecl *, bool> Known;
+};
+
+} // namespace
+
+bool isFoldedConstant(const Expr *E, ASTContext &Ctx) {
+  return ConstantFolding(Ctx).folded(E);
 }
 
 } // namespace clang::tidy::cuda

@@ -38,11 +38,19 @@ struct ReadOnlyResult {
   /// Local pointer variables that hold the pointer without `const`: adding
   /// `const` to the parameter means adding it to these too.
   llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
-  /// Why adding `const` to the parameter would not compile (a non-const
-  /// pointer parameter of a callee, a cast to a non-const pointer); empty
-  /// when it would.
+  /// Why adding `const` to the parameter would not compile (a cast to a
+  /// non-const pointer); empty when it would, given NonConstCallees.
   std::string ConstBlocker;
   SourceLocation ConstBlockerLoc;
+  /// A device function with a visible body that the pointer is passed to as
+  /// a non-const pointer parameter it only reads (analysed read-only):
+  /// `const` on the parameter here compiles only with `const` on that one.
+  struct Callee {
+    const FunctionDecl *Definition;
+    unsigned Index;
+    SourceLocation Loc; ///< The argument.
+  };
+  llvm::SmallVector<Callee, 2> NonConstCallees;
 };
 
 /// Decides whether pointer parameters are read-only. A parameter is

@@ -38,6 +38,16 @@ bool isProvablyNonNegative(const Expr *E, ASTContext &Ctx);
 /// to `int`: nvcc emits the signed sequence for those.
 bool isNonNegativeToCompiler(const Expr *E, const Expr *At, ASTContext &Ctx);
 
+/// True when the arithmetic expression \p E has a single value known at
+/// compile time, which nvcc folds (no instruction computes it): literals,
+/// enumerators and integer constant expressions; `+ - * /`, signs,
+/// conditionals and arithmetic conversions of such values; `sqrt`, `sqrtf`,
+/// `fabs` and `fabsf` of them; and local variables defined once (by their
+/// initialiser or by a single assignment, never incremented, compound-assigned
+/// or escaping) with such a value (`float kbi; kbi = 2.2;`,
+/// `float Ko = 5.4f;`). Parameters, memory and other calls (`pow`) are not.
+bool isFoldedConstant(const Expr *E, ASTContext &Ctx);
+
 /// How one reference to a local variable uses it.
 enum class VarUse {
   Read,      ///< Its value is read (or it is in an unevaluated operand).

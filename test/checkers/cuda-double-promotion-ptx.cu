@@ -132,4 +132,27 @@ K halfShort(float *p, short n) { p[0] = 0.5 * n; }
 // PTX-LABEL: .entry halfShort(
 // PTX: mul.f64
 // PTX: ret;
+// Every operand a constant: a float local assigned one literal, a float
+// local initialised with one, `sqrt` of such values. nvcc folds the double
+// computation, no f64 instruction is left, and nothing is reported.
+K folded(float *p, const float *x) {
+  float kbi, kib;
+  kbi = 2.2;
+  kib = kbi / 33.5e-3;
+  float Ko = 5.4f;
+  float g = 0.03 * sqrt(Ko / 5.4);
+  p[0] = x[0] * kib + g;
+}
+// PTX-LABEL: .entry folded(
+// PTX-NOT: f64
+// PTX: ret;
+// The same with one operand from memory: the f64 arithmetic stays.
+K notFolded(float *p, const float *x) {
+  float kbi = x[1];
+  p[0] = x[0] * (kbi / 33.5e-3);
+}
+// NOTES: :[[@LINE-2]]:{{[0-9]+}}: warning: double-precision literal '33.5e-3' promotes float arithmetic to double
+// PTX-LABEL: .entry notFolded(
+// PTX: f64
+// PTX: ret;
 // NOTES-NOT: warning:

@@ -288,6 +288,35 @@ __global__ void phase(float *out, const float *angle, int n) {
   }
 }
 
+// Operands in a macro argument are apart: one finding per literal of
+// `100.0 * (expf(0.66 * s) - 1.f) * den[i] / 3.0e8 * q`, each for its own
+// operand, not one "constant" for all three.
+#define MIN_OF(x, y) ((x) < (y) ? (x) : (y))
+__global__ void freeze(float *o, const float *den, float s, float q) {
+  int i = threadIdx.x;
+  o[i] = MIN_OF(100.0 * (expf(0.66 * s) - 1.f) * den[i] / 3.0e8 * q, q);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: double-precision literal '100.0' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: double-precision literal '0.66' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-3]]:59: warning: double-precision literal '3.0e8' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-FIXES: {{^}}  o[i] = MIN_OF(100.0f * (expf(0.66f * s) - 1.f) * den[i] / 3.0e8f * q, q);{{$}}
+}
+
+// Constant operands: nvcc folds the double computation (no f64 instruction
+// is left, see cuda-double-promotion-ptx.cu), and nothing is reported.
+__global__ void rates(float *out, const float *x, int n) {
+  float kbi, kib;
+  kbi = 2.2;
+  kib = kbi / 33.5e-3;
+  float Ko = 5.4f;
+  float g = 0.03 * sqrt(Ko / 5.4);
+  const float ttp = 273.15f + 0.01f;
+  float xa = -(4.0 * 461.6 - 4190.0) / 461.6;
+  float xb = xa + 2.5e6 / (461.6 * ttp);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = x[i] * kib + g + xb;
+}
+
 // An operand inside a larger macro expansion is named as written in it.
 #define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
 #define N0_MAX 1.e11

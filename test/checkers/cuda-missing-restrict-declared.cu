@@ -69,18 +69,19 @@ __global__ void gatherPlain(float *out, float *in, const int *__restrict__ idx,
     atomicAdd(&out[idx[i]], in[i]);
 }
 
-// A parameter declared as an array is a pointer to rows: the suggestion is
-// written as such a declarator, with `const` once.
+// A parameter declared as an array is a pointer to rows: the suggestion and
+// the fix write it as such a declarator, with `const` once (more in
+// cuda-missing-restrict-arrays.cu).
 #define NX 16
 __global__ void laplace(const double c[][NX], double f[][NX]) {
   // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: pointer parameter 'c' is only read; declare it 'const double (*__restrict__ c)[16]' so that its loads can use the read-only data cache [cuda-missing-restrict]
-  // CHECK-MESSAGES: :[[@LINE-2]]:38: note: no automatic fix: the parameter is declared as an array, and the fix would rewrite its declarator
+  // CHECK-FIXES: {{^}}__global__ void laplace(const double (*__restrict__ c)[NX], double f[][NX]) {{{$}}
   int x = threadIdx.x, y = blockIdx.x;
   if (x > 0 && x < NX - 1)
     f[y][x] = c[y][x - 1] - 2.0 * c[y][x] + c[y][x + 1];
 }
 __global__ void pool(float in[6][6], float *out) {
   // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: pointer parameter 'in' is only read; declare it 'const float (*__restrict__ in)[6]' so that its loads can use the read-only data cache [cuda-missing-restrict]
-  // CHECK-MESSAGES: :[[@LINE-2]]:28: note: no automatic fix: the parameter is declared as an array, and the fix would rewrite its declarator
+  // CHECK-FIXES: {{^}}__global__ void pool(const float (*__restrict__ in)[6], float *out) {{{$}}
   out[threadIdx.x] = in[threadIdx.x % 6][threadIdx.x / 6];
 }

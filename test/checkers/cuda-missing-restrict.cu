@@ -111,6 +111,7 @@ __global__ void unusedParam(float *unused, float *out) { out[0] = 1.0f; }
 __device__ float load(const float *p, int i) { return p[i]; }
 __device__ void store(float *p, int i, float v) { p[i] = v; }
 __device__ float loadNonConst(float *p, int i) { return p[i]; }
+// CHECK-FIXES: {{^}}__device__ float loadNonConst(const float *p, int i) { return p[i]; }{{$}}
 __device__ void copyOut(float *dst, const float *src) { memcpy(dst, src, 16); }
 __device__ float opaque(float *p);
 
@@ -118,9 +119,9 @@ __global__ void helpers(float *a, float *b, float *c, float *d, float *e,
                         float *f) {
   // CHECK-MESSAGES: :[[@LINE-2]]:32: warning: pointer parameter 'a' is only read
   // CHECK-MESSAGES: :[[@LINE-3]]:52: warning: pointer parameter 'c' is only read
-  // CHECK-NOTES: :[[@LINE-4]]:52: note: no automatic fix: it is passed to 'loadNonConst' as a non-const pointer; declare that parameter 'const' first
+  // CHECK-NOTES: :[[@LINE-9]]:38: note: 'const' added to parameter 'p' of 'loadNonConst' too, which only reads it
   // CHECK-MESSAGES: :[[@LINE-4]]:32: warning: pointer parameter 'f' is only read
-  // CHECK-FIXES: {{^}}__global__ void helpers(const float *__restrict__ a, float *b, float *c, float *d, float *e,{{$}}
+  // CHECK-FIXES: {{^}}__global__ void helpers(const float *__restrict__ a, float *b, const float *__restrict__ c, float *d, float *e,{{$}}
   // CHECK-FIXES: {{^}}                        const float *__restrict__ f) {{{$}}
   float v = load(a, threadIdx.x);
   store(b, threadIdx.x, v);
