@@ -15,7 +15,10 @@
 // calling sin, cos, tan, sincos, pow, exp, log or sqrt on doubles, 512 of
 // anything; and
 // when `#pragma unroll 1` (or a smaller count than the trip count, or
-// `#pragma nounroll`) asks it to. See docs/checks/cuda-local-memory-array.md.
+// `#pragma nounroll`) asks it to. ptxas then moves some of the PTX's
+// `.local` arrays back to registers (0-byte stack frame): those are not
+// reported, or, for loops nvcc keeps rolled, reported with a message that
+// says so. See docs/checks/cuda-local-memory-array.md.
 //
 //===----------------------------------------------------------------------===//
 
