@@ -15,7 +15,10 @@
 // calling sin, cos, tan, sincos, pow, exp, log or sqrt on doubles, 512 of
 // anything; and
 // when `#pragma unroll 1` (or a smaller count than the trip count, or
-// `#pragma nounroll`) asks it to. See docs/checks/cuda-local-memory-array.md.
+// `#pragma nounroll`) asks it to. ptxas then moves some of the PTX's
+// `.local` arrays back to registers (0-byte stack frame): those are not
+// reported, or, for loops nvcc keeps rolled, reported with a message that
+// says so. See docs/checks/cuda-local-memory-array.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,18 +51,32 @@ struct IndexClass {
   ClassKind Kind = Constant;
   llvm::SmallVector<const VarDecl *, 2> Counters; ///< For Counter.
   const Expr *Cause = nullptr;                    ///< For RunTime.
+  /// For RunTime: the comparison results (`a > b`, `!p`, `p && q`) its
+  /// run-time part is made of, and whether it has any other run-time part
+  /// (data, a thread index, a parameter) used as a number.
+  unsigned PredicateBits = 0;
+  bool OtherRunTime = false;
 
   static IndexClass unknown() { return {Unknown, {}, nullptr}; }
-  static IndexClass runTime(const Expr *E) { return {RunTime, {}, E}; }
+  static IndexClass runTime(const Expr *E) { return {RunTime, {}, E, 0, true}; }
   static IndexClass counter(const VarDecl *V) {
     return {Counter, {V}, nullptr};
+  }
+  /// A comparison of run-time values: one bit.
+  static IndexClass predicate(const IndexClass &Operands) {
+    return {RunTime, Operands.Counters, Operands.Cause, 1, false};
   }
 
   /// Both operands of an operation: the weaker knowledge wins.
   IndexClass &operator+=(const IndexClass &O) {
-    if (O.Kind > Kind) {
+    if (O.Kind == RunTime && Kind == RunTime) {
+      PredicateBits += O.PredicateBits;
+      OtherRunTime |= O.OtherRunTime;
+    } else if (O.Kind > Kind) {
       Kind = O.Kind;
       Cause = O.Cause;
+      PredicateBits = O.PredicateBits;
+      OtherRunTime = O.OtherRunTime;
     }
     for (const VarDecl *V : O.Counters)
       if (!llvm::is_contained(Counters, V))
@@ -150,6 +167,9 @@ public:
         return IndexClass::unknown();
       IndexClass L = classify(BO->getLHS());
       L += classify(BO->getRHS());
+      if (L.Kind == IndexClass::RunTime &&
+          (BO->isComparisonOp() || BO->isLogicalOp()))
+        return IndexClass::predicate(L);
       return L;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
@@ -157,8 +177,11 @@ public:
       case UO_Plus:
       case UO_Minus:
       case UO_Not:
-      case UO_LNot:
         return classify(UO->getSubExpr());
+      case UO_LNot: {
+        IndexClass C = classify(UO->getSubExpr());
+        return C.Kind == IndexClass::RunTime ? IndexClass::predicate(C) : C;
+      }
       case UO_Deref:
         return load(E);
       default:
@@ -334,6 +357,35 @@ int64_t rolledTripCount(const Stmt *Body) {
   return Min;
 }
 
+/// Whether the array of a loop of \p Trip iterations over \p Body that nvcc
+/// leaves rolled stays in local memory after ptxas. Measured (CUDA 13.0,
+/// sm_90, `ptxas -v` stack frame): it does from 512 iterations whatever
+/// the body, and with the trigonometric calls (`sinf`, `cosf`, `tanf`,
+/// `sincosf`, and `sin`, `cos`, `tan`, `sincos` of doubles), whose slow
+/// path has a local array of its own; with `powf`, `pow`, `exp` and `log`
+/// the PTX's `.local` array is back in registers (0-byte stack frame).
+bool ptxasKeepsLocal(const Stmt *Body, int64_t Trip) {
+  if (Trip >= 512)
+    return true;
+  llvm::SmallVector<const Stmt *, 16> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = Call->getDirectCallee())
+        if (F->getIdentifier() &&
+            llvm::is_contained({"sinf", "cosf", "tanf", "sincosf", "sin", "cos",
+                                "tan", "sincos"},
+                               F->getName()))
+          if (int64_t N = rolledFrom(*F); N && Trip >= N)
+            return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
 /// The text before \p Loc on its line, when it is only white space.
 std::optional<StringRef> indentation(const SourceManager &SM,
                                      SourceLocation Loc) {
@@ -408,6 +460,80 @@ accessesOf(const VarDecl *Array, const Stmt *Body) {
   return Out;
 }
 
+/// Whether the access \p A (an outermost subscript) only reads the element:
+/// its value is loaded, it is not assigned, incremented, bound to a
+/// reference or decayed to a pointer.
+bool onlyReads(ASTContext &Ctx, const ArraySubscriptExpr *A) {
+  const Stmt *Cur = A;
+  DynTypedNodeList P = Ctx.getParents(*Cur);
+  while (!P.empty() && P[0].get<ParenExpr>()) {
+    Cur = P[0].get<Stmt>();
+    P = Ctx.getParents(*Cur);
+  }
+  if (P.empty())
+    return false;
+  const auto *Cast = P[0].get<ImplicitCastExpr>();
+  return Cast && Cast->getCastKind() == CK_LValueToRValue;
+}
+
+/// Whether \p S lies in the body of a loop (below \p Top).
+bool insideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top) {
+  DynTypedNodeList P = Ctx.getParents(*S);
+  while (!P.empty()) {
+    if (P[0].get<ForStmt>() || P[0].get<WhileStmt>() || P[0].get<DoStmt>() ||
+        P[0].get<CXXForRangeStmt>())
+      return true;
+    const Stmt *Up = P[0].get<Stmt>();
+    if (!Up || Up == Top)
+      return false;
+    P = Ctx.getParents(*Up);
+  }
+  return false;
+}
+
+/// Whether \p E has one value throughout the function body \p Body, from
+/// where it can first be used: constants, built-in thread and block indices,
+/// unmodified parameters, and unmodified local variables declared outside
+/// every loop, combined by arithmetic.
+bool isInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
+                 const Stmt *Body) {
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return false;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      E->isEvaluatable(Ctx, Expr::SE_NoSideEffects))
+    return true;
+  if (ThreadIndexAnalysis::builtinSymbol(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->hasLocalStorage() || !TIA.isUnmodified(V))
+      return false;
+    if (isa<ParmVarDecl>(V))
+      return true;
+    DynTypedNodeList P = Ctx.getParents(*V);
+    const auto *DS = P.empty() ? nullptr : P[0].get<DeclStmt>();
+    return V->getInit() && DS && !insideLoop(Ctx, DS, Body);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isInvariant(Ctx, TIA, BO->getLHS(), Body) &&
+           isInvariant(Ctx, TIA, BO->getRHS(), Body);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
+           isInvariant(Ctx, TIA, UO->getSubExpr(), Body);
+  return false;
+}
+
+/// Whether two index expressions are spelled the same.
+bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
 } // namespace
 
 void LocalMemoryArrayCheck::registerMatchers(MatchFinder *Finder) {
@@ -464,18 +590,84 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   struct Classified {
     const ArraySubscriptExpr *Sub;
     IndexClass Class;
+    llvm::SmallVector<const Expr *, 2> Indices; ///< Outermost first.
+    llvm::SmallVector<IndexClass, 2> PerIndex;
   };
   llvm::SmallVector<Classified, 8> Accesses;
   for (const ArraySubscriptExpr *A : accessesOf(Array, FD->getBody())) {
     SourceLocation Bracket = A->getRBracketLoc();
     if (Bracket.isMacroID() && SM.isMacroBodyExpansion(Bracket))
       continue;
-    llvm::SmallVector<const Expr *, 2> Idx;
-    accessedArray(A, Idx);
-    IndexClass C;
-    for (const Expr *Index : Idx)
-      C += Classifier.classify(Index);
-    Accesses.push_back({A, C});
+    Classified Acc{A, {}, {}, {}};
+    accessedArray(A, Acc.Indices);
+    for (const Expr *Index : Acc.Indices) {
+      Acc.PerIndex.push_back(Classifier.classify(Index));
+      Acc.Class += Acc.PerIndex.back();
+    }
+    Accesses.push_back(std::move(Acc));
+  }
+
+  // A run-time subscript that is the same value in every access (`f[b][k]`
+  // with `b = blockIdx.x` everywhere) never selects between the elements
+  // that a store and a later load reach: nvcc forwards each store to its
+  // load and the array does not reach memory, not even in the PTX. Judge
+  // the array by its other subscripts.
+  {
+    llvm::SmallVector<unsigned, 2> Same;
+    bool Forwarded = !Accesses.empty();
+    size_t Rank = Accesses.empty() ? 0 : Accesses.front().Indices.size();
+    for (const Classified &A : Accesses)
+      Forwarded &= A.Indices.size() == Rank;
+    for (size_t D = 0; Forwarded && D < Rank; ++D) {
+      if (llvm::none_of(Accesses, [&](const Classified &A) {
+            return A.PerIndex[D].Kind == IndexClass::RunTime;
+          }))
+        continue;
+      const Expr *First = Accesses.front().Indices[D];
+      Forwarded = isInvariant(Ctx, *TIA, First, FD->getBody()) &&
+                  llvm::all_of(Accesses, [&](const Classified &A) {
+                    return sameExpr(Ctx, A.Indices[D], First);
+                  });
+      Same.push_back(D);
+    }
+    if (Forwarded && !Same.empty())
+      for (Classified &A : Accesses) {
+        A.Class = IndexClass();
+        for (size_t D = 0; D < Rank; ++D)
+          if (!llvm::is_contained(Same, D))
+            A.Class += A.PerIndex[D];
+      }
+  }
+
+  // ptxas (not nvcc) moves some run-time-indexed arrays back to registers,
+  // with selects between the elements; the PTX's `.local` then has no
+  // LDL/STL in the SASS (0-byte stack frame by `ptxas -v`, CUDA 13.0,
+  // sm_90). Measured (see the check's docs): a table of at most 8 32-bit
+  // elements that is only read at run-time indices (written at constant
+  // ones), and an array of at most 32 words whose run-time indices are
+  // made of at most 3 comparison results (`(a > b) * 4 + (c > d) * 2`).
+  {
+    auto IsRunTime = [](const Classified &A) {
+      return A.Class.Kind == IndexClass::RunTime;
+    };
+    uint64_t Words = wordsOf(Ctx, Array->getType());
+    uint64_t Elements = Ctx.getConstantArrayElementCount(ArrayType);
+    QualType Elem = Ctx.getBaseElementType(Array->getType());
+    bool ReadOnlyTable = Elements <= 8 &&
+                         Ctx.getTypeSizeInChars(Elem).getQuantity() == 4 &&
+                         llvm::all_of(Accesses, [&](const Classified &A) {
+                           if (onlyReads(Ctx, A.Sub))
+                             return true;
+                           return A.Class.Kind == IndexClass::Constant ||
+                                  A.Class.Kind == IndexClass::Counter;
+                         });
+    bool FewSelected =
+        Words <= 32 && llvm::all_of(Accesses, [&](const Classified &A) {
+          return !IsRunTime(A) ||
+                 (!A.Class.OtherRunTime && A.Class.PredicateBits <= 3);
+        });
+    if (llvm::any_of(Accesses, IsRunTime) && (ReadOnlyTable || FewSelected))
+      return;
   }
 
   auto LocOf = [&](const ArraySubscriptExpr *A) {
@@ -517,6 +709,7 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     int64_t Trip;
     const LoopHintAttr *Hint;
     Unrolling How;
+    bool SassLocal; ///< For RolledByNvcc: still local memory after ptxas.
   };
   const ArraySubscriptExpr *ByPragma = nullptr, *ByNvcc = nullptr;
   const LoopInfo *PragmaLoop = nullptr;
@@ -554,7 +747,8 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
         ByNvcc = A.Sub;
       if (llvm::none_of(Rolled,
                         [&](const LoopInfo &L) { return L.For == For; }))
-        Rolled.push_back({For, Trip, Hint, How});
+        Rolled.push_back(
+            {For, Trip, Hint, How, ptxasKeepsLocal(For->getBody(), Trip)});
     }
   }
   for (const LoopInfo &L : Rolled)
@@ -602,11 +796,25 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
           ForLoc, ("#pragma unroll\n" + *Indent).str()));
   }
   {
-    auto D = diag(Loc, "per-thread array %0 is indexed by the counter of a "
-                       "loop of %1 iterations that nvcc does not unroll on "
-                       "its own, so it is placed in local memory, as slow as "
-                       "global memory, instead of registers")
-             << Array << Rolled.front().Trip;
+    // Where ptxas moves the array back to registers, the finding is the
+    // rolled loop, not memory traffic (test/gpu/local-array-unroll: 1.61x
+    // from `#pragma unroll` with no LDL/STL before or after).
+    bool SassLocal = llvm::any_of(Rolled, [](const LoopInfo &L) {
+      return L.How == Unrolling::RolledByNvcc && L.SassLocal;
+    });
+    auto D =
+        diag(Loc, SassLocal ? "per-thread array %0 is indexed by the counter "
+                              "of a loop of %1 iterations that nvcc does not "
+                              "unroll on its own, so it is placed in local "
+                              "memory, as slow as global memory, instead of "
+                              "registers"
+                            : "per-thread array %0 is indexed by the counter "
+                              "of a loop of %1 iterations that nvcc does not "
+                              "unroll on its own, so the loop runs with "
+                              "run-time indices into the array (nvcc's PTX "
+                              "places it in local memory; ptxas moves it back "
+                              "to registers)")
+        << Array << Rolled.front().Trip;
     if (CanFix)
       for (const FixItHint &F : Fixes) {
         D << F;

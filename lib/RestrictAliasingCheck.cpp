@@ -13,7 +13,10 @@
 #include "cudalint/DeviceCode.h"
 #include "cudalint/LaunchAliasing.h"
 #include "cudalint/ReadOnlyPointer.h"
+#include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -40,6 +43,196 @@ bool definitelyWritten(const ReadOnlyResult &R) {
          Reason.starts_with("passed to atomic") ||
          Reason.starts_with("the destination of") ||
          Reason.starts_with("an inline asm output");
+}
+
+/// Whether \p S lies in the body of a loop of \p Body.
+bool insideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
+  DynTypedNodeList P = Ctx.getParents(*S);
+  while (!P.empty()) {
+    if (P[0].get<ForStmt>() || P[0].get<WhileStmt>() || P[0].get<DoStmt>() ||
+        P[0].get<CXXForRangeStmt>())
+      return true;
+    const Stmt *Up = P[0].get<Stmt>();
+    if (!Up || Up == Body)
+      return false;
+    P = Ctx.getParents(*Up);
+  }
+  return false;
+}
+
+/// Whether \p E has one value in a thread from where it can be used:
+/// constants, built-in indices, unmodified parameters, unmodified local
+/// variables declared outside every loop, combined by arithmetic.
+bool isInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
+                 const Stmt *Body) {
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return false;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      E->isEvaluatable(Ctx, Expr::SE_NoSideEffects))
+    return true;
+  if (ThreadIndexAnalysis::builtinSymbol(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->hasLocalStorage() || !TIA.isUnmodified(V))
+      return false;
+    if (isa<ParmVarDecl>(V))
+      return true;
+    DynTypedNodeList P = Ctx.getParents(*V);
+    const auto *DS = P.empty() ? nullptr : P[0].get<DeclStmt>();
+    return V->getInit() && DS && !insideLoop(Ctx, DS, Body);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return (BO->isAdditiveOp() || BO->isMultiplicativeOp() || BO->isShiftOp() ||
+            BO->isBitwiseOp()) &&
+           isInvariant(Ctx, TIA, BO->getLHS(), Body) &&
+           isInvariant(Ctx, TIA, BO->getRHS(), Body);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           isInvariant(Ctx, TIA, UO->getSubExpr(), Body);
+  return false;
+}
+
+/// The references to the parameters and the barrier calls of a kernel.
+struct Uses : RecursiveASTVisitor<Uses> {
+  const ParmVarDecl *In, *Out;
+  llvm::SmallVector<const DeclRefExpr *, 8> InRefs, OutRefs;
+  bool Barrier = false;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() == In)
+      InRefs.push_back(E);
+    else if (E->getDecl() == Out)
+      OutRefs.push_back(E);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    StringRef Name =
+        F && F->getIdentifier() ? F->getName() : StringRef("<unknown>");
+    // A barrier, a grid or group sync, or a call it cannot see into.
+    if (Name.contains("sync") || Name == "<unknown>" ||
+        (F && !F->isDefined() && !Name.starts_with("__")))
+      Barrier = true;
+    return true;
+  }
+};
+
+/// The subscript `p[i]` whose base is the reference \p Ref (through
+/// parentheses and the implicit load of the pointer); null otherwise.
+const ArraySubscriptExpr *subscriptOf(ASTContext &Ctx, const Expr *Ref) {
+  const Stmt *Cur = Ref;
+  DynTypedNodeList P = Ctx.getParents(*Cur);
+  while (!P.empty() &&
+         (P[0].get<ParenExpr>() || P[0].get<ImplicitCastExpr>())) {
+    Cur = P[0].get<Stmt>();
+    P = Ctx.getParents(*Cur);
+  }
+  const auto *ASE = P.empty() ? nullptr : P[0].get<ArraySubscriptExpr>();
+  return ASE && ASE->getBase()->IgnoreParenImpCasts() == Ref ? ASE : nullptr;
+}
+
+/// How the element `p[i]` is used: 0 read, 1 written (assigned, compound
+/// assigned, incremented; \p Store is then the operation, which stores when
+/// it ends), -1 anything else (address taken, bound to a reference, a
+/// member of it used).
+int elementUse(ASTContext &Ctx, const ArraySubscriptExpr *ASE,
+               const Expr **Store = nullptr) {
+  const Stmt *Cur = ASE;
+  DynTypedNodeList P = Ctx.getParents(*Cur);
+  while (!P.empty() && P[0].get<ParenExpr>()) {
+    Cur = P[0].get<Stmt>();
+    P = Ctx.getParents(*Cur);
+  }
+  if (P.empty())
+    return -1;
+  if (const auto *Cast = P[0].get<ImplicitCastExpr>())
+    return Cast->getCastKind() == CK_LValueToRValue ? 0 : -1;
+  const Expr *Op = nullptr;
+  if (const auto *BO = P[0].get<BinaryOperator>();
+      BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == ASE)
+    Op = BO;
+  if (const auto *UO = P[0].get<UnaryOperator>();
+      UO && UO->isIncrementDecrementOp())
+    Op = UO;
+  if (!Op)
+    return -1;
+  if (Store)
+    *Store = Op;
+  return 1;
+}
+
+/// Whether the kernel uses the aliased pair in place, element by element:
+/// \p In is only read and \p Out only read and written, both through
+/// subscripts; every read through \p In, outside loops, is at an index
+/// (the same expression, of values that do not change) that the thread
+/// then writes through \p Out, with no write through \p Out at that index
+/// before it; every write through \p Out is at such an index; no barrier.
+/// Then no load through the read-only path can follow a store to its
+/// element by the same thread, and the kernel works, by luck of the
+/// contract, whatever the cache.
+bool inPlaceElementwise(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        const ParmVarDecl *In, const ParmVarDecl *Out) {
+  const Stmt *Body = Kernel->getBody();
+  if (!Body || In == Out)
+    return false;
+  Uses U;
+  U.In = In;
+  U.Out = Out;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
+  if (U.Barrier || U.InRefs.empty() || U.OutRefs.empty())
+    return false;
+  ThreadIndexAnalysis TIA(Ctx, Kernel);
+  if (!TIA.isUnmodified(In) || !TIA.isUnmodified(Out))
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Profile = [&](const Expr *E) {
+    llvm::FoldingSetNodeID ID;
+    E->IgnoreParenImpCasts()->Profile(ID, Ctx, /*Canonical=*/true);
+    return ID;
+  };
+  struct Access {
+    const Expr *At; ///< The load, or the operation that stores.
+    llvm::FoldingSetNodeID Index;
+  };
+  llvm::SmallVector<Access, 8> Reads, Writes;
+  for (const DeclRefExpr *Ref : U.InRefs) {
+    const ArraySubscriptExpr *ASE = subscriptOf(Ctx, Ref);
+    if (!ASE || elementUse(Ctx, ASE) != 0 || insideLoop(Ctx, ASE, Body) ||
+        !isInvariant(Ctx, TIA, ASE->getIdx(), Body))
+      return false;
+    Reads.push_back({ASE, Profile(ASE->getIdx())});
+  }
+  for (const DeclRefExpr *Ref : U.OutRefs) {
+    const ArraySubscriptExpr *ASE = subscriptOf(Ctx, Ref);
+    if (!ASE)
+      return false;
+    const Expr *Store = nullptr;
+    int Use = elementUse(Ctx, ASE, &Store);
+    if (Use < 0)
+      return false;
+    if (Use == 1)
+      Writes.push_back({Store, Profile(ASE->getIdx())});
+  }
+  for (const Access &W : Writes)
+    if (llvm::none_of(Reads,
+                      [&](const Access &R) { return R.Index == W.Index; }))
+      return false;
+  for (const Access &R : Reads) {
+    bool Written = false;
+    for (const Access &W : Writes) {
+      if (W.Index != R.Index)
+        continue;
+      // A store is done when its operation ends (`out[i] = in[i] + 1`
+      // loads first).
+      if (SM.isBeforeInTranslationUnit(W.At->getEndLoc(), R.At->getBeginLoc()))
+        return false;
+      Written = true;
+    }
+    if (!Written)
+      return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -92,14 +285,23 @@ void RestrictAliasingCheck::onEndOfTranslationUnit() {
     if (SM.isInSystemHeader(Loc) ||
         !Reported.insert({Loc, P.First * 1024 + P.Second}).second)
       continue;
+    // The in-place shape: one parameter only read (and `__restrict__`),
+    // the other written at exactly the elements the same thread has read.
+    bool InPlace = (RestrictA && !WrittenA && WrittenB &&
+                    inPlaceElementwise(C, Kernel, A, B)) ||
+                   (RestrictB && !WrittenB && WrittenA &&
+                    inPlaceElementwise(C, Kernel, B, A));
     diag(Loc, "%select{launch|call}0 passes the same pointer to '%1' and "
               "'%2' of kernel '%3', %select{one|both}4 '__restrict__' and "
-              "%select{one|both}5 written through: undefined behaviour, and "
-              "loads through the read-only data cache may return stale "
-              "data")
+              "%select{one|both}5 written through: %select{undefined "
+              "behaviour, and loads through the read-only data cache may "
+              "return stale data|undefined behaviour by the '__restrict__' "
+              "contract, which works only because each thread reads an "
+              "element before it writes it at the same index; the compiler "
+              "may reorder it on any change}6")
         << (P.WrapperCall != nullptr) << A->getName() << B->getName()
         << Kernel->getName() << (RestrictA && RestrictB)
-        << (WrittenA && WrittenB);
+        << (WrittenA && WrittenB) << InPlace;
     if (P.Wrapper)
       diag(SM.getExpansionLoc(P.Launch->getBeginLoc()),
            "'%0' launches the kernel with its parameters here",

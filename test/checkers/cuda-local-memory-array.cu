@@ -2,23 +2,28 @@
 
 // Run-time indices: data, the thread index, a kernel parameter, the counter
 // of a loop whose bound is a run-time value. Reported, no fix.
-// One warning per array, at its first run-time index.
-__global__ void dataIndex(const float *in, const int *idx, float *out) {
-  float acc[8];
+// One warning per array, at its first run-time index. Every positive here
+// keeps a stack frame in the SASS (`nvcc -arch=sm_90 -Xptxas -v`, CUDA 13.0).
+__global__ void dataIndex(const float *in, const int *idx, float *out,
+                          int n) {
+  float acc[16];
 #pragma unroll
-  for (int k = 0; k < 8; ++k)
+  for (int k = 0; k < 16; ++k)
     acc[k] = in[k];
-  out[threadIdx.x] = acc[idx[threadIdx.x] & 7];
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'acc' is indexed with a value known only at run time, so it is placed in local memory, as slow as global memory, instead of registers [cuda-local-memory-array]
-  // CHECK-NOTES: :[[@LINE-2]]:26: note: the index depends on this value
-  // CHECK-NOTES: :[[@LINE-7]]:9: note: 'acc' is declared here
-  out[threadIdx.x + 1] = acc[idx[threadIdx.x + 1] & 7] + acc[threadIdx.x & 7];
+  float s = 0.0f;
+  for (int i = 0; i < n; ++i)
+    s += acc[idx[i] & 15];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: per-thread array 'acc' is indexed with a value known only at run time, so it is placed in local memory, as slow as global memory, instead of registers [cuda-local-memory-array]
+  // CHECK-NOTES: :[[@LINE-2]]:14: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-9]]:9: note: 'acc' is declared here
+  out[threadIdx.x] = s + acc[threadIdx.x & 15];
 }
 
-__global__ void threadIndex(float *out) {
-  int lut[4] = {3, 1, 4, 1};
-  out[threadIdx.x] = lut[threadIdx.x % 4];
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'lut' is indexed with a value known only at run time
+__global__ void threadIndex(float *out, int n) {
+  int lut[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3};
+  for (int i = 0; i < n; ++i)
+    out[i * blockDim.x + threadIdx.x] = lut[(threadIdx.x + i) % 16];
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: per-thread array 'lut' is indexed with a value known only at run time
 }
 
 __global__ void runTimeLoop(const float *in, float *out, int n) {
@@ -26,28 +31,81 @@ __global__ void runTimeLoop(const float *in, float *out, int n) {
   for (int k = 0; k < n; ++k)
     buf[k] = in[k];
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'buf' is indexed with a value known only at run time
-  out[threadIdx.x] = buf[0];
+  float s = 0.0f;
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < n; ++k)
+      s += buf[k] * in[j];
+  out[threadIdx.x] = s;
 }
 
 __global__ void kernelParam(const float *in, float *out, int which) {
-  float r[2][4];
+  float r[4][4];
 #pragma unroll
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 4; ++i)
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       r[i][j] = in[i * 4 + j];
-  int w = which & 3;
-  out[threadIdx.x] = r[1][w];
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: per-thread array 'r' is indexed with a value known only at run time
+  float s = 0.0f;
+  for (int i = 0; i < which; ++i)
+    s += r[i & 3][(i >> 2) & 3] * in[i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: per-thread array 'r' is indexed with a value known only at run time
+  out[threadIdx.x] = s;
+}
+
+// A histogram: read-modify-write at a data index keeps even a 4-word array
+// (16 chars) in local memory (16-byte stack frame).
+__global__ void histogram(const char *val, float *out, int n) {
+  char count[16];
+  for (int i = 0; i < 16; i++)
+    count[i] = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    count[val[i]]++;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'count' is indexed with a value known only at run time
+  out[threadIdx.x] = count[0] + count[15];
+}
+
+// An index made of four comparison results (16 values) into 16 words: ptxas
+// no longer selects, the array stays in local memory (64-byte stack frame).
+__global__ void fourBits(const int *xyz, int *out, int n) {
+  int best[16];
+  int x = xyz[threadIdx.x];
+  for (int k = 0; k < 16; ++k)
+    best[k] = 1 << 30;
+  for (int j = 0; j < n; ++j) {
+    int t = (xyz[4 * j] > x) * 8 + (xyz[4 * j + 1] > x) * 4 +
+            (xyz[4 * j + 2] > x) * 2 + (xyz[4 * j + 3] > x);
+    if (j < best[t])
+      best[t] = j;
+    // CHECK-MESSAGES: :[[@LINE-2]]:13: warning: per-thread array 'best' is indexed with a value known only at run time
+  }
+  for (int k = 0; k < 16; ++k)
+    out[16 * threadIdx.x + k] = best[k];
+}
+
+// Written at one run-time subscript and read at another: stored at
+// `b = blockIdx.x`, loaded at `threadIdx.x` (512-byte stack frame).
+__global__ void differentSubscripts(const double *in, double *out) {
+  int b = blockIdx.x & 3;
+  double t[4][2][2];
+  for (int k = 0; k < 2; k++)
+    for (int l = 0; l < 2; l++)
+      t[b][k][l] = in[(b * 2 + k) * 2 + l];
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: per-thread array 't' is indexed with a value known only at run time
+  double s = 0.0;
+  for (int k = 0; k < 2; k++)
+    s += t[b][k][threadIdx.x & 1];
+  out[threadIdx.x] = s;
 }
 
 // A loop that nvcc leaves rolled (32 iterations calling powf, measured in
-// cuda-local-memory-array-ptx.cu): the fix inserts `#pragma unroll`.
+// cuda-local-memory-array-ptx.cu): the fix inserts `#pragma unroll`. ptxas
+// moves the array back to registers (0-byte stack frame), so the message
+// says what is left: the rolled loop's run-time indices.
 __global__ void rolledByNvcc(const float *in, float *out, int n) {
   float acc[32];
   for (int k = 0; k < 32; ++k)
     acc[k] = powf(in[k * n + threadIdx.x], 1.7f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'acc' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own, so it is placed in local memory, as slow as global memory, instead of registers
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'acc' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own, so the loop runs with run-time indices into the array (nvcc's PTX places it in local memory; ptxas moves it back to registers) [cuda-local-memory-array]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: '#pragma unroll' on this loop makes every index constant
   // CHECK-NOTES: :[[@LINE-5]]:9: note: 'acc' is declared here
   float s = 0.0f;
@@ -84,7 +142,7 @@ __global__ void overloads(const float *in, float *out) {
   float a[32];
   for (int k = 0; k < 32; ++k)
     a[k] = sin(in[k]);
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'a' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'a' is indexed by the counter of a loop of 32 iterations that nvcc does not unroll on its own, so it is placed in local memory, as slow as global memory, instead of registers [cuda-local-memory-array]
   float b[64];
   for (int k = 0; k < 64; ++k)
     b[k] = exp(in[k]);
@@ -118,6 +176,63 @@ __global__ void unknownAndRolled(const float *in, float *out) {
   while (m < 31 && acc[m] < 1.0f)
     ++m;
   out[threadIdx.x] = acc[0];
+}
+
+// Run-time indices that ptxas resolves to registers (PTX `.local`, but a
+// 0-byte stack frame and no LDL/STL in the SASS):
+// - a table of at most 8 32-bit elements only read at run-time indices;
+__global__ void smallTable(unsigned *truth, int nVars, int nWords) {
+  unsigned masks[5] = {0xAAAAAAAA, 0xCCCCCCCC, 0xF0F0F0F0, 0xFF00FF00,
+                       0xFFFF0000};
+  for (int i = 0; i < nVars; i++)
+    for (int k = 0; k < nWords; k++)
+      truth[i * nWords + k] = i < 5 ? masks[i] : ((k >> (i - 5)) & 1 ? ~0u : 0u);
+}
+__global__ void smallDataTable(const float *in, const int *idx, float *out) {
+  float acc[8];
+#pragma unroll
+  for (int k = 0; k < 8; ++k)
+    acc[k] = in[k];
+  out[threadIdx.x] = acc[idx[threadIdx.x] & 7] + acc[threadIdx.x % 8];
+}
+// - an index made of at most three comparison results (octants), into an
+//   array of up to 32 words, read and written.
+__global__ void octants(int n, int radius, const int *xyz, int *out) {
+  int best[32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int x = xyz[3 * i], y = xyz[3 * i + 1], z = xyz[3 * i + 2];
+  for (int k = 0; k < 32; ++k)
+    best[k] = radius;
+  for (int j = 0; j < n; ++j) {
+    int tx = xyz[3 * j], ty = xyz[3 * j + 1], tz = xyz[3 * j + 2];
+    int d = (x - tx) * (x - tx) + (y - ty) * (y - ty) + (z - tz) * (z - tz);
+    int _x = (tx > x);
+    int _y = (ty > y);
+    int _z = (tz > z);
+    int o = _x * 16 + _y * 8 + _z * 4;
+    if (d < best[o])
+      best[o] = d;
+  }
+  for (int k = 0; k < 32; ++k)
+    out[32 * i + k] = best[k];
+}
+
+// A run-time subscript that is the same value in every access: each load
+// reads what the store before it wrote, nvcc forwards it, and the array does
+// not even reach the PTX's `.local`.
+__global__ void sameSubscript(const double *in, const double *w, double *out) {
+  int b = blockIdx.x & 3;
+  double f[2][4][2];
+  for (int i = 0; i < 2; i++) {
+    f[0][b][i] = in[(b * 2 + i) * 2];
+    f[1][b][i] = in[(b * 2 + i) * 2 + 1];
+  }
+  double s = 0.0;
+  for (int k = 0; k < 2; k++)
+    s += f[0][b][k] * w[k] + f[1][b][k] * w[k + 2];
+  out[b * blockDim.x + threadIdx.x] = s;
 }
 
 // Constant indices, and small loops with constant trip counts that nvcc

@@ -39,18 +39,18 @@ void launchScale(const float *in, float *out, int n) {
 
 void positives(float *d, float *e, int n) {
   scale<<<(n + 255) / 256, 256>>>(d, d, 2.0f, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'scale', both '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data [cuda-restrict-aliasing]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'scale', both '__restrict__' and one written through: undefined behaviour by the '__restrict__' contract, which works only because each thread reads an element before it writes it at the same index; the compiler may reorder it on any change [cuda-restrict-aliasing]
   // CHECK-NOTES: :3:49: note: 'in' is '__restrict__'
   // CHECK-NOTES: :3:73: note: 'out' is '__restrict__' and written through
   // CHECK-NOTES: :7:12: note: 'out' is written here
   accumulate<<<(n + 255) / 256, 256>>>(e + 16, e + 16, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'acc' and 'x' of kernel 'accumulate', one '__restrict__' and one written through
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'acc' and 'x' of kernel 'accumulate', one '__restrict__' and one written through: undefined behaviour by the '__restrict__' contract, which works only because each thread reads an element before it writes it at the same index
   // CHECK-NOTES: :10:35: note: 'acc' is written through
   // CHECK-NOTES: :13:12: note: 'acc' is written here
   // CHECK-NOTES: :10:66: note: 'x' is '__restrict__'
   float *alias = d;
   viaHelper<<<1, 256>>>(d, d, n);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'viaHelper', one '__restrict__' and one written through
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'viaHelper', one '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data
   // CHECK-NOTES: :17:53: note: 'in' is '__restrict__'
   // CHECK-NOTES: :17:64: note: 'out' is written through
   // CHECK-NOTES: :16:56: note: 'out' is written here
@@ -94,4 +94,34 @@ template <typename T> void runT(T *y, int n) {
 void instantiate(float *f, double *g) {
   runT(f, 4);
   runT(g, 4);
+}
+
+// Stale reads: a load through the '__restrict__' input that can follow a
+// store to its element, by another thread (a neighbour's index after a
+// barrier) or by the same thread (a store before the load, a loop).
+__global__ void shiftInPlace(const float *__restrict__ in,
+                             float *__restrict__ out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 2.0f * in[i];
+  __syncthreads();
+  if (threadIdx.x > 0)
+    out[i] += in[i - 1];
+}
+__global__ void storeThenLoad(const float *__restrict__ in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 0.0f;
+  out[i] += in[i];
+}
+__global__ void rows(const float *__restrict__ in, float *out, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 1; k < n; ++k)
+    out[r * n + k] = in[r * n + k - 1] + in[r * n + k];
+}
+void stale(float *d, int n) {
+  shiftInPlace<<<n / 256, 256>>>(d, d);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'shiftInPlace', both '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data [cuda-restrict-aliasing]
+  storeThenLoad<<<n / 256, 256>>>(d, d);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'storeThenLoad', one '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data [cuda-restrict-aliasing]
+  rows<<<n / 256, 256>>>(d, d, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch passes the same pointer to 'in' and 'out' of kernel 'rows', one '__restrict__' and one written through: undefined behaviour, and loads through the read-only data cache may return stale data [cuda-restrict-aliasing]
 }

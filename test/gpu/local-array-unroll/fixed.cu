@@ -1,8 +1,8 @@
 // A per-thread array filled by a loop of 32 powf calls: nvcc does not
-// unroll a loop that large on its own, so acc[k] is indexed at run time and
-// the array lives in local memory (ld.local/st.local, as slow as global
-// memory). cuda-local-memory-array inserts `#pragma unroll`: every index
-// becomes a constant and acc lives in registers. Each thread then combines
+// unroll a loop that large on its own, so acc[k] is indexed at run time (the
+// PTX has ld.local/st.local; ptxas moves acc back to registers, 0-byte stack
+// frame). cuda-local-memory-array inserts `#pragma unroll`: every index
+// becomes a constant and the loop runs unrolled. Each thread then combines
 // its values in a fixed order, so the outputs must match bit for bit.
 #include <algorithm>
 #include <cmath>
