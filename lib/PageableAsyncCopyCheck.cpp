@@ -265,9 +265,14 @@ std::optional<uint64_t> extentBytes(const Expr *E, const FunctionDecl *F,
 
 /// True when \p Body launches a kernel or waits for the device: the work
 /// that a copy repeated with it could overlap with, or the wait it adds to.
-bool hasDeviceWork(const Stmt *Body) {
+/// Kernel launches, `cudaLaunch*`, `cuda*Synchronize`, `cudaEventRecord`,
+/// the synchronous copies and memsets, and calls of functions whose body
+/// (one level deep) does one of these.
+bool hasDeviceWork(const Stmt *Body, unsigned Depth = 0) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
+    unsigned Depth;
     bool Found = false;
+    explicit Visitor(unsigned Depth) : Depth(Depth) {}
     bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
       Found = true;
       return false;
@@ -278,11 +283,17 @@ bool hasDeviceWork(const Stmt *Body) {
         return true;
       StringRef Name = FD->getName();
       if (Name.starts_with("cudaLaunch") || Name == "cudaEventRecord" ||
-          (Name.starts_with("cuda") && Name.ends_with("Synchronize")))
+          (Name.starts_with("cuda") && Name.ends_with("Synchronize")) ||
+          ((Name.starts_with("cudaMemcpy") || Name.starts_with("cudaMemset")) &&
+           !Name.ends_with("Async")))
         Found = true;
+      else if (Depth == 0 && !Name.starts_with("cuda"))
+        if (const FunctionDecl *Def = FD->getDefinition();
+            Def && Def->getBody() && hasDeviceWork(Def->getBody(), Depth + 1))
+          Found = true;
       return !Found;
     }
-  } Vis;
+  } Vis(Depth);
   Vis.TraverseStmt(const_cast<Stmt *>(Body));
   return Vis.Found;
 }

@@ -263,3 +263,25 @@ void loopDefaultStream(float *d, int n, int steps) {
   }
   free(h);
 }
+// The kernel of the loop is launched through a wrapper, or the loop waits in
+// a synchronous copy.
+__global__ void bump(int *d);
+void launchBump(int *d) { bump<<<1, 32>>>(d); }
+void loopWithWrapper(int *d, size_t n, int reps) {
+  int *h = (int *)malloc(n * sizeof(int));
+  int *out = (int *)malloc(n * sizeof(int));
+  for (int rep = 0; rep < reps; ++rep) {
+    cudaMemcpyAsync(d, h, n * sizeof(int), cudaMemcpyHostToDevice, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyAsync' from pageable host memory is not asynchronous
+    // CHECK-NOTES: :[[@LINE-5]]:19: note: the memory from 'malloc' is pageable
+    launchBump(d);
+  }
+  for (int rep = 0; rep < reps; ++rep) {
+    cudaMemcpyAsync(d, h, n * sizeof(int), cudaMemcpyHostToDevice, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyAsync' from pageable host memory is not asynchronous
+    // CHECK-NOTES: :[[@LINE-11]]:19: note: the memory from 'malloc' is pageable
+    cudaMemcpy(out, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  }
+  free(h);
+  free(out);
+}
