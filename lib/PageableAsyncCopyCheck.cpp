@@ -16,7 +16,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang::ast_matchers;
@@ -366,12 +365,10 @@ bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
       if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
         if (!ASE->getIdx()->isIntegerConstantExpr(Ctx))
           Pipeline = true;
-      const SourceManager &SM = Ctx.getSourceManager();
-      CharSourceRange Range = CharSourceRange::getTokenRange(
-          SM.getExpansionRange(S->getSourceRange()).getAsRange());
-      StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts());
-      if (Text.empty())
-        Pipeline = true; // Not spelled where it can be read: assume another.
+      // The spelling as printed, the same inside and outside macros.
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      S->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
       Streams.insert(Text);
     }
     bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {

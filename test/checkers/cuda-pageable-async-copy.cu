@@ -285,3 +285,13 @@ void loopWithWrapper(int *d, size_t n, int reps) {
   free(h);
   free(out);
 }
+// Streams named inside a macro's arguments are told apart by their spelling,
+// not by the macro call around them: one stream here.
+#define CHECK(call) (void)(call)
+void oneStreamThroughMacro(float *d, int n, cudaStream_t s) {
+  std::vector<float> a(n), b(n);
+  CHECK(cudaMemcpyAsync(d, a.data(), n * sizeof(float), cudaMemcpyHostToDevice, s));
+  CHECK(cudaMemcpyAsync(d + n, b.data(), n * sizeof(float), cudaMemcpyHostToDevice, s));
+  scale<<<(n + 255) / 256, 256, 0, s>>>(d, 2 * n);
+  CHECK(cudaStreamSynchronize(s));
+}
