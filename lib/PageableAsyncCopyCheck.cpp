@@ -11,10 +11,12 @@
 #include "PageableAsyncCopyCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "cudalint/HostMemory.h"
+#include "cudalint/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -34,6 +36,9 @@ enum : int64_t {
 /// The host-side pointer arguments of a copy and its kind argument.
 struct CopyShape {
   int Dst = -1, Src = -1, Kind = -1;
+  /// The byte count (Size), or the width in bytes and the height of a 2D
+  /// copy (Size, Height); the stream.
+  int Size = -1, Height = -1, Stream = -1;
   /// `cudaMemcpy3DAsync(&parms, stream)`: the pointers and the kind are
   /// fields of a `cudaMemcpy3DParms`.
   bool Parms = false;
@@ -42,15 +47,15 @@ struct CopyShape {
 CopyShape shapeOf(StringRef Name) {
   CopyShape S;
   if (Name == "cudaMemcpyAsync") {
-    S.Dst = 0, S.Src = 1, S.Kind = 3;
+    S.Dst = 0, S.Src = 1, S.Kind = 3, S.Size = 2, S.Stream = 4;
   } else if (Name == "cudaMemcpy2DAsync") {
-    S.Dst = 0, S.Src = 2, S.Kind = 6;
+    S.Dst = 0, S.Src = 2, S.Kind = 6, S.Size = 4, S.Height = 5, S.Stream = 7;
   } else if (Name == "cudaMemcpyToSymbolAsync") {
-    S.Src = 1, S.Kind = 4;
+    S.Src = 1, S.Kind = 4, S.Size = 2, S.Stream = 5;
   } else if (Name == "cudaMemcpyFromSymbolAsync") {
-    S.Dst = 0, S.Kind = 4;
+    S.Dst = 0, S.Kind = 4, S.Size = 2, S.Stream = 5;
   } else if (Name == "cudaMemcpy3DAsync") {
-    S.Parms = true;
+    S.Parms = true, S.Stream = 1;
   }
   return S;
 }
@@ -71,7 +76,7 @@ std::optional<int64_t> evaluateKind(const Expr *E, const ASTContext &Ctx) {
 /// `p.kind = cudaMemcpyHostToDevice`. Unknown (false) when the variable is
 /// used otherwise than so and by cudaMemcpy3D calls.
 struct ParmsFields {
-  llvm::SmallVector<const Expr *, 2> Src, Dst, Kind;
+  llvm::SmallVector<const Expr *, 2> Src, Dst, Kind, Extent;
 };
 
 bool collectParms(const VarDecl *V, const Stmt *Body, ParmsFields &Out) {
@@ -98,6 +103,10 @@ bool collectParms(const VarDecl *V, const Stmt *Body, ParmsFields &Out) {
         return;
       if (Path.size() == 1 && Path[0] == "kind")
         Out.Kind.push_back(RHS);
+      else if (Path.size() == 1 && Path[0] == "extent")
+        Out.Extent.push_back(RHS);
+      else if (!Path.empty() && Path[0] == "extent")
+        Out.Extent.push_back(nullptr); // A part of it: not followed.
       else if (!Path.empty() && (Path[0] == "srcPtr" || Path[0] == "dstPtr") &&
                (Path.size() == 1 || (Path.size() == 2 && Path[1] == "ptr")))
         (Path[0] == "srcPtr" ? Out.Src : Out.Dst).push_back(RHS);
@@ -141,6 +150,275 @@ const Expr *pitchedPointer(const Expr *E) {
         Call->getNumArgs() >= 1)
       return Call->getArg(0);
   return nullptr;
+}
+
+/// The largest host-to-device copy, in bytes, that is asynchronous with
+/// respect to the host even from pageable memory (CUDA C++ Programming
+/// Guide, "Concurrent Execution between Host and Device": "Memory copies
+/// from host to device of a memory block of 64 KB or less").
+constexpr uint64_t SmallCopyBytes = 64 * 1024;
+
+/// The value of the integer expression \p E when it is a constant: a
+/// constant expression (`sizeof`, literals, macros, `constexpr` and `const`
+/// variables), or sums, products and shifts of constants and of local
+/// variables of \p F that are never changed after a constant initialiser
+/// (`int n = 1024; ... n * sizeof(int)`).
+std::optional<uint64_t> foldBytes(const Expr *E, const FunctionDecl *F,
+                                  ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 8 || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    E = D->getExpr();
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() && E->EvaluateAsInt(R, Ctx)) {
+    const llvm::APSInt &V = R.Val.getInt();
+    if (V.isSigned() && V.isNegative())
+      return std::nullopt;
+    if (V.getActiveBits() > 63)
+      return std::nullopt;
+    return V.getZExtValue();
+  }
+  E = E->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    // Integer conversions (a count of `int` times a `size_t` sizeof); a
+    // narrowing conversion of a value that fits keeps it.
+    if (!Cast->getSubExpr()->getType()->isIntegerType() ||
+        !E->getType()->isIntegerType())
+      return std::nullopt;
+    std::optional<uint64_t> V =
+        foldBytes(Cast->getSubExpr(), F, Ctx, Depth + 1);
+    uint64_t Width = Ctx.getTypeSize(E->getType());
+    if (E->getType()->isSignedIntegerType())
+      --Width;
+    if (!V || (Width < 64 && (*V >> Width)))
+      return std::nullopt;
+    return V;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    std::optional<uint64_t> L = foldBytes(BO->getLHS(), F, Ctx, Depth + 1);
+    std::optional<uint64_t> Rv = foldBytes(BO->getRHS(), F, Ctx, Depth + 1);
+    if (!L || !Rv)
+      return std::nullopt;
+    uint64_t Out;
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+      if (__builtin_mul_overflow(*L, *Rv, &Out))
+        return std::nullopt;
+      return Out;
+    case BO_Add:
+      if (__builtin_add_overflow(*L, *Rv, &Out))
+        return std::nullopt;
+      return Out;
+    case BO_Shl:
+      if (*Rv >= 63 || (*L >> (63 - *Rv)))
+        return std::nullopt;
+      return *L << *Rv;
+    default:
+      return std::nullopt;
+    }
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
+      !V->getType()->isIntegerType() || !F->getBody() ||
+      V->getType()->isReferenceType())
+    return std::nullopt;
+  // Never changed: every reference in the function only reads it.
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    ASTContext &Ctx;
+    const VarDecl *V;
+    bool Changed = false;
+    Visitor(ASTContext &Ctx, const VarDecl *V) : Ctx(Ctx), V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (Ref->getDecl() == V && classifyVarUse(Ctx, Ref) != VarUse::Read)
+        Changed = true;
+      return !Changed;
+    }
+  } Vis(Ctx, V);
+  Vis.TraverseStmt(F->getBody());
+  if (Vis.Changed)
+    return std::nullopt;
+  return foldBytes(V->getInit(), F, Ctx, Depth + 1);
+}
+
+/// The bytes of a `make_cudaExtent(width, height, depth)` with constant
+/// arguments.
+std::optional<uint64_t> extentBytes(const Expr *E, const FunctionDecl *F,
+                                    ASTContext &Ctx) {
+  if (!E)
+    return std::nullopt;
+  const auto *Call =
+      dyn_cast<CallExpr>(E->IgnoreParenImpCasts()->IgnoreImplicit());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "make_cudaExtent" ||
+      Call->getNumArgs() != 3)
+    return std::nullopt;
+  uint64_t Bytes = 1;
+  for (const Expr *A : Call->arguments()) {
+    std::optional<uint64_t> V = foldBytes(A, F, Ctx);
+    if (!V || __builtin_mul_overflow(Bytes, *V, &Bytes))
+      return std::nullopt;
+  }
+  return Bytes;
+}
+
+/// True when \p Body launches a kernel or waits for the device: the work
+/// that a copy repeated with it could overlap with, or the wait it adds to.
+/// Kernel launches, `cudaLaunch*`, `cuda*Synchronize`, `cudaEventRecord`,
+/// the synchronous copies and memsets, and calls of functions whose body
+/// (one level deep) does one of these.
+bool hasDeviceWork(const Stmt *Body, unsigned Depth = 0) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    unsigned Depth;
+    bool Found = false;
+    explicit Visitor(unsigned Depth) : Depth(Depth) {}
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
+      Found = true;
+      return false;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return true;
+      StringRef Name = FD->getName();
+      if (Name.starts_with("cudaLaunch") || Name == "cudaEventRecord" ||
+          (Name.starts_with("cuda") && Name.ends_with("Synchronize")) ||
+          ((Name.starts_with("cudaMemcpy") || Name.starts_with("cudaMemset")) &&
+           !Name.ends_with("Async")))
+        Found = true;
+      else if (Depth == 0 && !Name.starts_with("cuda"))
+        if (const FunctionDecl *Def = FD->getDefinition();
+            Def && Def->getBody() && hasDeviceWork(Def->getBody(), Depth + 1))
+          Found = true;
+      return !Found;
+    }
+  } Vis(Depth);
+  Vis.TraverseStmt(const_cast<Stmt *>(Body));
+  return Vis.Found;
+}
+
+/// True when \p S is repeated by a loop of its function (in its body,
+/// condition or increment) that, for a copy to the device (\p ToDevice),
+/// also launches a kernel or synchronizes: a loop that only uploads the
+/// parts of a data structure one after another is a one-time upload.
+bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
+      return false;
+    const Stmt *Loop = nullptr;
+    if (const auto *For = P.get<ForStmt>()) {
+      if (Node.get<Stmt>() != For->getInit())
+        Loop = For;
+    } else if (const auto *Range = P.get<CXXForRangeStmt>()) {
+      if (Node.get<Stmt>() == Range->getBody())
+        Loop = Range;
+    } else if (P.get<WhileStmt>() || P.get<DoStmt>()) {
+      Loop = P.get<Stmt>();
+    }
+    if (Loop && (!ToDevice || hasDeviceWork(Loop)))
+      return true;
+    Node = P;
+  }
+  return false;
+}
+
+/// Whether \p F visibly uses more than one stream, so that a copy could
+/// overlap with work on another: two streams other than the default one
+/// among those of its asynchronous copies, memsets, kernel launches and
+/// event records and those it creates, told apart by their spelling; or the
+/// default stream (`0`, `NULL`, `nullptr`, `cudaStreamLegacy`,
+/// `cudaStreamPerThread`, an omitted argument) with a stream created
+/// `cudaStreamNonBlocking` (a stream created otherwise, or of unknown
+/// origin, may be blocking, and its work does not overlap with the legacy
+/// default stream's); an array of streams indexed by a variable, or
+/// `cudaStreamWaitEvent`, is a pipeline by itself.
+bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
+  if (!F->getBody())
+    return false;
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    ASTContext &Ctx;
+    llvm::StringSet<> Streams;
+    bool Pipeline = false, Default = false, NonBlocking = false;
+    explicit Visitor(ASTContext &Ctx) : Ctx(Ctx) {}
+    void stream(const Expr *E) {
+      if (!E || isa<CXXDefaultArgExpr>(E)) {
+        Default = true;
+        return;
+      }
+      const Expr *S = E->IgnoreParenImpCasts();
+      if (S->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull)) {
+        Default = true;
+        return;
+      }
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (DRE->getDecl()->getIdentifier() &&
+            (DRE->getDecl()->getName() == "cudaStreamLegacy" ||
+             DRE->getDecl()->getName() == "cudaStreamPerThread")) {
+          Default = true;
+          return;
+        }
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+        if (!ASE->getIdx()->isIntegerConstantExpr(Ctx))
+          Pipeline = true;
+      // The spelling as printed, the same inside and outside macros.
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      S->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+      Streams.insert(Text);
+    }
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *K) {
+      const CallExpr *Config = K->getConfig();
+      stream(Config && Config->getNumArgs() >= 4 ? Config->getArg(3) : nullptr);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier() || isa<CUDAKernelCallExpr>(Call))
+        return true;
+      StringRef Name = FD->getName();
+      auto Arg = [&](unsigned I) -> const Expr * {
+        return I < Call->getNumArgs() ? Call->getArg(I) : nullptr;
+      };
+      if (Name == "cudaStreamWaitEvent") {
+        Pipeline = true;
+      } else if (Name.starts_with("cudaStreamCreate")) {
+        const auto *AddrOf = dyn_cast_or_null<UnaryOperator>(
+            Arg(0) ? Arg(0)->IgnoreParenImpCasts() : nullptr);
+        if (AddrOf && AddrOf->getOpcode() == UO_AddrOf)
+          stream(AddrOf->getSubExpr());
+        else
+          Pipeline = true;
+        // cudaStreamCreateWithFlags(&s, flags), ...WithPriority(&s, flags, p).
+        if (const Expr *Flags = Arg(1)) {
+          Expr::EvalResult R;
+          if (!Flags->isValueDependent() && Flags->EvaluateAsInt(R, Ctx) &&
+              (R.Val.getInt().getZExtValue() & 1))
+            NonBlocking = true;
+        }
+      } else if (Name == "cudaEventRecord" || Name == "cudaMemsetAsync" ||
+                 Name == "cudaMemcpyAsync" || Name == "cudaMemcpy2DAsync" ||
+                 Name == "cudaMemcpy3DAsync" ||
+                 Name == "cudaMemcpyToSymbolAsync" ||
+                 Name == "cudaMemcpyFromSymbolAsync") {
+        unsigned I = Name == "cudaEventRecord"     ? 1
+                     : Name == "cudaMemsetAsync"   ? 3
+                     : Name == "cudaMemcpyAsync"   ? 4
+                     : Name == "cudaMemcpy2DAsync" ? 7
+                     : Name == "cudaMemcpy3DAsync" ? 1
+                                                   : 5;
+        stream(Arg(I));
+      }
+      return true;
+    }
+  } Vis(Ctx);
+  Vis.TraverseStmt(F->getBody());
+  return Vis.Pipeline || Vis.Streams.size() >= 2 ||
+         (Vis.Default && Vis.NonBlocking);
 }
 
 } // namespace
@@ -201,6 +479,8 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
     // The candidate host pointers and their direction ("from", "to").
     SmallVector<std::pair<const Expr *, bool>, 2> Candidates;
     std::optional<int64_t> Kind;
+    // The bytes copied, when constant.
+    std::optional<uint64_t> Bytes;
     if (S.Parms) {
       if (C.Call->getNumArgs() < 1)
         continue;
@@ -218,6 +498,8 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
           Fields.Dst.size() > 1)
         continue;
       Kind = evaluateKind(Fields.Kind.front(), *Ctx);
+      if (Fields.Extent.size() == 1)
+        Bytes = extentBytes(Fields.Extent.front(), C.Function, *Ctx);
       if (!Fields.Src.empty())
         if (const Expr *P = pitchedPointer(Fields.Src.front()))
           Candidates.push_back({P, true});
@@ -228,6 +510,16 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
       if (S.Kind < 0 || static_cast<unsigned>(S.Kind) >= C.Call->getNumArgs())
         continue;
       Kind = evaluateKind(C.Call->getArg(S.Kind), *Ctx);
+      if (S.Size >= 0 && static_cast<unsigned>(S.Size) < C.Call->getNumArgs())
+        Bytes = foldBytes(C.Call->getArg(S.Size), C.Function, *Ctx);
+      if (Bytes && S.Height >= 0) {
+        std::optional<uint64_t> Height =
+            static_cast<unsigned>(S.Height) < C.Call->getNumArgs()
+                ? foldBytes(C.Call->getArg(S.Height), C.Function, *Ctx)
+                : std::nullopt;
+        if (!Height || __builtin_mul_overflow(*Bytes, *Height, &*Bytes))
+          Bytes.reset();
+      }
       if (S.Src >= 0)
         Candidates.push_back({C.Call->getArg(S.Src), true});
       if (S.Dst >= 0)
@@ -238,6 +530,11 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
     // whatever the kind says).
     if (Kind && (*Kind == HostToHost || *Kind == DeviceToDevice))
       continue;
+    // Overlap is what pinning buys; report only where the program plausibly
+    // wants it: a copy repeated in a loop, or a function that works with
+    // more than one stream. A one-time upload or download on the only
+    // stream has nothing to overlap with (the caller's loops and streams are
+    // not seen).
     for (auto &[Arg, From] : Candidates) {
       if (Kind && *Kind == HostToDevice && !From)
         continue;
@@ -248,12 +545,21 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
           llvm::any_of(O.Vars,
                        [&](const ValueDecl *V) { return Registered.count(V); }))
         continue;
+      // A host-to-device copy of 64 KB or less returns once the driver has
+      // staged it: it is asynchronous with respect to the host. Copies to
+      // pageable memory wait for their completion at any size.
+      if (From && Bytes && *Bytes <= SmallCopyBytes)
+        continue;
+      if (!inLoop(C.Call, From, *Ctx) && !usesSeveralStreams(C.Function, *Ctx))
+        continue;
       SourceLocation Loc = C.Call->getBeginLoc();
       if (!Reported.insert(Loc).second)
         break;
       diag(Loc, "'%0' %select{to|from}1 pageable host memory is not "
-                "asynchronous: the driver stages it through a pinned buffer, "
-                "so it cannot overlap with kernels or other copies")
+                "asynchronous: %select{the host waits until the copy has "
+                "completed|the host waits while the driver copies the data "
+                "into a pinned staging buffer}1, and the transfer cannot "
+                "overlap with kernels in other streams")
           << Callee->getName() << From;
       diag(O.Where,
            "%0 is pageable: allocate it with 'cudaMallocHost' or "
