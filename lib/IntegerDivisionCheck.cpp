@@ -295,8 +295,14 @@ bool hasControlFlow(const Stmt *S) {
 /// and whether it loads from memory. False when it holds anything else (a
 /// call, an assignment, `volatile`).
 bool operandInputs(const Expr *E, SmallVectorImpl<const VarDecl *> &Vars,
-                   bool &LoadsMemory) {
+                   bool &LoadsMemory,
+                   SmallVectorImpl<QualType> *Loaded = nullptr) {
   E = E->IgnoreParens();
+  auto Load = [&](QualType T) {
+    LoadsMemory = true;
+    if (Loaded)
+      Loaded->push_back(T);
+  };
   if (E->getType().isVolatileQualified())
     return false;
   if (isa<IntegerLiteral, CharacterLiteral, CXXBoolLiteralExpr,
@@ -311,54 +317,84 @@ bool operandInputs(const Expr *E, SmallVectorImpl<const VarDecl *> &Vars,
     if (!V)
       return false;
     if (!V->hasLocalStorage()) {
-      LoadsMemory = true; // A global: read from memory.
+      Load(V->getType()); // A global: read from memory.
       return !V->getType().isVolatileQualified();
     }
     Vars.push_back(V);
     return true;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E))
-    return operandInputs(Cast->getSubExpr(), Vars, LoadsMemory);
+    return operandInputs(Cast->getSubExpr(), Vars, LoadsMemory, Loaded);
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
       return false;
     if (UO->getOpcode() == UO_Deref)
-      LoadsMemory = true;
-    return operandInputs(UO->getSubExpr(), Vars, LoadsMemory);
+      Load(UO->getType());
+    return operandInputs(UO->getSubExpr(), Vars, LoadsMemory, Loaded);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma ||
         BO->isLogicalOp())
       return false;
-    return operandInputs(BO->getLHS(), Vars, LoadsMemory) &&
-           operandInputs(BO->getRHS(), Vars, LoadsMemory);
+    return operandInputs(BO->getLHS(), Vars, LoadsMemory, Loaded) &&
+           operandInputs(BO->getRHS(), Vars, LoadsMemory, Loaded);
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-    LoadsMemory = true;
-    return operandInputs(ASE->getBase(), Vars, LoadsMemory) &&
-           operandInputs(ASE->getIdx(), Vars, LoadsMemory);
+    Load(ASE->getType());
+    return operandInputs(ASE->getBase(), Vars, LoadsMemory, Loaded) &&
+           operandInputs(ASE->getIdx(), Vars, LoadsMemory, Loaded);
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (!isa<FieldDecl>(ME->getMemberDecl()))
       return false;
     if (ME->isArrow())
-      LoadsMemory = true;
-    return operandInputs(ME->getBase(), Vars, LoadsMemory);
+      Load(ME->getType());
+    return operandInputs(ME->getBase(), Vars, LoadsMemory, Loaded);
   }
   return false;
 }
 
 /// Whether \p S may write memory: a store through a pointer or to a
 /// non-local, a call, an atomic, inline asm.
-bool mayWriteMemory(const Stmt *S) {
+/// With \p Loaded, only a store that may alias a load of one of these types
+/// counts (type-based aliasing: a store of a `float` cannot change an `int`).
+bool mayWriteMemory(const Stmt *S, ArrayRef<QualType> Loaded = {}) {
   if (!S)
     return false;
   if (isa<CallExpr, CXXConstructExpr, AsmStmt, CXXNewExpr, CXXDeleteExpr>(S))
     return true;
-  auto WritesMemory = [](const Expr *Target) {
+  auto MayAlias = [&](QualType Stored) {
+    if (Loaded.empty())
+      return true;
+    auto Scalar = [](QualType T) {
+      T = T.getCanonicalType().getUnqualifiedType();
+      return (T->isIntegerType() && !T->isAnyCharacterType() &&
+              !T->isEnumeralType()) ||
+             T->isRealFloatingType() || T->isPointerType();
+    };
+    if (!Scalar(Stored))
+      return true;
+    for (QualType L : Loaded) {
+      if (!Scalar(L))
+        return true;
+      QualType A = Stored.getCanonicalType().getUnqualifiedType(),
+               B = L.getCanonicalType().getUnqualifiedType();
+      if (A->isPointerType() && B->isPointerType())
+        return true;
+      if (A->isIntegerType() && B->isIntegerType()) {
+        if (A->isBooleanType() != B->isBooleanType())
+          continue;
+        return true; // Conservatively: `int` and `long` may share a size.
+      }
+      if (A == B)
+        return true;
+    }
+    return false;
+  };
+  auto WritesMemory = [&](const Expr *Target) {
     const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    return !V || !V->hasLocalStorage();
+    return (!V || !V->hasLocalStorage()) && MayAlias(Target->getType());
   };
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
     if (BO->isAssignmentOp() && WritesMemory(BO->getLHS()))
@@ -367,7 +403,7 @@ bool mayWriteMemory(const Stmt *S) {
     if (UO->isIncrementDecrementOp() && WritesMemory(UO->getSubExpr()))
       return true;
   for (const Stmt *Child : S->children())
-    if (mayWriteMemory(Child))
+    if (mayWriteMemory(Child, Loaded))
       return true;
   return false;
 }
@@ -578,6 +614,47 @@ const Stmt *statementIn(ASTContext &Ctx, const Stmt *E,
   }
 }
 
+/// The statement that holds \p S, through a variable's initialiser to its
+/// declaration statement.
+const Stmt *enclosingStmt(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  if (Parents.empty())
+    return nullptr;
+  if (const auto *P = Parents[0].get<Stmt>())
+    return P;
+  if (const auto *V = Parents[0].get<VarDecl>()) {
+    Parents = Ctx.getParents(*V);
+    return Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  }
+  return nullptr;
+}
+
+/// Whether \p Inner is \p Outer or inside it.
+bool isWithin(ASTContext &Ctx, const Stmt *Inner, const Stmt *Outer) {
+  for (const Stmt *Cur = Inner; Cur; Cur = enclosingStmt(Ctx, Cur))
+    if (Cur == Outer)
+      return true;
+  return false;
+}
+
+/// The part of the statement \p S that is evaluated before \p Op's value is
+/// used: for `v = ... Op ...;` with `v` a local variable, the right-hand
+/// side (the store to `v` comes after both halves of `h = t % d; t = t / d;`
+/// are computed), else the whole statement.
+const Stmt *evaluatedBefore(ASTContext &Ctx, const Stmt *S,
+                            const BinaryOperator *Op) {
+  const auto *Assign = dyn_cast<BinaryOperator>(S);
+  if (!Assign || Assign->getOpcode() != BO_Assign)
+    return S;
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() ||
+      !isWithin(Ctx, Op, Assign->getRHS()))
+    return S;
+  return Assign->getRHS();
+}
+
 bool sameOperands(ASTContext &Ctx, const BinaryOperator *A,
                   const BinaryOperator *B) {
   auto Same = [&](const Expr *X, const Expr *Y) {
@@ -629,14 +706,166 @@ const BinaryOperator *divRemPartner(ASTContext &Ctx, const BinaryOperator *BO,
       continue;
     if (End < Begin)
       std::swap(Begin, End);
+    const BinaryOperator *Later = *End == CandStmt ? Cand : BO;
     bool OneBlock = true;
     for (auto I = Begin; I <= End && OneBlock; ++I)
-      OneBlock = !hasControlFlow(*I) && !changesVars(Ctx, *I, Vars) &&
-                 !(LoadsMemory && mayWriteMemory(*I));
+      OneBlock =
+          !hasControlFlow(*I) &&
+          !changesVars(Ctx, I == End ? evaluatedBefore(Ctx, *I, Later) : *I,
+                       Vars) &&
+          !(LoadsMemory && mayWriteMemory(*I));
     if (OneBlock)
       return Cand;
   }
   return nullptr;
+}
+
+/// Whether every evaluation of the statement \p Own (of a compound
+/// statement) evaluates \p E: no conditional operator, short-circuit
+/// operand, branch or loop body lies between them.
+bool alwaysEvaluated(ASTContext &Ctx, const Expr *E, const Stmt *Own) {
+  const Stmt *Cur = E;
+  while (Cur != Own) {
+    const Stmt *P = enclosingStmt(Ctx, Cur);
+    if (!P)
+      return false;
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P)) {
+      if (CO->getCond() != Cur)
+        return false;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp() && BO->getRHS() == Cur)
+        return false;
+    } else if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (If->getCond() != Cur)
+        return false;
+    } else if (isa<LambdaExpr, StmtExpr>(P) ||
+               (!isa<Expr>(P) && !isa<DeclStmt>(P))) {
+      return false;
+    }
+    Cur = P;
+  }
+  return true;
+}
+
+/// Whether \p S holds a label that a jump can reach from outside.
+bool hasLabel(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<LabelStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (hasLabel(Child))
+      return true;
+  return false;
+}
+
+/// An earlier operation with the same operator and operands as \p BO whose
+/// value the compiler reuses for \p BO (GVN; checked against `nvcc -ptx`,
+/// which emits one `rem` for `flag[IDX(x, y)]` and a later `dirs[IDX(x, y)]`
+/// past an `if (...) continue;`): it is evaluated whenever \p BO is (it
+/// comes first in the same compound statement, or in the same expression),
+/// and nothing between them changes the operands or may store to the memory
+/// they read (type-based: a `float` store does not change an `int` load).
+const BinaryOperator *earlierRepeat(ASTContext &Ctx, const BinaryOperator *BO,
+                                    const FunctionDecl *FD) {
+  if (isa<CompoundAssignOperator>(BO) || !FD || !FD->getBody())
+    return nullptr;
+  SmallVector<const VarDecl *, 4> Vars;
+  SmallVector<QualType, 4> Loaded;
+  bool LoadsMemory = false;
+  if (!operandInputs(BO->getLHS(), Vars, LoadsMemory, &Loaded) ||
+      !operandInputs(BO->getRHS(), Vars, LoadsMemory, &Loaded))
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Matches = match(
+      findAll(
+          binaryOperator(hasOperatorName(BO->getOpcodeStr().str())).bind("op")),
+      *FD->getBody(), Ctx);
+  for (const BoundNodes &N : Matches) {
+    const auto *Cand = N.getNodeAs<BinaryOperator>("op");
+    if (Cand == BO || !sameOperands(Ctx, BO, Cand) ||
+        !SM.isBeforeInTranslationUnit(Cand->getOperatorLoc(),
+                                      BO->getOperatorLoc()))
+      continue;
+    const CompoundStmt *C = nullptr;
+    const Stmt *First = statementIn(Ctx, Cand, C);
+    if (!First || !C || !alwaysEvaluated(Ctx, Cand, First))
+      continue;
+    // The statement of `C` that holds `BO`.
+    const Stmt *Second = BO;
+    while (Second && enclosingStmt(Ctx, Second) != C)
+      Second = enclosingStmt(Ctx, Second);
+    if (!Second)
+      continue;
+    auto Begin = llvm::find(C->body(), First),
+         End = llvm::find(C->body(), Second);
+    if (Begin == C->body_end() || End == C->body_end() || End < Begin)
+      continue;
+    if (Begin == End) {
+      // One statement: the smallest expression holding both, without
+      // branches, changes or stores between them.
+      const Stmt *Common = Cand;
+      while (Common && !isWithin(Ctx, BO, Common))
+        Common = enclosingStmt(Ctx, Common);
+      if (!Common || !alwaysEvaluated(Ctx, cast<Expr>(Cand), Common) ||
+          hasControlFlow(Common) ||
+          changesVars(Ctx, evaluatedBefore(Ctx, Common, BO), Vars) ||
+          (LoadsMemory && mayWriteMemory(Common, Loaded)))
+        continue;
+      return Cand;
+    }
+    bool Unchanged = true;
+    for (auto I = Begin; I <= End && Unchanged; ++I)
+      Unchanged =
+          !(I != Begin && (isa<SwitchCase>(*I) || hasLabel(*I))) &&
+          !changesVars(Ctx, I == End ? evaluatedBefore(Ctx, *I, BO) : *I,
+                       Vars) &&
+          !(LoadsMemory && mayWriteMemory(*I, Loaded));
+    if (Unchanged)
+      return Cand;
+  }
+  return nullptr;
+}
+
+/// Whether \p E is a signed product by a constant that \p Divisor divides
+/// (`j * 128` divided by 4): signed overflow is undefined, so the compiler
+/// folds `(j * 128) / 4` into `j * 32` and `(j * 128) % 4` into 0 (checked
+/// against `nvcc -ptx`: one `shl.b32` by 5, no rounding fix-up).
+bool isSignedMultipleOf(ASTContext &Ctx, const Expr *E,
+                        const llvm::APSInt &Divisor) {
+  const auto *Mul = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!Mul || Mul->getOpcode() != BO_Mul ||
+      !Mul->getType()->isSignedIntegerType() || Mul->isValueDependent())
+    return false;
+  // Only a widening or no conversion between the product and the division
+  // keeps the product's `nsw`.
+  if (Ctx.getTypeSize(E->getType()) < Ctx.getTypeSize(Mul->getType()) ||
+      !E->getType()->isSignedIntegerType())
+    return false;
+  for (const Expr *Side : {Mul->getLHS(), Mul->getRHS()}) {
+    std::optional<llvm::APSInt> C = Side->getIntegerConstantExpr(Ctx);
+    if (!C || C->isNegative() || Divisor.isNegative() || Divisor.isZero())
+      continue;
+    if (C->getZExtValue() % Divisor.getZExtValue() == 0)
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p S is in a branch of an `if constexpr` whose condition depends
+/// on a template parameter: each instantiation keeps the branch or discards
+/// it, and the instantiations are analysed on their own.
+bool inDependentConstexprBranch(ASTContext &Ctx, const Stmt *S) {
+  for (const Stmt *Cur = S, *P = enclosingStmt(Ctx, S); P;
+       Cur = P, P = enclosingStmt(Ctx, P)) {
+    if (isa<LambdaExpr>(P))
+      return false;
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      if (If->isConstexpr() && Cur != If->getCond() && If->getCond() &&
+          If->getCond()->isValueDependent())
+        return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -749,6 +978,19 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   // What is reported.
   if (!isDeviceFunction(FD))
     return;
+  // Only code that some instantiation compiles: not a branch of a template
+  // definition that each instantiation keeps or discards (the kept ones are
+  // reported from the instantiation), nor a function called only there.
+  if (FD->isDependentContext()) {
+    if (inDependentConstexprBranch(Ctx, BO))
+      return;
+    // A function template named here: its instantiations are reported, at
+    // the same places. One named only in template definitions (in a
+    // discarded `if constexpr` branch) has none, and no code calls it.
+    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate();
+        FTD && !FTD->specializations().empty())
+      return;
+  }
   bool InLoop = variesInLoop(Ctx, BO);
   if (!InLoop && !WarnOutsideLoops)
     return;
@@ -764,6 +1006,8 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (Const) {
     if (Const->isNegative() || Const->isZero() || Const->isOne())
+      return;
+    if (!IsCompound && isSignedMultipleOf(Ctx, LHS, *Const))
       return;
     bool PowerOfTwo = Const->isPowerOf2();
     if (PowerOfTwo &&
@@ -798,6 +1042,11 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   SourceLocation Loc = SM.getFileLoc(OpLoc);
   if (!Reported.insert(Loc).second)
     return; // Another instantiation.
+  // The same operation again, with the same values: computed once, at the
+  // first, which is reported. (With a shift or mask fix each copy gets its
+  // own rewrite, as the rewritten first no longer computes the second.)
+  if (!Const && !ShiftAmount && earlierRepeat(Ctx, BO, FD))
+    return;
   // `q = a / b; r = a % b;` with a run-time divisor: one division. Reported
   // once, at the first of the two, with a note on the other.
   // (With a shift or mask fix each half gets its own rewrite.)
