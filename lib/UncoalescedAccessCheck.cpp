@@ -38,9 +38,15 @@ std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
   }
   if (Parents.empty())
     return std::nullopt;
-  if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
-    if (Cast->getCastKind() == CK_LValueToRValue)
-      return AccessKind::Load;
+  // An element of a braced initialiser (`float a[4] = {p[0], p[1]};`) has
+  // two parents: the conversion in the semantic form of the list, and the
+  // list itself in its syntactic form.
+  for (const DynTypedNode &P : Parents)
+    if (const auto *Cast = P.get<ImplicitCastExpr>())
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return AccessKind::Load;
+  if (Parents[0].get<InitListExpr>() && Access->getType()->isScalarType())
+    return AccessKind::Load;
   if (const auto *BO = Parents[0].get<BinaryOperator>())
     if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Access)
       return BO->getOpcode() == BO_Assign ? AccessKind::Store
@@ -193,6 +199,104 @@ int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize,
       Sectors.insert(S);
   }
   return Sectors.size();
+}
+
+// True when every thread that enters \p Loop runs its body for every value
+// of its counter: nothing in the body leaves an iteration or the loop early.
+bool runsEveryIteration(ASTContext &Ctx, const Stmt *Loop) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For || !For->getBody())
+    return false;
+  return match(findAll(stmt(anyOf(breakStmt(), continueStmt(), returnStmt(),
+                                  gotoStmt(), cxxThrowExpr()))),
+               *For->getBody(), Ctx)
+      .empty();
+}
+
+// A term `c * i` of \p Rest whose `i` is the counter of a loop with constant
+// bounds that every thread runs in full: the counter and c.
+std::optional<std::pair<IndexSymbol, int64_t>>
+loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
+                ThreadIndexAnalysis &TIA) {
+  for (const auto &[M, Coef] : Rest.terms()) {
+    if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+      continue;
+    const auto *V = dyn_cast_or_null<VarDecl>(M[0].getDecl());
+    if (!V)
+      continue;
+    std::optional<LoopSpan> Span = TIA.constantLoopSpan(V);
+    if (Span && Span->Step != 0 && runsEveryIteration(Ctx, Span->Loop))
+      return std::make_pair(M[0], Coef);
+  }
+  return std::nullopt;
+}
+
+// The bound B of `for (int i = 0; i < B; ++i)` (`i++`, `i += 1`, `B > i`)
+// whose counter \p V every thread runs from 0 to B - 1 in full; null for
+// any other variable.
+const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
+                              ThreadIndexAnalysis &TIA) {
+  if (!TIA.isInductionVariable(V))
+    return nullptr;
+  Expr::EvalResult Init;
+  if (!V->getInit() || V->getInit()->isValueDependent() ||
+      !V->getInit()->EvaluateAsInt(Init, Ctx) || !Init.Val.isInt() ||
+      Init.Val.getInt() != 0)
+    return nullptr;
+  DynTypedNodeList Parents = Ctx.getParents(*V);
+  const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!DS)
+    return nullptr;
+  Parents = Ctx.getParents(*DS);
+  const auto *For = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+  if (!For || For->getInit() != DS || !runsEveryIteration(Ctx, For))
+    return nullptr;
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && IsV(UO->getSubExpr());
+  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    Expr::EvalResult R;
+    StepOne = BO->getOpcode() == BO_AddAssign && IsV(BO->getLHS()) &&
+              !BO->getRHS()->isValueDependent() &&
+              BO->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.isInt() &&
+              R.Val.getInt() == 1;
+  }
+  if (!StepOne)
+    return nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond)
+    return nullptr;
+  if (Cond->getOpcode() == BO_LT && IsV(Cond->getLHS()))
+    return Cond->getRHS();
+  if (Cond->getOpcode() == BO_GT && IsV(Cond->getRHS()))
+    return Cond->getLHS();
+  return nullptr;
+}
+
+// True when \p Index walks a whole record of a run-time length: it holds a
+// term `i` whose `i` counts from 0 to the lane stride \p Stride - 1
+// (`for (f = 0; f < F; ++f) x[t * F + f]`), so each thread reads every
+// element of its record.
+bool walksWholeRecord(ASTContext &Ctx, const IndexPoly &Index,
+                      const IndexPoly &Stride, ThreadIndexAnalysis &TIA) {
+  for (const auto &[M, Coef] : Index.terms()) {
+    if (Coef != 1 || M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+      continue;
+    const auto *V = dyn_cast_or_null<VarDecl>(M[0].getDecl());
+    const Expr *Bound = V ? countingLoopBound(Ctx, V, TIA) : nullptr;
+    if (!Bound)
+      continue;
+    IndexForm B = TIA.analyze(Bound);
+    if (B.Poly && *B.Poly == Stride)
+      return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -388,6 +492,21 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (ConstTerm != Poly.terms().end())
       C = ConstTerm->second;
     IndexPoly Rest = Poly - IndexPoly::constant(C);
+    // A counter of a loop over constant bounds added to the record's base
+    // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
+    // the elements at every value it takes, as constant offsets would.
+    SmallVector<int64_t, 8> Consts = {C};
+    if (std::optional<std::pair<IndexSymbol, int64_t>> Counter =
+            loopCounterTerm(Ctx, Rest, TIA)) {
+      std::optional<LoopSpan> Span =
+          TIA.constantLoopSpan(cast<VarDecl>(Counter->first.getDecl()));
+      Consts.clear();
+      for (int64_t N = 0, V = Span->First;
+           N < S && (Span->Step > 0 ? V <= Span->Last : V >= Span->Last);
+           ++N, V += Span->Step)
+        Consts.push_back(C + Counter->second * V);
+      Rest = Rest - IndexPoly::symbol(Counter->first) * Counter->second;
+    }
     auto G = llvm::find_if(Groups, [&](const Group &G) {
       return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
              G.Stride == S && G.Rest == Rest;
@@ -397,16 +516,19 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
       G = std::prev(Groups.end());
       G->Covered.assign(S * Info->ElemSize, false);
     }
-    int64_t Residue = ((C % S) + S) % S;
     int64_t Offset =
         Member
             ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
             : 0;
-    if (!Member)
-      G->Residues.insert(Residue);
     int64_t RecordBytes = S * Info->ElemSize;
-    for (int64_t B = 0; B < Info->AccessSize; ++B)
-      G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] = true;
+    for (int64_t K : Consts) {
+      int64_t Residue = ((K % S) + S) % S;
+      if (!Member)
+        G->Residues.insert(Residue);
+      for (int64_t B = 0; B < Info->AccessSize; ++B)
+        G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] =
+            true;
+    }
     if (Info->Kind == AccessKind::Load)
       G->Loads.push_back(E);
   };
@@ -490,6 +612,7 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
   int64_t Sectors;
+  bool WholeRecordLoop = false;
   if (Stride.isConstant()) {
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
     // Elements: at least MinStride apart. Members: their bytes at least
@@ -500,6 +623,11 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
         Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
     Sectors = sectorsTouched(S * ElemSize, AccessSize, Offset);
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
+    // Each thread reads its whole record, element by element in a loop:
+    // the sectors fetched are used across the loop while L1 keeps them,
+    // which depends on the record's run-time length (said in a note).
+    WholeRecordLoop = Kind == AccessKind::Load && Index.Poly &&
+                      walksWholeRecord(Ctx, *Index.Poly, Stride.Symbols, TIA);
     StrideText = "'" + Stride.Symbols.str() + "'";
     if (Member)
       StrideText += " elements of " + std::to_string(ElemSize) + " bytes";
@@ -568,6 +696,14 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
+  if (WholeRecordLoop)
+    diag(Loc,
+         "each thread reads all %0 elements of its record in this loop: "
+         "the sectors fetched are used across its iterations while L1 keeps "
+         "them, so for short records the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << StrideText;
   if (Record && Record->Whole)
     diag(Loc,
          "each thread reads all %0 elements of its record, so the sectors "
