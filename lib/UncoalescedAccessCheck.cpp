@@ -9,6 +9,7 @@
 
 #include "UncoalescedAccessCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/LaneGuards.h"
 #include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace clang::ast_matchers;
@@ -187,18 +189,78 @@ bool isRunTimeWidth(const IndexPoly &P) {
   return !P.isZero();
 }
 
-// The 32-byte sectors that one warp request touches when lane i (0 to 31)
-// accesses the ElemSize bytes at byte i * StrideBytes, lane 0 at the start of
-// a sector.
-int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize,
-                       int64_t Offset = 0) {
-  llvm::DenseSet<int64_t> Sectors;
-  for (int64_t Lane = 0; Lane < 32; ++Lane) {
-    int64_t Start = Offset + Lane * StrideBytes;
-    for (int64_t S = Start / 32; S <= (Start + ElemSize - 1) / 32; ++S)
-      Sectors.insert(S);
+int64_t floorDiv32(int64_t A) { return A >= 0 ? A / 32 : -((-A + 31) / 32); }
+
+/// The sectors of the warp request with the most: the lanes that take part,
+/// the 32-byte sectors they touch, and those they would touch reading
+/// consecutive elements.
+struct WarpCount {
+  int64_t Lanes = 0, Sectors = 0, Coalesced = 0;
+};
+
+// Counts, warp by warp, the sectors an access touches. Lane (x, y, z)
+// accesses byte Offset + (cx * x + cy * y + cz * z) * ElemSize, where the
+// coefficients of threadIdx.y and .z are constants; where one is not (a
+// run-time row width) each row has sectors of its own. A run-time x stride
+// gives each lane sectors of its own (two where \p Inside is false).
+WarpCount countSectors(const IndexForm &Index, const LaneStride &Stride,
+                       int64_t ElemSize, int64_t AccessSize, int64_t Offset,
+                       bool Inside, std::optional<BlockShape> Shape,
+                       LaneGuards Guards) {
+  std::array<int64_t, 3> Coef = {0, 0, 0};
+  std::array<bool, 3> Known = {true, true, true};
+  if (Stride.isConstant())
+    Coef[0] = Stride.Value;
+  else
+    Known[0] = false;
+  IndexPoly ThreadPart = Index.Poly ? Index.Poly->threadPart() : IndexPoly();
+  for (const auto &[M, C] : ThreadPart.terms())
+    for (const IndexSymbol &Sym : M) {
+      if (Sym.Kind != IndexSymbol::ThreadIdx || Sym.Dim == 0)
+        continue;
+      if (M.size() == 1)
+        Coef[Sym.Dim] += C;
+      else
+        Known[Sym.Dim] = false;
+    }
+  BlockShape B = Shape ? *Shape : BlockShape{1024, 1, 1};
+  int64_t Threads = B[0] * B[1] * B[2];
+  WarpCount Best;
+  for (int64_t First = 0; First < Threads && First < 1024; First += 32) {
+    // Sectors keyed by the coordinates whose coefficient is not known.
+    std::set<std::tuple<int64_t, int64_t, int64_t>> Touched, Consecutive;
+    int64_t Lanes = 0;
+    for (int64_t T = First; T < First + 32 && T < Threads; ++T) {
+      std::array<int64_t, 3> P = {T % B[0], (T / B[0]) % B[1],
+                                  T / (B[0] * B[1])};
+      if (!Guards.mayRun(P[0], P[1], P[2]))
+        continue;
+      ++Lanes;
+      int64_t KeyY = Known[1] ? 0 : P[1] + 1, KeyZ = Known[2] ? 0 : P[2] + 1;
+      if (Known[0]) {
+        int64_t Start = Offset + (Coef[0] * P[0] + Coef[1] * P[1] * Known[1] +
+                                  Coef[2] * P[2] * Known[2]) *
+                                     ElemSize;
+        for (int64_t S = floorDiv32(Start);
+             S <= floorDiv32(Start + AccessSize - 1); ++S)
+          Touched.insert({KeyY, KeyZ, S});
+      } else {
+        for (int64_t K = 0; K < (Inside ? 1 : 2); ++K)
+          Touched.insert({T + 1, K, 0});
+      }
+      int64_t Start =
+          (P[0] + B[0] * P[1] * Known[1] + B[0] * B[1] * P[2] * Known[2]) *
+          AccessSize;
+      for (int64_t S = floorDiv32(Start);
+           S <= floorDiv32(Start + AccessSize - 1); ++S)
+        Consecutive.insert({KeyY, KeyZ, S});
+    }
+    int64_t Sectors = static_cast<int64_t>(Touched.size());
+    if (Sectors > Best.Sectors ||
+        (Sectors == Best.Sectors && Lanes > Best.Lanes))
+      Best = {Lanes, Sectors, static_cast<int64_t>(Consecutive.size())};
   }
-  return Sectors.size();
+  return Best;
 }
 
 // True when every thread that enters \p Loop runs its body for every value
@@ -611,8 +673,10 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
              : 0;
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
-  int64_t Sectors;
   bool WholeRecordLoop = false;
+  // Whether each lane may need two sectors (an access that may straddle a
+  // sector boundary) where the stride is not a constant.
+  bool Inside = true;
   if (Stride.isConstant()) {
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
     // Elements: at least MinStride apart. Members: their bytes at least
@@ -621,7 +685,6 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     StrideText =
         Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
-    Sectors = sectorsTouched(S * ElemSize, AccessSize, Offset);
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
     // Each thread reads its whole record, element by element in a loop:
     // the sectors fetched are used across the loop while L1 keeps them,
@@ -634,18 +697,35 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     // At worst every lane has sectors of its own: one for an access whose
     // power-of-two size and alignment keep it inside a sector, two for one
     // that may straddle a sector boundary.
-    bool Inside = llvm::isPowerOf2_64(AccessSize) && AccessSize <= 32 &&
-                  Offset % AccessSize == 0 && ElemSize % AccessSize == 0;
-    Sectors = 32 * (Inside ? 1 : 2);
+    Inside = llvm::isPowerOf2_64(AccessSize) && AccessSize <= 32 &&
+             Offset % AccessSize == 0 && ElemSize % AccessSize == 0;
   } else {
     return;
   }
-  // Consecutive threads reading consecutive elements (for a member: the
-  // members laid out as an array of their own).
-  int64_t Coalesced = sectorsTouched(AccessSize, AccessSize);
+  // The warps of the block: with every launch's shape known, its threads in
+  // order (a block narrower than 32 puts several rows of threadIdx.x in a
+  // warp); else warps of 32 consecutive threadIdx.x. Only the lanes that
+  // the thread-index guards on the way let in take part (`if (tid == 0)`:
+  // one lane, no strided request).
+  std::optional<BlockShape> Shape = Launches->onlyShape(Kernel);
+  WarpCount Count =
+      countSectors(Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
+                   LaneGuards(Ctx, TIA, Shape, Access));
+  if (Count.Lanes <= 1)
+    return;
+  int64_t Sectors = Count.Sectors, Coalesced = Count.Coalesced;
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
+  std::string ShapeText;
+  if (Shape && (*Shape)[0] < 32) {
+    ShapeText = " (blocks of " + std::to_string((*Shape)[0]);
+    if ((*Shape)[1] > 1 || (*Shape)[2] > 1)
+      ShapeText += "x" + std::to_string((*Shape)[1]);
+    if ((*Shape)[2] > 1)
+      ShapeText += "x" + std::to_string((*Shape)[2]);
+    ShapeText += " threads)";
+  }
   // A field the same thread already loaded: the same bytes through the
   // same pointer and index, read again (the compiler keeps the value in a
   // register, or L1 serves it). The first read carries the finding.
@@ -682,10 +762,12 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
                                           "load from and store to"};
   diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
             "%select{elements|member '%6'}5 %1 apart, so a warp "
-            "request touches %select{|up to }2%3 32-byte sectors instead of %4")
+            "request touches %select{|up to }2%3 32-byte sectors instead of "
+            "%4%7")
       << KindNames[static_cast<int>(Kind)] << StrideText << !Stride.isConstant()
       << Sectors << Coalesced << (Member != nullptr)
-      << (Member ? Member->getName() : StringRef()) << Access->getSourceRange();
+      << (Member ? Member->getName() : StringRef()) << ShapeText
+      << Access->getSourceRange();
   for (const IndexDefinition &D : Index.Definitions) {
     if (isa<ParmVarDecl>(D.Var))
       continue;
