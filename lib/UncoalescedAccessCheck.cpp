@@ -361,6 +361,35 @@ bool walksWholeRecord(ASTContext &Ctx, const IndexPoly &Index,
   return false;
 }
 
+// The value of \p E where it is an integer constant.
+std::optional<int64_t> constantValue(ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType() ||
+      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
+      R.Val.getInt().getSignificantBits() > 40)
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+// The functions with a body in \p DC and its namespaces, outside system
+// headers (declarations of a precompiled prelude are not loaded).
+void userBodies(const SourceManager &SM, const DeclContext *DC,
+                SmallVectorImpl<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->noload_decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->doesThisDeclarationHaveABody())
+        Out.push_back(FD);
+    } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      userBodies(SM, NS, Out);
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+      userBodies(SM, LS, Out);
+    }
+  }
+}
+
 } // namespace
 
 UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
@@ -629,6 +658,121 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
   return Result;
 }
 
+/// The calls (launches included) in the user code of the translation unit,
+/// with the function that makes each.
+const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &
+UncoalescedAccessCheck::calls(ASTContext &Ctx) {
+  if (CallsCollected)
+    return Calls;
+  CallsCollected = true;
+  SmallVector<const FunctionDecl *, 16> Bodies;
+  userBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Bodies);
+  for (const FunctionDecl *F : Bodies)
+    for (const auto &Node :
+         match(findAll(callExpr().bind("c")), *F->getBody(), Ctx))
+      Calls.emplace_back(Node.getNodeAs<CallExpr>("c"), F);
+  return Calls;
+}
+
+/// The value every launch of \p Kernel in the translation unit passes for
+/// \p P: a constant, or a `const` parameter of the launching function that
+/// every call of it passes the same constant for (`run(..., 4)` calling
+/// `kernel<<<g, b>>>(..., numChannels)`). nullopt when a launch is not
+/// visible (the kernel's address is taken) or the values differ.
+std::optional<int64_t>
+UncoalescedAccessCheck::launchValue(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                    const ParmVarDecl *P) {
+  const KernelLaunches::Launches *L = Launches->launchesOf(Kernel);
+  if (!L || L->Unknown)
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  std::optional<int64_t> Value;
+  bool Seen = false;
+  auto Merge = [&](std::optional<int64_t> V) {
+    if (!V || (Seen && Value != V))
+      return false;
+    Value = V;
+    Seen = true;
+    return true;
+  };
+  auto Callee = [](const CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    return F ? F->getCanonicalDecl() : nullptr;
+  };
+  for (const auto &[Call, Caller] : calls(Ctx)) {
+    if (!isa<CUDAKernelCallExpr>(Call) ||
+        Callee(Call) != Kernel->getCanonicalDecl())
+      continue;
+    if (Index >= Call->getNumArgs())
+      return std::nullopt;
+    const Expr *Arg = Call->getArg(Index)->IgnoreParenImpCasts();
+    if (std::optional<int64_t> V = constantValue(Ctx, Arg)) {
+      if (!Merge(V))
+        return std::nullopt;
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *CallerParam =
+        DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!CallerParam || !CallerParam->getType().isConstQualified() ||
+        CallerParam->getDeclContext() != Caller)
+      return std::nullopt;
+    unsigned CallerIndex = CallerParam->getFunctionScopeIndex();
+    bool Called = false;
+    for (const auto &[Outer, OuterCaller] : calls(Ctx)) {
+      if (Callee(Outer) != Caller->getCanonicalDecl())
+        continue;
+      if (CallerIndex >= Outer->getNumArgs() ||
+          !Merge(constantValue(Ctx, Outer->getArg(CallerIndex))))
+        return std::nullopt;
+      Called = true;
+    }
+    if (!Called)
+      return std::nullopt;
+  }
+  return Seen ? Value : std::nullopt;
+}
+
+/// The constant offsets of the loads of \p Kernel through \p Param with
+/// the element size \p ElemSize, the lane stride \p Stride and the
+/// non-constant part \p Rest: the elements of its record each thread reads.
+std::set<int64_t> UncoalescedAccessCheck::recordOffsets(
+    ASTContext &Ctx, const FunctionDecl *Kernel, ThreadIndexAnalysis &TIA,
+    const ParmVarDecl *Param, int64_t ElemSize, const IndexPoly &Stride,
+    const IndexPoly &Rest) {
+  auto [It, Inserted] = KernelLoads.try_emplace(Kernel);
+  if (Inserted) {
+    for (const auto &Node : match(findAll(arraySubscriptExpr().bind("e")),
+                                  *Kernel->getBody(), Ctx)) {
+      const auto *E = Node.getNodeAs<Expr>("e");
+      const Expr *BasePtr = nullptr, *Idx = nullptr;
+      if (!elementAccess(E, BasePtr, Idx))
+        continue;
+      std::optional<AccessInfo> Info =
+          describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+      if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
+        continue;
+      LaneStride S = TIA.laneStride(Info->Index);
+      if (!S.isSymbolic())
+        continue;
+      It->second.push_back(
+          {Info->Param, Info->ElemSize, S.Symbols, *Info->Index.Poly});
+    }
+  }
+  std::set<int64_t> Offsets;
+  for (const KernelLoad &L : It->second) {
+    if (L.Param != Param || L.ElemSize != ElemSize || !(L.Stride == Stride))
+      continue;
+    int64_t C = 0;
+    auto ConstTerm = L.Index.terms().find(IndexPoly::Monomial());
+    if (ConstTerm != L.Index.terms().end())
+      C = ConstTerm->second;
+    if (L.Index - IndexPoly::constant(C) == Rest)
+      Offsets.insert(C);
+  }
+  return Offsets;
+}
+
 void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Kernel = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   ASTContext &Ctx = *Result.Context;
@@ -674,6 +818,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
   bool WholeRecordLoop = false;
+  // The consecutive offsets of its record a thread reads, where the record's
+  // length is not known.
+  std::optional<std::pair<int64_t, int64_t>> ReadOffsets;
   // Whether each lane may need two sectors (an access that may straddle a
   // sector boundary) where the stride is not a constant.
   bool Inside = true;
@@ -694,6 +841,41 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     StrideText = "'" + Stride.Symbols.str() + "'";
     if (Member)
       StrideText += " elements of " + std::to_string(ElemSize) + " bytes";
+    // The elements of its record each thread reads at constant offsets
+    // (`img[i * nc + 0]`, `img[i * nc + 1]`, ...): with the value every
+    // launch passes for the stride, mostly read records are exempt as for
+    // a constant stride; with no such value, a note says what it depends
+    // on.
+    if (!Member && Kind == AccessKind::Load && Index.Poly) {
+      int64_t C = 0;
+      auto ConstTerm = Index.Poly->terms().find(IndexPoly::Monomial());
+      if (ConstTerm != Index.Poly->terms().end())
+        C = ConstTerm->second;
+      std::set<int64_t> Offsets =
+          recordOffsets(Ctx, Kernel, TIA, Param, ElemSize, Stride.Symbols,
+                        *Index.Poly - IndexPoly::constant(C));
+      std::optional<int64_t> Width;
+      const auto &Terms = Stride.Symbols.terms();
+      if (Terms.size() == 1 && Terms.begin()->first.size() == 1 &&
+          Terms.begin()->first[0].Kind == IndexSymbol::Variable)
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(
+                Terms.begin()->first[0].getDecl()))
+          if (std::optional<int64_t> V = launchValue(Ctx, Kernel, P))
+            Width = *V * Terms.begin()->second;
+      if (Width && *Width > 0) {
+        std::set<int64_t> Residues;
+        for (int64_t O : Offsets)
+          Residues.insert(((O % *Width) + *Width) % *Width);
+        if (static_cast<int64_t>(Residues.size()) * 100 >=
+                MostlyReadPercent * *Width &&
+            !ReportWholeRecords)
+          return;
+      } else if (Offsets.size() >= 2 &&
+                 *Offsets.rbegin() - *Offsets.begin() + 1 ==
+                     static_cast<int64_t>(Offsets.size())) {
+        ReadOffsets = std::make_pair(*Offsets.begin(), *Offsets.rbegin());
+      }
+    }
     // At worst every lane has sectors of its own: one for an access whose
     // power-of-two size and alignment keep it inside a sector, two for one
     // that may straddle a sector boundary.
@@ -778,6 +960,15 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
+  if (ReadOffsets)
+    diag(Loc,
+         "each thread reads the %0 consecutive elements at offsets %1 to %2 "
+         "of its record of %3: the fewer elements the record has beyond "
+         "them, the more of each sector fetched is used",
+         DiagnosticIDs::Note)
+        << static_cast<int>(ReadOffsets->second - ReadOffsets->first + 1)
+        << static_cast<int>(ReadOffsets->first)
+        << static_cast<int>(ReadOffsets->second) << StrideText;
   if (WholeRecordLoop)
     diag(Loc,
          "each thread reads all %0 elements of its record in this loop: "
@@ -815,6 +1006,9 @@ void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   Analyses.clear();
   Reported.clear();
   Launches.reset();
+  KernelLoads.clear();
+  Calls.clear();
+  CallsCollected = false;
 }
 
 } // namespace clang::tidy::cuda
