@@ -248,12 +248,23 @@ WarpCount countSectors(const IndexForm &Index, const LaneStride &Stride,
         for (int64_t K = 0; K < (Inside ? 1 : 2); ++K)
           Touched.insert({T + 1, K, 0});
       }
-      int64_t Start =
-          (P[0] + B[0] * P[1] * Known[1] + B[0] * B[1] * P[2] * Known[2]) *
-          AccessSize;
+      // The same index with the lane stride taken out: rows as far apart,
+      // in elements of the access's size (`4 * (y * W + x)` against
+      // `y * W + x`); a row whose distance is not a multiple of the stride
+      // has sectors of its own.
+      int64_t Start = P[0], BaseY = KeyY, BaseZ = KeyZ;
+      for (int D = 1; D < 3; ++D) {
+        if (!Known[D] || P[D] == 0)
+          continue;
+        if (Known[0] && Coef[0] != 0 && Coef[D] % Coef[0] == 0)
+          Start += Coef[D] / std::abs(Coef[0]) * P[D];
+        else
+          (D == 1 ? BaseY : BaseZ) = P[D] + 1;
+      }
+      Start *= AccessSize;
       for (int64_t S = floorDiv32(Start);
            S <= floorDiv32(Start + AccessSize - 1); ++S)
-        Consecutive.insert({KeyY, KeyZ, S});
+        Consecutive.insert({BaseY, BaseZ, S});
     }
     int64_t Sectors = static_cast<int64_t>(Touched.size());
     if (Sectors > Best.Sectors ||

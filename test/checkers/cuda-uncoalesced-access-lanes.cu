@@ -21,6 +21,16 @@ __global__ void redChannel(unsigned char *px, int width) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 4 32-byte sectors instead of 2 (blocks of 16x16 threads) [cuda-uncoalesced-access]
 }
 
+// The same with a constant width: rows 4 KiB apart, still 2 sectors per row
+// against 1 (the coalesced layout keeps rows WIDTH elements apart).
+#define WIDTH 1024
+__global__ void greenChannel(unsigned char *px) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  px[4 * (y * WIDTH + x) + 1] = 255;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 4 32-byte sectors instead of 2 (blocks of 16x16 threads) [cuda-uncoalesced-access]
+}
+
 // An 8x4 block over an 8-wide tile of float pairs: the rows of a warp are
 // contiguous, 256 bytes in 8 sectors against 4.
 __global__ void tilePairs(float *out) {
@@ -75,6 +85,7 @@ void launch(unsigned *w, int n, unsigned char *px, int width, float *out,
             const float *in) {
   hashRounds<<<1024, 16>>>(w, n);
   redChannel<<<dim3(width / 16, 64), dim3(16, 16)>>>(px, width);
+  greenChannel<<<dim3(WIDTH / 16, 64), dim3(16, 16)>>>(px);
   tilePairs<<<1, dim3(8, 4)>>>(out);
   pairsAnyWidth<<<1, 16>>>(out);
   pairsAnyWidth<<<1, 64>>>(out);
