@@ -9,6 +9,7 @@
 
 #include "UncoalescedAccessCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/LaneGuards.h"
 #include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -17,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 #include <set>
+#include <tuple>
 #include <vector>
 
 using namespace clang::ast_matchers;
@@ -38,9 +40,15 @@ std::optional<AccessKind> accessKind(ASTContext &Ctx, const Expr *Access) {
   }
   if (Parents.empty())
     return std::nullopt;
-  if (const auto *Cast = Parents[0].get<ImplicitCastExpr>())
-    if (Cast->getCastKind() == CK_LValueToRValue)
-      return AccessKind::Load;
+  // An element of a braced initialiser (`float a[4] = {p[0], p[1]};`) has
+  // two parents: the conversion in the semantic form of the list, and the
+  // list itself in its syntactic form.
+  for (const DynTypedNode &P : Parents)
+    if (const auto *Cast = P.get<ImplicitCastExpr>())
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return AccessKind::Load;
+  if (Parents[0].get<InitListExpr>() && Access->getType()->isScalarType())
+    return AccessKind::Load;
   if (const auto *BO = Parents[0].get<BinaryOperator>())
     if (BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == Access)
       return BO->getOpcode() == BO_Assign ? AccessKind::Store
@@ -181,18 +189,216 @@ bool isRunTimeWidth(const IndexPoly &P) {
   return !P.isZero();
 }
 
-// The 32-byte sectors that one warp request touches when lane i (0 to 31)
-// accesses the ElemSize bytes at byte i * StrideBytes, lane 0 at the start of
-// a sector.
-int64_t sectorsTouched(int64_t StrideBytes, int64_t ElemSize,
-                       int64_t Offset = 0) {
-  llvm::DenseSet<int64_t> Sectors;
-  for (int64_t Lane = 0; Lane < 32; ++Lane) {
-    int64_t Start = Offset + Lane * StrideBytes;
-    for (int64_t S = Start / 32; S <= (Start + ElemSize - 1) / 32; ++S)
-      Sectors.insert(S);
+int64_t floorDiv32(int64_t A) { return A >= 0 ? A / 32 : -((-A + 31) / 32); }
+
+/// The sectors of the warp request with the most: the lanes that take part,
+/// the 32-byte sectors they touch, and those they would touch reading
+/// consecutive elements.
+struct WarpCount {
+  int64_t Lanes = 0, Sectors = 0, Coalesced = 0;
+};
+
+// Counts, warp by warp, the sectors an access touches. Lane (x, y, z)
+// accesses byte Offset + (cx * x + cy * y + cz * z) * ElemSize, where the
+// coefficients of threadIdx.y and .z are constants; where one is not (a
+// run-time row width) each row has sectors of its own. A run-time x stride
+// gives each lane sectors of its own (two where \p Inside is false).
+WarpCount countSectors(const IndexForm &Index, const LaneStride &Stride,
+                       int64_t ElemSize, int64_t AccessSize, int64_t Offset,
+                       bool Inside, std::optional<BlockShape> Shape,
+                       LaneGuards Guards) {
+  std::array<int64_t, 3> Coef = {0, 0, 0};
+  std::array<bool, 3> Known = {true, true, true};
+  if (Stride.isConstant())
+    Coef[0] = Stride.Value;
+  else
+    Known[0] = false;
+  IndexPoly ThreadPart = Index.Poly ? Index.Poly->threadPart() : IndexPoly();
+  for (const auto &[M, C] : ThreadPart.terms())
+    for (const IndexSymbol &Sym : M) {
+      if (Sym.Kind != IndexSymbol::ThreadIdx || Sym.Dim == 0)
+        continue;
+      if (M.size() == 1)
+        Coef[Sym.Dim] += C;
+      else
+        Known[Sym.Dim] = false;
+    }
+  BlockShape B = Shape ? *Shape : BlockShape{1024, 1, 1};
+  int64_t Threads = B[0] * B[1] * B[2];
+  WarpCount Best;
+  for (int64_t First = 0; First < Threads && First < 1024; First += 32) {
+    // Sectors keyed by the coordinates whose coefficient is not known.
+    std::set<std::tuple<int64_t, int64_t, int64_t>> Touched, Consecutive;
+    int64_t Lanes = 0;
+    for (int64_t T = First; T < First + 32 && T < Threads; ++T) {
+      std::array<int64_t, 3> P = {T % B[0], (T / B[0]) % B[1],
+                                  T / (B[0] * B[1])};
+      if (!Guards.mayRun(P[0], P[1], P[2]))
+        continue;
+      ++Lanes;
+      int64_t KeyY = Known[1] ? 0 : P[1] + 1, KeyZ = Known[2] ? 0 : P[2] + 1;
+      if (Known[0]) {
+        int64_t Start = Offset + (Coef[0] * P[0] + Coef[1] * P[1] * Known[1] +
+                                  Coef[2] * P[2] * Known[2]) *
+                                     ElemSize;
+        for (int64_t S = floorDiv32(Start);
+             S <= floorDiv32(Start + AccessSize - 1); ++S)
+          Touched.insert({KeyY, KeyZ, S});
+      } else {
+        for (int64_t K = 0; K < (Inside ? 1 : 2); ++K)
+          Touched.insert({T + 1, K, 0});
+      }
+      // The same index with the lane stride taken out: rows as far apart,
+      // in elements of the access's size (`4 * (y * W + x)` against
+      // `y * W + x`); a row whose distance is not a multiple of the stride
+      // has sectors of its own.
+      int64_t Start = P[0], BaseY = KeyY, BaseZ = KeyZ;
+      for (int D = 1; D < 3; ++D) {
+        if (!Known[D] || P[D] == 0)
+          continue;
+        if (Known[0] && Coef[0] != 0 && Coef[D] % Coef[0] == 0)
+          Start += Coef[D] / std::abs(Coef[0]) * P[D];
+        else
+          (D == 1 ? BaseY : BaseZ) = P[D] + 1;
+      }
+      Start *= AccessSize;
+      for (int64_t S = floorDiv32(Start);
+           S <= floorDiv32(Start + AccessSize - 1); ++S)
+        Consecutive.insert({BaseY, BaseZ, S});
+    }
+    int64_t Sectors = static_cast<int64_t>(Touched.size());
+    if (Sectors > Best.Sectors ||
+        (Sectors == Best.Sectors && Lanes > Best.Lanes))
+      Best = {Lanes, Sectors, static_cast<int64_t>(Consecutive.size())};
   }
-  return Sectors.size();
+  return Best;
+}
+
+// True when every thread that enters \p Loop runs its body for every value
+// of its counter: nothing in the body leaves an iteration or the loop early.
+bool runsEveryIteration(ASTContext &Ctx, const Stmt *Loop) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For || !For->getBody())
+    return false;
+  return match(findAll(stmt(anyOf(breakStmt(), continueStmt(), returnStmt(),
+                                  gotoStmt(), cxxThrowExpr()))),
+               *For->getBody(), Ctx)
+      .empty();
+}
+
+// A term `c * i` of \p Rest whose `i` is the counter of a loop with constant
+// bounds that every thread runs in full: the counter and c.
+std::optional<std::pair<IndexSymbol, int64_t>>
+loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
+                ThreadIndexAnalysis &TIA) {
+  for (const auto &[M, Coef] : Rest.terms()) {
+    if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+      continue;
+    const auto *V = dyn_cast_or_null<VarDecl>(M[0].getDecl());
+    if (!V)
+      continue;
+    std::optional<LoopSpan> Span = TIA.constantLoopSpan(V);
+    if (Span && Span->Step != 0 && runsEveryIteration(Ctx, Span->Loop))
+      return std::make_pair(M[0], Coef);
+  }
+  return std::nullopt;
+}
+
+// The bound B of `for (int i = 0; i < B; ++i)` (`i++`, `i += 1`, `B > i`)
+// whose counter \p V every thread runs from 0 to B - 1 in full; null for
+// any other variable.
+const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
+                              ThreadIndexAnalysis &TIA) {
+  if (!TIA.isInductionVariable(V))
+    return nullptr;
+  Expr::EvalResult Init;
+  if (!V->getInit() || V->getInit()->isValueDependent() ||
+      !V->getInit()->EvaluateAsInt(Init, Ctx) || !Init.Val.isInt() ||
+      Init.Val.getInt() != 0)
+    return nullptr;
+  DynTypedNodeList Parents = Ctx.getParents(*V);
+  const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
+  if (!DS)
+    return nullptr;
+  Parents = Ctx.getParents(*DS);
+  const auto *For = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+  if (!For || For->getInit() != DS || !runsEveryIteration(Ctx, For))
+    return nullptr;
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && IsV(UO->getSubExpr());
+  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    Expr::EvalResult R;
+    StepOne = BO->getOpcode() == BO_AddAssign && IsV(BO->getLHS()) &&
+              !BO->getRHS()->isValueDependent() &&
+              BO->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.isInt() &&
+              R.Val.getInt() == 1;
+  }
+  if (!StepOne)
+    return nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond)
+    return nullptr;
+  if (Cond->getOpcode() == BO_LT && IsV(Cond->getLHS()))
+    return Cond->getRHS();
+  if (Cond->getOpcode() == BO_GT && IsV(Cond->getRHS()))
+    return Cond->getLHS();
+  return nullptr;
+}
+
+// True when \p Index walks a whole record of a run-time length: it holds a
+// term `i` whose `i` counts from 0 to the lane stride \p Stride - 1
+// (`for (f = 0; f < F; ++f) x[t * F + f]`), so each thread reads every
+// element of its record.
+bool walksWholeRecord(ASTContext &Ctx, const IndexPoly &Index,
+                      const IndexPoly &Stride, ThreadIndexAnalysis &TIA) {
+  for (const auto &[M, Coef] : Index.terms()) {
+    if (Coef != 1 || M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+      continue;
+    const auto *V = dyn_cast_or_null<VarDecl>(M[0].getDecl());
+    const Expr *Bound = V ? countingLoopBound(Ctx, V, TIA) : nullptr;
+    if (!Bound)
+      continue;
+    IndexForm B = TIA.analyze(Bound);
+    if (B.Poly && *B.Poly == Stride)
+      return true;
+  }
+  return false;
+}
+
+// The value of \p E where it is an integer constant.
+std::optional<int64_t> constantValue(ASTContext &Ctx, const Expr *E) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType() ||
+      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
+      R.Val.getInt().getSignificantBits() > 40)
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+// The functions with a body in \p DC and its namespaces, outside system
+// headers (declarations of a precompiled prelude are not loaded).
+void userBodies(const SourceManager &SM, const DeclContext *DC,
+                SmallVectorImpl<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->noload_decls()) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->doesThisDeclarationHaveABody())
+        Out.push_back(FD);
+    } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      userBodies(SM, NS, Out);
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+      userBodies(SM, LS, Out);
+    }
+  }
 }
 
 } // namespace
@@ -388,6 +594,21 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (ConstTerm != Poly.terms().end())
       C = ConstTerm->second;
     IndexPoly Rest = Poly - IndexPoly::constant(C);
+    // A counter of a loop over constant bounds added to the record's base
+    // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
+    // the elements at every value it takes, as constant offsets would.
+    SmallVector<int64_t, 8> Consts = {C};
+    if (std::optional<std::pair<IndexSymbol, int64_t>> Counter =
+            loopCounterTerm(Ctx, Rest, TIA)) {
+      std::optional<LoopSpan> Span =
+          TIA.constantLoopSpan(cast<VarDecl>(Counter->first.getDecl()));
+      Consts.clear();
+      for (int64_t N = 0, V = Span->First;
+           N < S && (Span->Step > 0 ? V <= Span->Last : V >= Span->Last);
+           ++N, V += Span->Step)
+        Consts.push_back(C + Counter->second * V);
+      Rest = Rest - IndexPoly::symbol(Counter->first) * Counter->second;
+    }
     auto G = llvm::find_if(Groups, [&](const Group &G) {
       return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
              G.Stride == S && G.Rest == Rest;
@@ -397,16 +618,19 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
       G = std::prev(Groups.end());
       G->Covered.assign(S * Info->ElemSize, false);
     }
-    int64_t Residue = ((C % S) + S) % S;
     int64_t Offset =
         Member
             ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
             : 0;
-    if (!Member)
-      G->Residues.insert(Residue);
     int64_t RecordBytes = S * Info->ElemSize;
-    for (int64_t B = 0; B < Info->AccessSize; ++B)
-      G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] = true;
+    for (int64_t K : Consts) {
+      int64_t Residue = ((K % S) + S) % S;
+      if (!Member)
+        G->Residues.insert(Residue);
+      for (int64_t B = 0; B < Info->AccessSize; ++B)
+        G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] =
+            true;
+    }
     if (Info->Kind == AccessKind::Load)
       G->Loads.push_back(E);
   };
@@ -443,6 +667,121 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
                              WholeElements && Bytes == RecordBytes};
   }
   return Result;
+}
+
+/// The calls (launches included) in the user code of the translation unit,
+/// with the function that makes each.
+const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &
+UncoalescedAccessCheck::calls(ASTContext &Ctx) {
+  if (CallsCollected)
+    return Calls;
+  CallsCollected = true;
+  SmallVector<const FunctionDecl *, 16> Bodies;
+  userBodies(Ctx.getSourceManager(), Ctx.getTranslationUnitDecl(), Bodies);
+  for (const FunctionDecl *F : Bodies)
+    for (const auto &Node :
+         match(findAll(callExpr().bind("c")), *F->getBody(), Ctx))
+      Calls.emplace_back(Node.getNodeAs<CallExpr>("c"), F);
+  return Calls;
+}
+
+/// The value every launch of \p Kernel in the translation unit passes for
+/// \p P: a constant, or a `const` parameter of the launching function that
+/// every call of it passes the same constant for (`run(..., 4)` calling
+/// `kernel<<<g, b>>>(..., numChannels)`). nullopt when a launch is not
+/// visible (the kernel's address is taken) or the values differ.
+std::optional<int64_t>
+UncoalescedAccessCheck::launchValue(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                    const ParmVarDecl *P) {
+  const KernelLaunches::Launches *L = Launches->launchesOf(Kernel);
+  if (!L || L->Unknown)
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  std::optional<int64_t> Value;
+  bool Seen = false;
+  auto Merge = [&](std::optional<int64_t> V) {
+    if (!V || (Seen && Value != V))
+      return false;
+    Value = V;
+    Seen = true;
+    return true;
+  };
+  auto Callee = [](const CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    return F ? F->getCanonicalDecl() : nullptr;
+  };
+  for (const auto &[Call, Caller] : calls(Ctx)) {
+    if (!isa<CUDAKernelCallExpr>(Call) ||
+        Callee(Call) != Kernel->getCanonicalDecl())
+      continue;
+    if (Index >= Call->getNumArgs())
+      return std::nullopt;
+    const Expr *Arg = Call->getArg(Index)->IgnoreParenImpCasts();
+    if (std::optional<int64_t> V = constantValue(Ctx, Arg)) {
+      if (!Merge(V))
+        return std::nullopt;
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    const auto *CallerParam =
+        DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!CallerParam || !CallerParam->getType().isConstQualified() ||
+        CallerParam->getDeclContext() != Caller)
+      return std::nullopt;
+    unsigned CallerIndex = CallerParam->getFunctionScopeIndex();
+    bool Called = false;
+    for (const auto &[Outer, OuterCaller] : calls(Ctx)) {
+      if (Callee(Outer) != Caller->getCanonicalDecl())
+        continue;
+      if (CallerIndex >= Outer->getNumArgs() ||
+          !Merge(constantValue(Ctx, Outer->getArg(CallerIndex))))
+        return std::nullopt;
+      Called = true;
+    }
+    if (!Called)
+      return std::nullopt;
+  }
+  return Seen ? Value : std::nullopt;
+}
+
+/// The constant offsets of the loads of \p Kernel through \p Param with
+/// the element size \p ElemSize, the lane stride \p Stride and the
+/// non-constant part \p Rest: the elements of its record each thread reads.
+std::set<int64_t> UncoalescedAccessCheck::recordOffsets(
+    ASTContext &Ctx, const FunctionDecl *Kernel, ThreadIndexAnalysis &TIA,
+    const ParmVarDecl *Param, int64_t ElemSize, const IndexPoly &Stride,
+    const IndexPoly &Rest) {
+  auto [It, Inserted] = KernelLoads.try_emplace(Kernel);
+  if (Inserted) {
+    for (const auto &Node : match(findAll(arraySubscriptExpr().bind("e")),
+                                  *Kernel->getBody(), Ctx)) {
+      const auto *E = Node.getNodeAs<Expr>("e");
+      const Expr *BasePtr = nullptr, *Idx = nullptr;
+      if (!elementAccess(E, BasePtr, Idx))
+        continue;
+      std::optional<AccessInfo> Info =
+          describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+      if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
+        continue;
+      LaneStride S = TIA.laneStride(Info->Index);
+      if (!S.isSymbolic())
+        continue;
+      It->second.push_back(
+          {Info->Param, Info->ElemSize, S.Symbols, *Info->Index.Poly});
+    }
+  }
+  std::set<int64_t> Offsets;
+  for (const KernelLoad &L : It->second) {
+    if (L.Param != Param || L.ElemSize != ElemSize || !(L.Stride == Stride))
+      continue;
+    int64_t C = 0;
+    auto ConstTerm = L.Index.terms().find(IndexPoly::Monomial());
+    if (ConstTerm != L.Index.terms().end())
+      C = ConstTerm->second;
+    if (L.Index - IndexPoly::constant(C) == Rest)
+      Offsets.insert(C);
+  }
+  return Offsets;
 }
 
 void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
@@ -489,7 +828,13 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
              : 0;
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
-  int64_t Sectors;
+  bool WholeRecordLoop = false;
+  // The consecutive offsets of its record a thread reads, where the record's
+  // length is not known.
+  std::optional<std::pair<int64_t, int64_t>> ReadOffsets;
+  // Whether each lane may need two sectors (an access that may straddle a
+  // sector boundary) where the stride is not a constant.
+  bool Inside = true;
   if (Stride.isConstant()) {
     int64_t S = Stride.Value < 0 ? -Stride.Value : Stride.Value;
     // Elements: at least MinStride apart. Members: their bytes at least
@@ -498,26 +843,82 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     StrideText =
         Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
-    Sectors = sectorsTouched(S * ElemSize, AccessSize, Offset);
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
+    // Each thread reads its whole record, element by element in a loop:
+    // the sectors fetched are used across the loop while L1 keeps them,
+    // which depends on the record's run-time length (said in a note).
+    WholeRecordLoop = Kind == AccessKind::Load && Index.Poly &&
+                      walksWholeRecord(Ctx, *Index.Poly, Stride.Symbols, TIA);
     StrideText = "'" + Stride.Symbols.str() + "'";
     if (Member)
       StrideText += " elements of " + std::to_string(ElemSize) + " bytes";
+    // The elements of its record each thread reads at constant offsets
+    // (`img[i * nc + 0]`, `img[i * nc + 1]`, ...): with the value every
+    // launch passes for the stride, mostly read records are exempt as for
+    // a constant stride; with no such value, a note says what it depends
+    // on.
+    if (!Member && Kind == AccessKind::Load && Index.Poly) {
+      int64_t C = 0;
+      auto ConstTerm = Index.Poly->terms().find(IndexPoly::Monomial());
+      if (ConstTerm != Index.Poly->terms().end())
+        C = ConstTerm->second;
+      std::set<int64_t> Offsets =
+          recordOffsets(Ctx, Kernel, TIA, Param, ElemSize, Stride.Symbols,
+                        *Index.Poly - IndexPoly::constant(C));
+      std::optional<int64_t> Width;
+      const auto &Terms = Stride.Symbols.terms();
+      if (Terms.size() == 1 && Terms.begin()->first.size() == 1 &&
+          Terms.begin()->first[0].Kind == IndexSymbol::Variable)
+        if (const auto *P = dyn_cast_or_null<ParmVarDecl>(
+                Terms.begin()->first[0].getDecl()))
+          if (std::optional<int64_t> V = launchValue(Ctx, Kernel, P))
+            Width = *V * Terms.begin()->second;
+      if (Width && *Width > 0) {
+        std::set<int64_t> Residues;
+        for (int64_t O : Offsets)
+          Residues.insert(((O % *Width) + *Width) % *Width);
+        if (static_cast<int64_t>(Residues.size()) * 100 >=
+                MostlyReadPercent * *Width &&
+            !ReportWholeRecords)
+          return;
+      } else if (Offsets.size() >= 2 &&
+                 *Offsets.rbegin() - *Offsets.begin() + 1 ==
+                     static_cast<int64_t>(Offsets.size())) {
+        ReadOffsets = std::make_pair(*Offsets.begin(), *Offsets.rbegin());
+      }
+    }
     // At worst every lane has sectors of its own: one for an access whose
     // power-of-two size and alignment keep it inside a sector, two for one
     // that may straddle a sector boundary.
-    bool Inside = llvm::isPowerOf2_64(AccessSize) && AccessSize <= 32 &&
-                  Offset % AccessSize == 0 && ElemSize % AccessSize == 0;
-    Sectors = 32 * (Inside ? 1 : 2);
+    Inside = llvm::isPowerOf2_64(AccessSize) && AccessSize <= 32 &&
+             Offset % AccessSize == 0 && ElemSize % AccessSize == 0;
   } else {
     return;
   }
-  // Consecutive threads reading consecutive elements (for a member: the
-  // members laid out as an array of their own).
-  int64_t Coalesced = sectorsTouched(AccessSize, AccessSize);
+  // The warps of the block: with every launch's shape known, its threads in
+  // order (a block narrower than 32 puts several rows of threadIdx.x in a
+  // warp); else warps of 32 consecutive threadIdx.x. Only the lanes that
+  // the thread-index guards on the way let in take part (`if (tid == 0)`:
+  // one lane, no strided request).
+  std::optional<BlockShape> Shape = Launches->onlyShape(Kernel);
+  WarpCount Count =
+      countSectors(Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
+                   LaneGuards(Ctx, TIA, Shape, Access));
+  if (Count.Lanes <= 1)
+    return;
+  int64_t Sectors = Count.Sectors, Coalesced = Count.Coalesced;
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
+  std::string ShapeText;
+  if (Shape && (*Shape)[0] < 32) {
+    ShapeText = " (blocks of " + std::to_string((*Shape)[0]);
+    if ((*Shape)[1] > 1 || (*Shape)[2] > 1)
+      ShapeText += "x" + std::to_string((*Shape)[1]);
+    if ((*Shape)[2] > 1)
+      ShapeText += "x" + std::to_string((*Shape)[2]);
+    ShapeText += " threads)";
+  }
   // A field the same thread already loaded: the same bytes through the
   // same pointer and index, read again (the compiler keeps the value in a
   // register, or L1 serves it). The first read carries the finding.
@@ -554,10 +955,12 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
                                           "load from and store to"};
   diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
             "%select{elements|member '%6'}5 %1 apart, so a warp "
-            "request touches %select{|up to }2%3 32-byte sectors instead of %4")
+            "request touches %select{|up to }2%3 32-byte sectors instead of "
+            "%4%7")
       << KindNames[static_cast<int>(Kind)] << StrideText << !Stride.isConstant()
       << Sectors << Coalesced << (Member != nullptr)
-      << (Member ? Member->getName() : StringRef()) << Access->getSourceRange();
+      << (Member ? Member->getName() : StringRef()) << ShapeText
+      << Access->getSourceRange();
   for (const IndexDefinition &D : Index.Definitions) {
     if (isa<ParmVarDecl>(D.Var))
       continue;
@@ -568,6 +971,23 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
+  if (ReadOffsets)
+    diag(Loc,
+         "each thread reads the %0 consecutive elements at offsets %1 to %2 "
+         "of its record of %3: the fewer elements the record has beyond "
+         "them, the more of each sector fetched is used",
+         DiagnosticIDs::Note)
+        << static_cast<int>(ReadOffsets->second - ReadOffsets->first + 1)
+        << static_cast<int>(ReadOffsets->first)
+        << static_cast<int>(ReadOffsets->second) << StrideText;
+  if (WholeRecordLoop)
+    diag(Loc,
+         "each thread reads all %0 elements of its record in this loop: "
+         "the sectors fetched are used across its iterations while L1 keeps "
+         "them, so for short records the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << StrideText;
   if (Record && Record->Whole)
     diag(Loc,
          "each thread reads all %0 elements of its record, so the sectors "
@@ -597,6 +1017,9 @@ void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   Analyses.clear();
   Reported.clear();
   Launches.reset();
+  KernelLoads.clear();
+  Calls.clear();
+  CallsCollected = false;
 }
 
 } // namespace clang::tidy::cuda

@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace clang::tidy::cuda {
@@ -51,6 +52,26 @@ private:
     const Expr *Access;
   };
 
+  /// The calls in the user code of the translation unit, with their caller.
+  const std::vector<std::pair<const CallExpr *, const FunctionDecl *>> &
+  calls(ASTContext &Ctx);
+  /// The one constant every launch of \p Kernel passes for \p P.
+  std::optional<int64_t> launchValue(ASTContext &Ctx,
+                                     const FunctionDecl *Kernel,
+                                     const ParmVarDecl *P);
+  /// The constant offsets of the loads with a run-time lane stride.
+  std::set<int64_t> recordOffsets(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                  ThreadIndexAnalysis &TIA,
+                                  const ParmVarDecl *Param, int64_t ElemSize,
+                                  const IndexPoly &Stride,
+                                  const IndexPoly &Rest);
+  /// A load whose lane stride is a run-time value.
+  struct KernelLoad {
+    const ParmVarDecl *Param;
+    int64_t ElemSize;
+    IndexPoly Stride, Index;
+  };
+
   const int64_t MinStride;
   const int64_t MostlyReadPercent;
   const bool ReportWholeRecords;
@@ -61,6 +82,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
       Analyses;
   llvm::DenseSet<SourceLocation> Reported;
+  llvm::DenseMap<const FunctionDecl *, std::vector<KernelLoad>> KernelLoads;
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Calls;
+  bool CallsCollected = false;
   std::unique_ptr<KernelLaunches> Launches;
 };
 

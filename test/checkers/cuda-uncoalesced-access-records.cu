@@ -102,11 +102,22 @@ __global__ void storeRecord(float *a) {
   // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
 }
 
-// Offsets that are not constants: a loop counter is not a residue.
+// The offsets of a loop counter over constant bounds: every value it takes
+// is an offset, the loop reads the whole record.
 __global__ void loopOffsets(const float *a, float *out) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.0f;
   for (int k = 0; k < 3; ++k)
+    s += a[tid * 3 + k];
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  out[tid] = s;
+}
+
+// A counter that skips an offset: a third of each record is not read.
+__global__ void loopOffsetsStep(const float *a, float *out) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  for (int k = 0; k < 3; k += 2)
     s += a[tid * 3 + k];
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:10: warning: uncoalesced load

@@ -54,8 +54,9 @@ __global__ void columnSum(float *sums, float *m, int n) {
     s += rowStart[k];
   // CHECK-NOTES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 'n' apart
   // CHECK-NOTES: :[[@LINE-6]]:7: note: index 'col' is computed here
-  // CHECK-NOTES: :[[@LINE-3]]:10: note: 'm' is only read
-  // CHECK-MESSAGES-MIN4: :[[@LINE-4]]:10: warning: uncoalesced load
+  // CHECK-NOTES: :[[@LINE-3]]:10: note: each thread reads all 'n' elements of its record in this loop: the sectors fetched are used across its iterations while L1 keeps them, so for short records the cost is in L1 requests, not DRAM traffic
+  // CHECK-NOTES: :[[@LINE-4]]:10: note: 'm' is only read
+  // CHECK-MESSAGES-MIN4: :[[@LINE-5]]:10: warning: uncoalesced load
   sums[col] = s;
 }
 
