@@ -345,6 +345,81 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return false;
 }
 
+/// The values [Lo, Hi) that \p V takes in a `for` loop around \p E with
+/// constant bounds and a unit step (`for (k = 0; k < 4; ++k)`) that
+/// changes \p V only in its increment; nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>>
+constantCounterRange(ASTContext &Ctx, const Expr *E, const ValueDecl *V) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(V);
+  if (!VD || !VD->hasLocalStorage() || !VD->getType()->isIntegerType())
+    return std::nullopt;
+  auto IsV = [&](const Expr *X) {
+    const auto *DRE =
+        dyn_cast_or_null<DeclRefExpr>(X ? X->IgnoreParenImpCasts() : nullptr);
+    return DRE && DRE->getDecl() == VD;
+  };
+  auto Const = [&](const Expr *X) -> std::optional<int64_t> {
+    if (!X || X->isValueDependent())
+      return std::nullopt;
+    std::optional<llvm::APSInt> C = X->getIntegerConstantExpr(Ctx);
+    if (!C || C->getSignificantBits() > 32)
+      return std::nullopt;
+    return C->getExtValue();
+  };
+  DynTypedNode Node = DynTypedNode::create(*E);
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return std::nullopt;
+    Node = Parents[0];
+    const auto *For = Node.get<ForStmt>();
+    if (!For)
+      continue;
+    // The start: `int k = 0` or `k = 0`.
+    std::optional<int64_t> Lo;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+        DS && DS->isSingleDecl() && DS->getSingleDecl() == VD)
+      Lo = Const(VD->getInit());
+    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign && IsV(BO->getLHS()))
+      Lo = Const(BO->getRHS());
+    else
+      continue;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Lo || !Cond || !IsV(Cond->getLHS()) ||
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return std::nullopt;
+    std::optional<int64_t> Hi = Const(Cond->getRHS());
+    if (!Hi)
+      return std::nullopt;
+    if (Cond->getOpcode() == BO_LE)
+      ++*Hi;
+    const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParens() : nullptr;
+    const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+    const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+    bool UnitStep = (UO && UO->isIncrementOp() && IsV(UO->getSubExpr())) ||
+                    (CA && CA->getOpcode() == BO_AddAssign &&
+                     IsV(CA->getLHS()) && Const(CA->getRHS()) == 1);
+    if (!UnitStep || *Hi <= *Lo || *Hi - *Lo > 64)
+      return std::nullopt;
+    // Changed nowhere in the body.
+    auto Writes = match(
+        findAll(stmt(anyOf(
+            binaryOperator(isAssignmentOperator(),
+                           hasLHS(ignoringParenImpCasts(
+                               declRefExpr(to(varDecl(equalsNode(VD))))))),
+            unaryOperator(hasAnyOperatorName("++", "--", "&"),
+                          hasUnaryOperand(ignoringParenImpCasts(
+                              declRefExpr(to(varDecl(equalsNode(VD)))))))))),
+        *For->getBody(), Ctx);
+    if (!Writes.empty())
+      return std::nullopt;
+    return std::make_pair(*Lo, *Hi);
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 const llvm::DenseMap<const Expr *, UncoalescedAccessCheck::RecordRead> &
@@ -388,6 +463,26 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (ConstTerm != Poly.terms().end())
       C = ConstTerm->second;
     IndexPoly Rest = Poly - IndexPoly::constant(C);
+    // A counter of a constant-trip loop around the read stands for the
+    // offsets it takes (`rec[4 * i + k]`, k = 0..3: all four residues).
+    int64_t KCoeff = 0;
+    std::pair<int64_t, int64_t> KRange{0, 1};
+    for (const auto &[M, Coeff] : Rest.terms()) {
+      if (M.size() != 1)
+        continue;
+      // A counter declared before its loop is an opaque uniform value.
+      const ValueDecl *Counter = M[0].getDecl();
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+              M[0].Kind == IndexSymbol::Opaque ? M[0].getExpr() : nullptr))
+        Counter = Ref->getDecl();
+      if (std::optional<std::pair<int64_t, int64_t>> R =
+              constantCounterRange(Ctx, E, Counter)) {
+        KCoeff = Coeff;
+        KRange = *R;
+        Rest = Rest - IndexPoly::symbol(M[0]) * Coeff;
+        break;
+      }
+    }
     auto G = llvm::find_if(Groups, [&](const Group &G) {
       return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
              G.Stride == S && G.Rest == Rest;
@@ -397,16 +492,19 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
       G = std::prev(Groups.end());
       G->Covered.assign(S * Info->ElemSize, false);
     }
-    int64_t Residue = ((C % S) + S) % S;
     int64_t Offset =
         Member
             ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
             : 0;
-    if (!Member)
-      G->Residues.insert(Residue);
     int64_t RecordBytes = S * Info->ElemSize;
-    for (int64_t B = 0; B < Info->AccessSize; ++B)
-      G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] = true;
+    for (int64_t K = KRange.first; K < KRange.second; ++K) {
+      int64_t Residue = (((C + KCoeff * K) % S) + S) % S;
+      if (!Member)
+        G->Residues.insert(Residue);
+      for (int64_t B = 0; B < Info->AccessSize; ++B)
+        G->Covered[(Residue * Info->ElemSize + Offset + B) % RecordBytes] =
+            true;
+    }
     if (Info->Kind == AccessKind::Load)
       G->Loads.push_back(E);
   };

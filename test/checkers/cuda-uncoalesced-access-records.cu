@@ -102,14 +102,39 @@ __global__ void storeRecord(float *a) {
   // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
 }
 
-// Offsets that are not constants: a loop counter is not a residue.
-__global__ void loopOffsets(const float *a, float *out) {
+// The counter of a loop with constant bounds stands for the offsets it
+// takes: k = 0, 1, 2 reads the whole record, as a[3 * tid], a[3 * tid + 1]
+// and a[3 * tid + 2] would (a C-style counter too).
+__global__ void loopOffsets(const float *a, const unsigned long *nbr,
+                            float *out, int m) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.0f;
   for (int k = 0; k < 3; ++k)
     s += a[tid * 3 + k];
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES-WHOLE: :[[@LINE-2]]:10: note: each thread reads all 3 elements of its record
+  unsigned long k;
+  for (k = 0; k <= 3; k++)
+    s += nbr[4 * tid + k];
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:10: warning: uncoalesced load
+  // CHECK-NOTES-WHOLE: :[[@LINE-2]]:10: note: each thread reads all 4 elements of its record
+  // A bound known only at run time, or a loop that covers one offset of
+  // three: still reported.
+  for (int j = 0; j < m; ++j)
+    s += a[tid * 3 + j];
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:10: warning: uncoalesced load
+  for (int j = 0; j < 1; ++j)
+    s += a[tid * 5 + j];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 5 apart
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:10: warning: uncoalesced load
+  // The counter changed in the body: not the offsets the bounds give.
+  for (int j = 0; j < 3; ++j) {
+    s += a[tid * 6 + j];
+    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 6 apart
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:10: warning: uncoalesced load
+    j += m;
+  }
   out[tid] = s;
 }
 
