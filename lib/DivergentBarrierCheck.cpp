@@ -23,7 +23,79 @@ bool isFullWarpMask(const CallExpr &Call, const ASTContext &Ctx) {
   return Mask && Mask->getZExtValue() == 0xffffffffu;
 }
 
+/// Whether \p FD is the pattern of a function template that has
+/// instantiations with a body: those are the code that runs, and in them
+/// the conditions and loop bounds that depend on a template argument have
+/// their values.
+bool hasInstantiations(const FunctionDecl *FD) {
+  const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate();
+  if (!FTD)
+    return false;
+  return llvm::any_of(FTD->specializations(),
+                      [](const FunctionDecl *Spec) { return Spec->hasBody(); });
+}
+
+/// Whether \p Call is the last thing its kernel runs: the last statement of
+/// the kernel's body (a `return;` after it aside).
+bool endsKernel(ASTContext &Ctx, const CallExpr &Call) {
+  const FunctionDecl *Kernel = enclosingFunction(Ctx, Call);
+  if (!Kernel || !isKernel(Kernel) || !Kernel->getBody())
+    return false;
+  const auto *Body = dyn_cast<CompoundStmt>(Kernel->getBody());
+  if (!Body)
+    return false;
+  const Stmt *Last = nullptr;
+  for (const Stmt *S : llvm::reverse(Body->body())) {
+    const auto *RS = dyn_cast<ReturnStmt>(S);
+    if (isa<NullStmt>(S) || (RS && !RS->getRetValue()))
+      continue;
+    Last = S;
+    break;
+  }
+  if (const auto *EWC = dyn_cast_or_null<ExprWithCleanups>(Last))
+    Last = EWC->getSubExpr();
+  if (const auto *E = dyn_cast_or_null<Expr>(Last))
+    Last = E->IgnoreParenImpCasts();
+  return Last == &Call;
+}
+
 } // namespace
+
+bool DivergentBarrierCheck::onlyEndsKernels(ASTContext &Ctx,
+                                            const FunctionDecl *FD) {
+  auto [It, New] = TailCalled.try_emplace(FD->getCanonicalDecl(), false);
+  if (!New)
+    return It->second;
+  // Every use of the helper is a call that ends a kernel (its address is
+  // not taken), and there is one.
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  llvm::SmallVector<const DeclRefExpr *, 4> Refs;
+  for (Decl *D : Ctx.getTraversalScope())
+    for (const BoundNodes &N :
+         match(decl(forEachDescendant(
+                   declRefExpr(to(functionDecl(hasName(FD->getName()))))
+                       .bind("ref"))),
+               *D, Ctx))
+      if (const auto *Ref = N.getNodeAs<DeclRefExpr>("ref");
+          Ref->getDecl()->getCanonicalDecl() == Canon)
+        Refs.push_back(Ref);
+  bool All = !Refs.empty();
+  for (const DeclRefExpr *Ref : Refs) {
+    DynTypedNodeList Up = Ctx.getParents(*Ref);
+    const auto *Cast = Up.empty() ? nullptr : Up[0].get<ImplicitCastExpr>();
+    DynTypedNodeList CallUp =
+        Cast ? Ctx.getParents(*Cast) : DynTypedNodeList(DynTypedNode());
+    const auto *Call =
+        Cast && !CallUp.empty() ? CallUp[0].get<CallExpr>() : nullptr;
+    if (!Call || Call->getCallee()->IgnoreParenImpCasts() != Ref ||
+        !endsKernel(Ctx, *Call)) {
+      All = false;
+      break;
+    }
+  }
+  TailCalled[FD->getCanonicalDecl()] = All;
+  return All;
+}
 
 void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
   limitParentMapToUserCode(Finder);
@@ -40,7 +112,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("barrier");
   ASTContext &Ctx = *Result.Context;
   const FunctionDecl *FD = enclosingFunction(Ctx, *Call);
-  if (!FD || !isDeviceFunction(FD) || !FD->hasBody())
+  if (!FD || !isDeviceFunction(FD) || !FD->hasBody() || hasInstantiations(FD))
     return;
   const FunctionDecl *Callee = Call->getDirectCallee();
   bool IsWarp = Callee->getName() == "__syncwarp";
@@ -64,16 +136,23 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
         IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block,
         LaunchedX);
   }
-  // A `return` in a kernel ends the thread, and so does reaching its end.
+  // A `return` in a kernel ends the thread, and so does reaching its end;
+  // the same in a helper whose every call is the last thing a kernel runs.
   bool EndExits = isKernel(FD);
   ThreadDependence::Divergence Div = TD->divergence(*Call, EndExits);
   if (!Div)
     return;
+  if (!EndExits && onlyEndsKernels(Ctx, FD)) {
+    EndExits = true;
+    Div = TD->divergence(*Call, EndExits);
+    if (!Div)
+      return;
+  }
 
   // `__syncwarp` waits only for the lanes that have not exited; `bar.sync`
   // (`__syncthreads`) is released when the threads it still waits for exit
   // (PTX ISA, `exit`). Neither hangs, and __syncwarp is well defined.
-  bool Exited = Div.EarlyExit && EndExits;
+  bool Exited = Div.EarlyExit && EndExits && !Div.OtherBarrier;
   if (Exited && (IsWarp || !ReportExitedThreads))
     return;
   if (Exited && isa<ReturnStmt>(Div.Cause)) {
@@ -106,7 +185,15 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
        "barrier that not every thread reaches is undefined behaviour and can "
        "hang")
       << Callee << IsWarp;
-  if (Div.EarlyExit)
+  if (Div.OtherBarrier) {
+    diag(Div.Cause->getBeginLoc(),
+         "some threads return here, before the barrier, after waiting at "
+         "another barrier in its place",
+         DiagnosticIDs::Note);
+    diag(Div.OtherBarrier->getBeginLoc(),
+         "the threads that return wait at this barrier instead",
+         DiagnosticIDs::Note);
+  } else if (Div.EarlyExit)
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier; they go on running "
          "in the caller",

@@ -33,10 +33,16 @@ public:
   void onEndOfTranslationUnit() override {
     BlockAnalyses.clear();
     WarpAnalyses.clear();
+    TailCalled.clear();
     Launches.reset();
   }
 
 private:
+  /// Whether every call of the `__device__` function \p FD in the
+  /// translation unit is the last thing a kernel runs: then its `return`
+  /// ends the thread, as in a kernel.
+  bool onlyEndsKernels(ASTContext &Ctx, const FunctionDecl *FD);
+  llvm::DenseMap<const FunctionDecl *, bool> TailCalled;
   /// Report `__syncthreads()` that only threads which have exited the
   /// kernel miss (see the docs).
   const bool ReportExitedThreads;

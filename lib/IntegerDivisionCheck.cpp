@@ -444,22 +444,50 @@ bool changesVars(ASTContext &Ctx, const Stmt *S,
 }
 
 /// A counter of a `for` loop with constant bounds and a handful of
-/// iterations (`for (int i = 2; i <= 256; i *= 2)`), changed only by its
-/// increment: the compiler unrolls such a loop fully, so each use of the
-/// counter is a constant (checked against `nvcc -ptx`: `x % i` becomes
-/// `and.b32` with 1, 3, ..., 255).
-bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V) {
+/// iterations (`for (int i = 2; i <= 256; i *= 2)`, or `int i; ...
+/// for (i = 2; ...)` with the counter declared before the loop), changed
+/// only by its increment, at \p Use inside that loop: the compiler unrolls
+/// such a loop fully, so each use of the counter is a constant (checked
+/// against `nvcc -ptx`: `x % i` becomes `and.b32` with 1, 3, ..., 255).
+bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V,
+                       const DeclRefExpr *Use) {
   constexpr unsigned MaxTrips = 16;
-  if (!V->getInit() || !V->getType()->isIntegerType() ||
-      V->getType().isVolatileQualified() || V->getInit()->isValueDependent())
+  if (!V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
+      !V->hasLocalStorage())
     return false;
+  const ForStmt *FS = nullptr;
+  const Expr *Init = nullptr;
   DynTypedNodeList Parents = Ctx.getParents(*V);
   const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
-  if (!DS || !DS->isSingleDecl())
-    return false;
-  Parents = Ctx.getParents(*DS);
-  const auto *FS = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
-  if (!FS || FS->getInit() != DS || !FS->getInc() || !FS->getCond())
+  if (DS && DS->isSingleDecl() && V->getInit()) {
+    Parents = Ctx.getParents(*DS);
+    FS = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
+    if (FS && FS->getInit() != DS)
+      FS = nullptr;
+    Init = V->getInit();
+  }
+  if (!FS) {
+    // A C-style counter: the innermost loop around the use whose init
+    // assigns it (`for (i = 2; ...)`).
+    const Stmt *Cur = Use;
+    for (const Stmt *P = parentStmt(Ctx, Cur); P && !FS;
+         Cur = P, P = parentStmt(Ctx, P)) {
+      const auto *For = dyn_cast<ForStmt>(P);
+      if (!For || Cur == For->getInit())
+        continue;
+      const auto *Assign = dyn_cast_or_null<BinaryOperator>(For->getInit());
+      const auto *Target =
+          Assign && Assign->getOpcode() == BO_Assign
+              ? dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts())
+              : nullptr;
+      if (Target && Target->getDecl() == V) {
+        FS = For;
+        Init = Assign->getRHS();
+      }
+    }
+  }
+  if (!FS || !Init || Init->isValueDependent() || !FS->getInc() ||
+      !FS->getCond())
     return false;
   auto Const = [&](const Expr *E) -> std::optional<int64_t> {
     if (E->isValueDependent())
@@ -473,7 +501,7 @@ bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == V;
   };
-  std::optional<int64_t> Start = Const(V->getInit());
+  std::optional<int64_t> Start = Const(Init);
   const auto *Cond = dyn_cast<BinaryOperator>(FS->getCond()->IgnoreParens());
   if (!Start || !Cond || !IsV(Cond->getLHS()))
     return false;
@@ -530,7 +558,7 @@ bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V) {
     if (classifyVarUse(Ctx, Ref) == VarUse::Read)
       continue;
     const Stmt *Cur = Ref;
-    while (Cur && Cur != FS->getInc())
+    while (Cur && Cur != FS->getInc() && Cur != FS->getInit())
       Cur = parentStmt(Ctx, Cur);
     if (!Cur)
       return false;
@@ -548,7 +576,7 @@ bool isUnrolledConstant(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    return V && isUnrolledCounter(Ctx, V);
+    return V && isUnrolledCounter(Ctx, V, DRE);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&

@@ -24,6 +24,8 @@ constexpr uint64_t MinBlock = 64;
 /// H200). A constant grid of at most this many blocks puts at most one block
 /// on each multiprocessor.
 constexpr uint64_t MinMultiprocessors = 114;
+/// The most blocks a multiprocessor holds at once (sm_90).
+constexpr uint64_t MaxBlocksPerMultiprocessor = 32;
 
 /// The number of threads (or blocks) that the launch configuration
 /// argument \p E (a `dim3` or an integer) describes, if it is a constant.
@@ -57,6 +59,10 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Config || Config->getNumArgs() < 2 || !FD || !FD->hasBody())
     return;
   const Expr *Block = Config->getArg(1);
+  // A grid that depends on a template argument is judged in each
+  // instantiation, where it has its value.
+  if (Config->getArg(0)->isValueDependent())
+    return;
   // In a template, the pattern's block size may depend on a template
   // argument (then it is not a constant here); each instantiation has it.
   std::optional<uint64_t> Threads = count(Block, *FD, Ctx);
@@ -65,38 +71,60 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   bool Bad = *Threads % WarpSize != 0 || *Threads < MinBlock;
   // A grid of known size: a launch of at most one warp's worth of threads
   // in all (`<<<1, 1>>>`, `<<<1, 16>>>`, `<<<10, 1>>>`) is a serial or
-  // tiny task, which no block shape makes faster; and with at most one
-  // block per multiprocessor (a constant grid no larger than the number of
-  // multiprocessors) the guide's 64-thread minimum, which holds "only if
-  // there are multiple concurrent blocks per multiprocessor", does not
-  // apply: regrouping the same threads into larger blocks hides no more
-  // latency.
+  // tiny task, which no block shape makes faster. A warp-sized block is
+  // short of the guide's 64-thread minimum only through the limit of 32
+  // resident blocks per multiprocessor, which holds one-warp blocks to 32
+  // warps: with a constant grid of at most 32 blocks per multiprocessor
+  // every block is resident at once, and regrouping the same threads into
+  // larger blocks puts no more warps on a multiprocessor.
   if (Bad)
     if (std::optional<uint64_t> Blocks = count(Config->getArg(0), *FD, Ctx);
         Blocks && *Blocks != 0) {
       if (llvm::SaturatingMultiply(*Blocks, *Threads) <= WarpSize)
         return;
-      if (*Blocks <= MinMultiprocessors && *Threads % WarpSize == 0)
+      if (*Blocks <= MinMultiprocessors * MaxBlocksPerMultiprocessor &&
+          *Threads % WarpSize == 0)
         return;
     }
   SourceLocation Loc =
       Result.SourceManager->getExpansionLoc(Block->getBeginLoc());
+  LaunchSite &L = Launches[Loc];
+  // An instantiation with a block of whole warps from 64 threads up: the
+  // block size is a parameter the program sweeps or tunes.
+  if (!Bad) {
+    if (FD->isTemplateInstantiation() && *Threads >= MinBlock)
+      L.TunedElsewhere = true;
+    return;
+  }
   // One report per launch in the source: the first instantiation (or the
   // pattern, when the size does not depend on the template) that is bad.
-  if (!Bad || !Reported.insert(Loc).second)
+  if (L.Threads)
     return;
-  std::string Instantiation;
+  L.Threads = *Threads;
   if (FD->isTemplateInstantiation()) {
-    llvm::raw_string_ostream OS(Instantiation);
+    llvm::raw_string_ostream OS(L.Instantiation);
     FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
   }
-  reportBlock(Loc, *Threads);
-  if (!Instantiation.empty())
-    diag(Loc,
-         "in the instantiation '%0' (other instantiations of this launch "
-         "are not reported again)",
-         DiagnosticIDs::Note)
-        << Instantiation;
+}
+
+void LaunchShapeCheck::onEndOfTranslationUnit() {
+  for (const auto &[Loc, L] : Launches) {
+    if (!L.Threads)
+      continue;
+    // A warp-sized point of a block-size sweep (`run<32>`, `run<64>`, ...,
+    // `run<256>`): the program measures the shapes, the 32 among them.
+    if (L.Threads % WarpSize == 0 && !L.Instantiation.empty() &&
+        L.TunedElsewhere)
+      continue;
+    reportBlock(Loc, L.Threads);
+    if (!L.Instantiation.empty())
+      diag(Loc,
+           "in the instantiation '%0' (other instantiations of this launch "
+           "are not reported again)",
+           DiagnosticIDs::Note)
+          << L.Instantiation;
+  }
+  Launches.clear();
 }
 
 void LaunchShapeCheck::reportBlock(SourceLocation Loc, uint64_t Threads) {
@@ -122,7 +150,9 @@ void LaunchShapeCheck::reportBlock(SourceLocation Loc, uint64_t Threads) {
   }
   if (Threads < MinBlock)
     diag(Loc, "block of %0 threads is below the recommended minimum of 64; "
-              "too few warps per block to hide latency")
+              "with more than 32 blocks per multiprocessor waiting, the "
+              "limit of 32 resident blocks holds a multiprocessor to at most "
+              "32 of its 64 warps")
         << static_cast<unsigned>(Threads);
 }
 

@@ -4,7 +4,8 @@
 #define CUDA_LINT_LAUNCHSHAPECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include <string>
 
 namespace clang::tidy::cuda {
 
@@ -22,11 +23,17 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override { Reported.clear(); }
+  void onEndOfTranslationUnit() override;
 
 private:
   void reportBlock(SourceLocation Loc, uint64_t Threads);
-  llvm::DenseSet<SourceLocation> Reported;
+  /// What the instantiations of one launch in the source have.
+  struct LaunchSite {
+    uint64_t Threads = 0;        ///< Of the first bad one; 0 if none is.
+    std::string Instantiation;   ///< Its name, for a template.
+    bool TunedElsewhere = false; ///< Another has whole warps, >= 64.
+  };
+  llvm::MapVector<SourceLocation, LaunchSite> Launches;
 };
 
 } // namespace clang::tidy::cuda

@@ -119,8 +119,10 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                                    Scope Level,
-                                   std::optional<int64_t> LaunchedX)
-    : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX) {
+                                   std::optional<int64_t> LaunchedX,
+                                   bool ParamsDependent, unsigned CallDepth)
+    : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX),
+      ParamsDependent(ParamsDependent), CallDepth(CallDepth) {
   collect(FD.getBody(), Defs, Returns);
   for (const auto &[I, D] : llvm::enumerate(Defs)) {
     if (!isa<DeclStmt>(D.At))
@@ -541,16 +543,62 @@ bool ThreadDependence::isWarpUniform(const Expr *E) const {
   return !isDependent(Call->getArg(Lane));
 }
 
+bool ThreadDependence::isZeroThreadQuotient(const Expr *E) const {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!LaunchedX || !BO ||
+      (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Shr) ||
+      BO->getRHS()->isValueDependent() || !isLinearThreadIndex(BO->getLHS()))
+    return false;
+  std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
+  if (!C || C->isNegative())
+    return false;
+  uint64_t V = C->getZExtValue();
+  if (BO->getOpcode() == BO_Div)
+    return V > 0 && static_cast<uint64_t>(*LaunchedX) <= V;
+  return V < 32 && *LaunchedX <= (int64_t(1) << V);
+}
+
+bool ThreadDependence::returnsUniformValue(const CallExpr *Call) const {
+  // A method reads its object, which may be the thread's own.
+  if (CallDepth >= 2 || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
+    return false;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return false;
+  if (auto It = UniformReturnCache.find(Def); It != UniformReturnCache.end())
+    return It->second;
+  UniformReturnCache[Def] = false; // Recursion.
+  ThreadDependence Callee(*Def, Ctx, Level, std::nullopt,
+                          /*ParamsDependent=*/true, CallDepth + 1);
+  bool Uniform = !Callee.Returns.empty() && !Callee.HasJumps &&
+                 llvm::all_of(Callee.Returns, [&](const ReturnStmt *RS) {
+                   return RS->getRetValue() &&
+                          !Callee.isDependent(RS->getRetValue()) &&
+                          !Callee.dependentCondition(*RS);
+                 });
+  UniformReturnCache[Def] = Uniform;
+  return Uniform;
+}
+
 bool ThreadDependence::isDependent(const Expr *E) const {
   if (!E)
     return false;
   if (Level == Scope::Warp && isWarpUniform(E))
     return false;
+  // `threadIdx.x / 128` in blocks of at most 128 threads in x is 0.
+  if (isa<BinaryOperator>(E) && isZeroThreadQuotient(E))
+    return false;
+  if (ParamsDependent && isa<CXXThisExpr>(E))
+    return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
     if (VD->getName() == "threadIdx")
+      return true;
+    if (ParamsDependent && isa<ParmVarDecl>(VD))
       return true;
     if (!DependentVars.contains(VD))
       return false;
@@ -574,9 +622,13 @@ bool ThreadDependence::isDependent(const Expr *E) const {
           D && D->getDecl()->getName() == "threadIdx")
         return false;
     }
-  if (const auto *Call = dyn_cast<CallExpr>(E))
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (returnsPerThreadValue(Call->getDirectCallee()))
       return true;
+    // What the callee returns, not what it is given, decides.
+    if (returnsUniformValue(Call))
+      return false;
+  }
   if (isa<LambdaExpr>(E))
     return false;
   // `threadIdx.x` is a property access whose base is an opaque value.
@@ -771,6 +823,87 @@ bool ThreadDependence::isDead(const Stmt &S) const {
   return false;
 }
 
+std::optional<llvm::SmallVector<const Stmt *, 4>>
+ThreadDependence::straightBarriers(const Stmt *Region, SourceLocation After,
+                                   SourceLocation Before) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::SmallVector<const Stmt *, 4> Out;
+  bool Known = true;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *X) {
+    if (!X || !Known || isa<LambdaExpr>(X))
+      return;
+    if (const auto *Call = dyn_cast<CallExpr>(X)) {
+      SourceLocation L = Call->getBeginLoc();
+      bool Inside = SM.isBeforeInTranslationUnit(After, L) &&
+                    SM.isBeforeInTranslationUnit(L, Before);
+      const FunctionDecl *FD = Call->getDirectCallee();
+      bool IsBarrier = FD && FD->getIdentifier() &&
+                       FD->getName().starts_with("__syncthreads");
+      if (Inside && IsBarrier) {
+        // On the straight-line path: no loop or condition up to Region.
+        for (const Stmt *P = Parents.lookup(Call); P && P != Region;
+             P = Parents.lookup(P))
+          if (isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt,
+                  CXXForRangeStmt, AbstractConditionalOperator>(P) ||
+              (isa<BinaryOperator>(P) &&
+               cast<BinaryOperator>(P)->isLogicalOp()))
+            Known = false;
+        Out.push_back(Call);
+        return;
+      }
+      if (Inside && !IsBarrier && FD)
+        if (const FunctionDecl *Def = FD->getDefinition();
+            Def && hasBarrier(Def->getBody()))
+          Known = false;
+    }
+    for (const Stmt *C : X->children())
+      Visit(C);
+  };
+  Visit(Region);
+  if (!Known)
+    return std::nullopt;
+  llvm::sort(Out, [&](const Stmt *A, const Stmt *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return Out;
+}
+
+const Stmt *ThreadDependence::pairedBarrier(const ReturnStmt &RS,
+                                            const Expr &Cond,
+                                            const Stmt &S) const {
+  if (HasJumps)
+    return nullptr;
+  const auto *If = dyn_cast_or_null<IfStmt>(Parents.lookup(&Cond));
+  if (!If || If->getCond() != &Cond)
+    return nullptr;
+  // The barriers the returning threads reach in the branch, before the
+  // return.
+  const Stmt *Branch = nullptr;
+  for (const Stmt *X = &RS; X && X != If; X = Parents.lookup(X))
+    if (X == If->getThen() || X == If->getElse())
+      Branch = X;
+  if (!Branch)
+    return nullptr;
+  std::optional<llvm::SmallVector<const Stmt *, 4>> Exit =
+      straightBarriers(Branch, Branch->getBeginLoc(), RS.getBeginLoc());
+  if (!Exit || Exit->empty())
+    return nullptr;
+  // The barriers the other threads reach after the `if`, before S, on the
+  // straight-line path of the statement list that holds the `if`.
+  const auto *List = dyn_cast_or_null<CompoundStmt>(Parents.lookup(If));
+  if (!List)
+    return nullptr;
+  for (const Stmt *P = Parents.lookup(&S); P != List; P = Parents.lookup(P))
+    if (!P || !isa<CompoundStmt, ExprWithCleanups, ImplicitCastExpr,
+                   CStyleCastExpr, ParenExpr, AttributedStmt>(P))
+      return nullptr;
+  std::optional<llvm::SmallVector<const Stmt *, 4>> Before =
+      straightBarriers(List, If->getEndLoc(), S.getBeginLoc());
+  if (!Before || Before->size() >= Exit->size())
+    return nullptr;
+  return (*Exit)[Before->size()];
+}
+
 ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S,
                                                           bool EndExits) const {
   // No thread runs code that a constant condition leaves out.
@@ -784,8 +917,14 @@ ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S,
   for (const ReturnStmt *RS : Returns) {
     if (!SM.isBeforeInTranslationUnit(RS->getEndLoc(), S.getBeginLoc()))
       continue;
-    if (dependentCondition(*RS))
-      return {RS, true};
+    if (const Expr *Cond = dependentCondition(*RS)) {
+      Divergence D{RS, true};
+      // Threads that return end there; those that reached a barrier on the
+      // way met the others' S at a barrier of their own.
+      if (EndExits)
+        D.OtherBarrier = pairedBarrier(*RS, *Cond, S);
+      return D;
+    }
   }
   if (ExitCause)
     return {ExitCause, true};

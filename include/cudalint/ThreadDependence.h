@@ -55,9 +55,12 @@ public:
   /// has the same one (at warp scope, `threadIdx.y` and `.z` are the same
   /// in every lane of a warp when it is a multiple of 32; `threadIdx.x` is
   /// below it).
+  /// \p ParamsDependent: take every parameter as thread-dependent (for
+  /// deciding what a callee returns whatever its arguments).
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                    Scope Level = Scope::Block,
-                   std::optional<int64_t> LaunchedX = std::nullopt);
+                   std::optional<int64_t> LaunchedX = std::nullopt,
+                   bool ParamsDependent = false, unsigned CallDepth = 0);
 
   /// True if \p E can have different values in different threads.
   bool isDependent(const Expr *E) const;
@@ -85,6 +88,11 @@ public:
     const Stmt *Cause = nullptr;
     /// True when Cause is an early `return`.
     bool EarlyExit = false;
+    /// For an early `return` that ends the thread: the barrier the
+    /// returning threads reach before they return, where \p S is the one
+    /// the other threads meet in its place (`if (t < k) { __syncthreads();
+    /// return; } __syncthreads();`); null when they reach none there.
+    const Stmt *OtherBarrier = nullptr;
     explicit operator bool() const { return Cause != nullptr; }
   };
   /// With \p EndExits (the function is a kernel, or every call of it ends
@@ -111,6 +119,18 @@ private:
                                  const Expr **ExitCause = nullptr) const;
   /// Whether nothing runs after \p S in the function (but `return;`).
   bool inTailPosition(const Stmt *S) const;
+  /// The `__syncthreads` calls in \p Region whose place is between \p After
+  /// and \p Before, in source order, each on the straight-line path through
+  /// \p Region (no loop or condition around it inside \p Region); nullopt
+  /// when one is not, or when a call there may reach a barrier in a callee.
+  std::optional<llvm::SmallVector<const Stmt *, 4>>
+  straightBarriers(const Stmt *Region, SourceLocation After,
+                   SourceLocation Before) const;
+  /// For the early `return` \p RS under the thread-dependent condition
+  /// \p Cond: the barrier the returning threads reach in place of \p S
+  /// (see Divergence::OtherBarrier), or null.
+  const Stmt *pairedBarrier(const ReturnStmt &RS, const Expr &Cond,
+                            const Stmt &S) const;
   /// Whether the threads that the condition of \p P (an `if` or a loop)
   /// keeps out of \p Cur run to the end of the function without another
   /// barrier.
@@ -134,6 +154,15 @@ private:
   bool isDead(const Stmt &S) const;
   /// A warp-uniform value at warp scope (see the class comment).
   bool isWarpUniform(const Expr *E) const;
+  /// `threadIdx.x / K` (or `>> S`) where every launch's x extent is at
+  /// most K (2^S): 0 in every thread of the block.
+  bool isZeroThreadQuotient(const Expr *E) const;
+  /// Whether the visible callee of \p Call returns the same value in every
+  /// thread whatever its arguments: each `return` is reached by every
+  /// thread that reaches the call's end and returns a uniform value with the
+  /// parameters taken as thread-dependent (a block reduction returning
+  /// `s[0]` from shared memory after a barrier).
+  bool returnsUniformValue(const CallExpr *Call) const;
 
   /// The definitions of the variable \p DRE names that may reach it (indices
   /// into Defs), or null when every definition may.
@@ -147,6 +176,9 @@ private:
   const FunctionDecl &Function;
   Scope Level;
   std::optional<int64_t> LaunchedX;
+  bool ParamsDependent = false;
+  unsigned CallDepth = 0;
+  mutable llvm::DenseMap<const FunctionDecl *, bool> UniformReturnCache;
   llvm::DenseSet<const VarDecl *> Reassigned;
   llvm::DenseSet<const VarDecl *> DependentVars;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;

@@ -173,3 +173,137 @@ void runTiles(const float *in, float *out, int n) {
   paddedTiles<<<1, NT>>>(in, out, n);
   roundedGrid<<<64, 256>>>(in, out, n);
 }
+
+// A template kernel whose counter and bound have a template-dependent type,
+// launched from a class template's member: decided in its instantiations,
+// where the bound is rounded up to a multiple of the stride.
+#define WPB 16
+#define SDIV(x, y) (((x) + (y)-1) / (y))
+template <typename T, typename IndexT>
+__global__ void paddedRowsT(const T *in, T *out, IndexT width) {
+  __shared__ T tile[WPB * 32];
+  const IndexT blockSize = WPB * 32;
+  const IndexT padded = SDIV(width, blockSize) * blockSize;
+  T acc = 0;
+  for (IndexT j = threadIdx.x; j < padded; j += blockSize) {
+    tile[threadIdx.x] = j < width ? in[j] : 0;
+    __syncthreads();
+    acc += tile[(threadIdx.x + 1) % blockSize];
+    __syncthreads();
+  }
+  // Not rounded: the last tile is partial in every instantiation.
+  for (IndexT j = threadIdx.x; j < width; j += blockSize) {
+    tile[threadIdx.x] = in[j];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the barrier is under this condition, which depends on the thread index
+  }
+  out[blockIdx.x * blockSize + threadIdx.x] = acc;
+}
+
+template <typename T> class PaddedRunner {
+public:
+  using IndexT = unsigned;
+  void run(const T *in, T *out, IndexT h, IndexT w) {
+    paddedRowsT<<<SDIV(h, WPB), WPB * 32>>>(in, out, w);
+  }
+};
+template class PaddedRunner<float>;
+
+// A helper that returns a value every thread reads from shared memory at
+// the same address after a barrier (a block-wide argmin) returns the same
+// value in every thread, whatever it was given.
+__device__ int blockArgmin(float v, int idx) {
+  __shared__ float sv[256];
+  __shared__ int si[256];
+  sv[threadIdx.x] = v;
+  si[threadIdx.x] = idx;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int j = 1; j < blockDim.x; j++)
+      if (sv[j] < sv[0]) {
+        sv[0] = sv[j];
+        si[0] = si[j];
+      }
+  __syncthreads();
+  return si[0];
+}
+
+// The thread's own candidate: differs between threads.
+__device__ int ownCandidate(float v, int idx) { return v > 0.f ? idx : -1; }
+
+// A uniform value for thread 0 only.
+__device__ int firstThreadOnly(int idx) {
+  __shared__ int s;
+  if (threadIdx.x == 0)
+    return idx;
+  s = idx;
+  return s;
+}
+
+__global__ void growCluster(const float *d, int *out, int n) {
+  int picked = 0;
+  bool more = true;
+  while (picked < n && more) {
+    int best = blockArgmin(d[picked * blockDim.x + threadIdx.x], threadIdx.x);
+    if (best >= 0)
+      picked++;
+    else
+      more = false;
+    __syncthreads();
+  }
+  int mine = ownCandidate(d[threadIdx.x], threadIdx.x);
+  if (mine >= 0) {
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: the barrier is under this condition, which depends on the thread index
+    out[0] = mine;
+  }
+  if (firstThreadOnly(threadIdx.x) > 0) {
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: the barrier is under this condition, which depends on the thread index
+    out[1] = 1;
+  }
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = picked;
+}
+
+// `threadIdx.x / K` where every launch's x extent is at most K is 0 in
+// every thread: one item per block, and what is derived from it is
+// block-uniform.
+#define TPW 128
+__global__ void perWord(const int *sen, float *out, int len) {
+  __shared__ float f[TPW];
+  int pos = threadIdx.x / TPW + (blockDim.x / TPW) * blockIdx.x;
+  int lane = threadIdx.x % TPW;
+  if (pos < len) {
+    if (sen[pos] > 0) {
+      f[lane] = lane;
+      __syncthreads();
+      out[pos] = f[TPW - 1 - lane];
+    }
+  }
+  __syncthreads();
+}
+
+// Blocks of 256 threads hold two items: the halves see different words.
+__global__ void twoWords(const int *sen, float *out, int len) {
+  __shared__ float f[2 * TPW];
+  int pos = threadIdx.x / TPW + (blockDim.x / TPW) * blockIdx.x;
+  if (pos < len) {
+    if (sen[pos] > 0) {
+      f[threadIdx.x] = pos;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+      // CHECK-NOTES: :[[@LINE-4]]:9: note: the barrier is under this condition, which depends on the thread index
+      out[pos] = f[2 * TPW - 1 - threadIdx.x];
+    }
+  }
+  __syncthreads();
+}
+
+void runWords(const int *sen, float *out, int len) {
+  perWord<<<len, TPW>>>(sen, out, len);
+  twoWords<<<(len + 1) / 2, 2 * TPW>>>(sen, out, len);
+}

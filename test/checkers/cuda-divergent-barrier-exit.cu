@@ -177,3 +177,83 @@ __global__ void improve(const float *in, float *out, int n) {
   } while (change < 0);
   out[threadIdx.x] = change;
 }
+
+// A helper whose only call is the last thing a kernel runs: its `return`
+// ends the thread, as in the kernel.
+__device__ void tailBody(const float *in, float *out, int n) {
+  __shared__ float t[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  t[threadIdx.x] = in[i];
+  __syncthreads();
+  // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:3: warning: '__syncthreads' is not reached by the threads that returned before it; {{.*}}
+  // CHECK-NOTES-EXIT: :[[@LINE-4]]:5: note: some threads return here, before the barrier
+  out[i] = t[threadIdx.x ^ 1];
+}
+__global__ void viaTailHelper(const float *in, float *out, int n) {
+  tailBody(in, out, n);
+}
+
+// The same helper called before more work: the threads that return go on
+// running in the caller.
+__device__ void midBody(const float *in, float *out, int n) {
+  __shared__ float t[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  t[threadIdx.x] = in[i];
+  __syncthreads();
+  // CHECK-MESSAGES-DEF: :[[@LINE-1]]:3: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+  // CHECK-NOTES-DEF: :[[@LINE-4]]:5: note: some threads return here, before the barrier; they go on running in the caller
+  // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:3: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+  // CHECK-NOTES-EXIT: :[[@LINE-6]]:5: note: some threads return here, before the barrier; they go on running in the caller
+  out[i] = t[threadIdx.x ^ 1];
+}
+__global__ void viaMidHelper(const float *in, float *out, int n) {
+  midBody(in, out, n);
+  __syncthreads();
+  out[0] = 0.0f;
+}
+
+// Threads that wait at a barrier of their own and then return: the first
+// barrier the others reach after the branch is the one they meet in its
+// place (two different barriers: reported); the later ones are missed only
+// by threads that have exited.
+template <int Fill>
+__device__ void fillThenSort(const int *keys, int *out, int n) {
+  __shared__ int counts[256];
+  if (threadIdx.x < Fill) {
+    for (int i = threadIdx.x; i < n; i += Fill)
+      out[i] = n;
+    __syncthreads();
+    // CHECK-MESSAGES-DEF: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES-DEF: :[[@LINE-5]]:7: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES-EXIT: :[[@LINE-3]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES-EXIT: :[[@LINE-7]]:7: note: the barrier is under this condition, which depends on the thread index
+    return;
+  }
+  const int tid = threadIdx.x - Fill;
+  counts[tid] = keys[tid];
+  __syncthreads();
+  // CHECK-MESSAGES-DEF: :[[@LINE-1]]:3: warning: '__syncthreads' is reached by only some threads of the block; a barrier that not every thread reaches is undefined behaviour and can hang [cuda-divergent-barrier]
+  // CHECK-NOTES-DEF: :[[@LINE-6]]:5: note: some threads return here, before the barrier, after waiting at another barrier in its place
+  // CHECK-NOTES-DEF: :[[@LINE-12]]:5: note: the threads that return wait at this barrier instead
+  // CHECK-MESSAGES-EXIT: :[[@LINE-4]]:3: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+  // CHECK-NOTES-EXIT: :[[@LINE-9]]:5: note: some threads return here, before the barrier, after waiting at another barrier in its place
+  // CHECK-NOTES-EXIT: :[[@LINE-15]]:5: note: the threads that return wait at this barrier instead
+  if (tid == 0)
+    for (int i = 1; i < 256 - Fill; ++i)
+      counts[i] += counts[i - 1];
+  __syncthreads();
+  // CHECK-MESSAGES-EXIT: :[[@LINE-1]]:3: warning: '__syncthreads' is not reached by the threads that returned before it; {{.*}}
+  // CHECK-NOTES-EXIT: :[[@LINE-16]]:5: note: some threads return here, before the barrier
+  out[tid] = counts[tid];
+}
+template <int Fill>
+__global__ void alignKernel(const int *keys, int *out, int n) {
+  fillThenSort<Fill>(keys, out, n);
+}
+void runAlign(const int *keys, int *out, int n) {
+  alignKernel<64><<<1, 256>>>(keys, out, n);
+}

@@ -81,6 +81,34 @@ __global__ void runtimeCounter(float *p, int n) {
   }
 }
 
+// The same tree with a C-style counter declared before its loop: unrolled
+// just the same.
+#define TREE_THREADS 256
+__global__ void pairTreeCStyle(float *p, int nf) {
+  int tx = threadIdx.x;
+  int i;
+  if (nf == TREE_THREADS) {
+    for (i = 2; i <= TREE_THREADS; i = 2 * i) {
+      if ((tx + 1) % i == 0)
+        p[tx] += p[tx - i / 2];
+      __syncthreads();
+    }
+  }
+  // Reused with a bound known only at run time: reported.
+  for (i = 2; i <= nf; i = 2 * i) {
+    if ((tx + 1) % i == 0)
+      // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: integer modulo by 'i', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+      p[tx] += 1.0f;
+    __syncthreads();
+  }
+  // Changed in the body too: not a counter the compiler unrolls.
+  for (i = 2; i <= TREE_THREADS; i = 2 * i) {
+    p[tx] += tx % i;
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer modulo by 'i', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+    i += (int)p[0];
+  }
+}
+
 // A division whose operands no loop changes is hoisted out of the loops:
 // one division per thread, as outside a loop (not reported by default).
 #define PACKAGE ((gid / 4) * 4 * dim)

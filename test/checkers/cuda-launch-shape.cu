@@ -34,7 +34,7 @@ void launches(float *p, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 200 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:15: note: 200 threads = 7 warps = 224 lanes: 24 lanes (10.7%) idle in every block
   kernel<<<n, 32>>>(p);
-  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 32 threads is below the recommended minimum of 64; with more than 32 blocks per multiprocessor waiting, the limit of 32 resident blocks holds a multiprocessor to at most 32 of its 64 warps [cuda-launch-shape]
   kernel<<<n, dim3(4, 4)>>>(p);
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: block of 16 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:15: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
@@ -120,6 +120,11 @@ void tinyLaunches(int *latch, Node **n, const float *partial, float *out,
   dim3 smallGrid(12), warpBlock(32);
   sumPartials<<<smallGrid, warpBlock>>>(partial, out, 384);
   sumPartials<<<112, 32>>>(partial, out, 3584);
+  // Up to 32 blocks per multiprocessor (114 x 32 = 3648 blocks): every
+  // block is resident at once, and 64-thread blocks would put the same
+  // number of warps on each multiprocessor.
+  sumPartials<<<1024, 32>>>(partial, out, 64);
+  sumPartials<<<3648, 32>>>(partial, out, 64);
   // Still findings: more than a warp of threads in all, or an unknown grid.
   sumPartials<<<blocks, 1>>>(partial, out, blocks);
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 1 thread is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
@@ -127,11 +132,50 @@ void tinyLaunches(int *latch, Node **n, const float *partial, float *out,
   sumPartials<<<4, 16>>>(partial, out, 64);
   // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 16 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:20: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
-  sumPartials<<<1024, 32>>>(partial, out, 64);
-  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: block of 32 threads is below the recommended minimum of 64; too few warps per block to hide latency [cuda-launch-shape]
+  sumPartials<<<3649, 32>>>(partial, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: block of 32 threads is below the recommended minimum of 64; with more than 32 blocks per multiprocessor waiting, {{.*}} [cuda-launch-shape]
   sumPartials<<<blocks, 32>>>(partial, out, 64);
   // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 32 threads is below the recommended minimum of 64
   sumPartials<<<1, 48>>>(partial, out, 48);
   // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: block of 48 threads is not a multiple of the warp size (32)
   // CHECK-NOTES: :[[@LINE-2]]:20: note: 48 threads = 2 warps = 64 lanes: 16 lanes (25.0%) idle in every block
+}
+
+// A grid that is a template argument (`blocks`, 112: one block per
+// multiprocessor) is judged in the instantiations, where it is a constant.
+template <typename T, unsigned Blocks, unsigned Threads>
+void mergeType(const T *a, float *out) {
+  sumPartials<<<Blocks, 32>>>((const float *)a, out, 64);
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: block of 32 threads is below the recommended minimum of 64; {{.*}}
+  // CHECK-NOTES: :[[@LINE-2]]:25: note: in the instantiation 'mergeType<float, 8192U, 128U>' (other instantiations of this launch are not reported again)
+  sumPartials<<<Blocks, Threads>>>((const float *)a, out, 64);
+}
+void runMerge(const float *a, float *out) {
+  mergeType<float, 112, 128>(a, out);
+  mergeType<float, 8192, 128>(a, out);
+}
+
+// A block-size sweep: 32 is one of the shapes the program measures, next
+// to 64, 128 and 256.
+template <int BS> __global__ void dotRows(float *o, const float *a, int n) {
+  float s = 0.f;
+  for (int k = threadIdx.x; k < n; k += BS)
+    s += a[blockIdx.x * n + k];
+  atomicAdd(o + blockIdx.x, s);
+}
+template <int BS> void runDot(float *o, const float *a, int n, int rows) {
+  dotRows<BS><<<rows, BS>>>(o, a, n);
+}
+// Only warp-sized blocks: reported.
+template <int BS> void runDotSmall(float *o, const float *a, int n, int rows) {
+  dotRows<BS><<<rows, BS>>>(o, a, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: block of 32 threads is below the recommended minimum of 64; {{.*}}
+  // CHECK-NOTES: :[[@LINE-2]]:23: note: in the instantiation 'runDotSmall<32>' (other instantiations of this launch are not reported again)
+}
+void sweep(float *o, const float *a, int n, int rows) {
+  runDot<32>(o, a, n, rows);
+  runDot<64>(o, a, n, rows);
+  runDot<128>(o, a, n, rows);
+  runDot<256>(o, a, n, rows);
+  runDotSmall<32>(o, a, n, rows);
 }
