@@ -27,3 +27,13 @@ fix = "kernel time: 0.5 (us)\nkernel time: 2.0 (us)\n"
 to = v.program_times([v.parse_output(out)], [1.0])
 tf = v.program_times([v.parse_output(fix)], [1.0])
 print("speedup: %.3f" % v.program_speedup(to, tf)[0])
+# A line with a time and a rate: its number is the time (lower is better),
+# though the line also prints a rate; a rate alone is higher-is-better.
+for a, b in [("NRepetitions=100 elapsed time=4.0e+06 GDOF/s=0.5",
+              "NRepetitions=100 elapsed time=2.0e+06 GDOF/s=1.0"),
+             ("Bandwidth: 100 GB/s", "Bandwidth: 200 GB/s"),
+             ("Kernel time: 1.5 ms, bandwidth 300 GB/s",
+              "Kernel time: 0.75 ms, bandwidth 600 GB/s")]:
+    to = v.program_times([v.parse_output(a)], [1.0])
+    tf = v.program_times([v.parse_output(b)], [1.0])
+    print("%s: %.3f" % (a.split()[0], v.program_speedup(to, tf)[0]))
