@@ -37,3 +37,5 @@ for a, b in [("NRepetitions=100 elapsed time=4.0e+06 GDOF/s=0.5",
     to = v.program_times([v.parse_output(a)], [1.0])
     tf = v.program_times([v.parse_output(b)], [1.0])
     print("%s: %.3f" % (a.split()[0], v.program_speedup(to, tf)[0]))
+# A command line echoed with its options (`-s 1`) is not a timing line.
+print("command:", bool(v.TIMING_LINE.search(v.NUMBER.sub(" ", "./main -q -n 64 -s 1"))))
