@@ -594,6 +594,20 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (ConstTerm != Poly.terms().end())
       C = ConstTerm->second;
     IndexPoly Rest = Poly - IndexPoly::constant(C);
+    // A parameter that every launch passes the same constant for is that
+    // constant (`r[0 * s]`, `r[1 * s]`, `r[2 * s]` with `s == 1` at every
+    // launch read offsets 0, 1 and 2), as for the lane stride.
+    for (const auto &[M, Coef] : Poly.terms()) {
+      if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+        continue;
+      const auto *P = dyn_cast_or_null<ParmVarDecl>(M[0].getDecl());
+      if (!P || P->getDeclContext() != Kernel)
+        continue;
+      if (std::optional<int64_t> V = launchValue(Ctx, Kernel, P)) {
+        C += Coef * *V;
+        Rest = Rest - IndexPoly::symbol(M[0]) * Coef;
+      }
+    }
     // A counter of a loop over constant bounds added to the record's base
     // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
     // the elements at every value it takes, as constant offsets would.
