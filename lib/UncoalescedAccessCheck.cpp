@@ -393,6 +393,18 @@ void userBodies(const SourceManager &SM, const DeclContext *DC,
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->doesThisDeclarationHaveABody())
         Out.push_back(FD);
+    } else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
+      // The instantiations of a function template (their launches and
+      // calls have their arguments substituted; the pattern's do not).
+      for (const FunctionDecl *Spec : FTD->specializations())
+        if (Spec->doesThisDeclarationHaveABody() &&
+            Spec->getTemplateSpecializationKind() != TSK_ExplicitSpecialization)
+          Out.push_back(Spec);
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+      // The member functions defined in a class (a launch there counts as
+      // any other).
+      if (RD->isThisDeclarationADefinition() && !RD->isDependentContext())
+        userBodies(SM, RD, Out);
     } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
       userBodies(SM, NS, Out);
     } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {

@@ -59,3 +59,56 @@ __global__ void skipMiddle(int n, float *out, const float *x, int s) {
 void runSkipMiddle(int n, float *out, const float *x) {
   skipMiddle<<<(n + 255) / 256, 256>>>(n, out, x, 2);
 }
+
+// The launching function is a function template: its instantiations'
+// launches pass its `const` parameter, which every call passes 2 for, so
+// the stride is 2 and both elements of each record are read. Not reported.
+__global__ void pairSum(const float *__restrict__ zi, float *out, int w) {
+  int tx = threadIdx.x;
+  out[tx] = zi[tx * w] + zi[tx * w + 1];
+}
+
+template <typename T> void launchPairSum(const float *zi, float *o, const int w) {
+  pairSum<<<1, 64>>>(zi, o, w);
+}
+
+void runPairSum(const float *zi, float *o) {
+  const int w = 2;
+  launchPairSum<float>(zi, o, w);
+  launchPairSum<double>(zi, o, w);
+}
+
+// The same through a template whose calls pass 2 and 4: reported.
+__global__ void pairSumMixed(const float *__restrict__ zi, float *out, int w) {
+  int tx = threadIdx.x;
+  out[tx] = zi[tx * w] + zi[tx * w + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+}
+
+template <typename T>
+void launchPairSumMixed(const float *zi, float *o, const int w) {
+  pairSumMixed<<<1, 64>>>(zi, o, w);
+}
+
+void runPairSumMixed(const float *zi, float *o) {
+  launchPairSumMixed<float>(zi, o, 2);
+  launchPairSumMixed<double>(zi, o, 4);
+}
+
+// A launch in a member function counts as any other: it passes 4 where the
+// free function passes 2, so the stride is not known. Reported.
+__global__ void pairSumMember(const float *__restrict__ zi, float *out, int w) {
+  int tx = threadIdx.x;
+  out[tx] = zi[tx * w] + zi[tx * w + 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+}
+
+struct PairRunner {
+  void go(const float *zi, float *o) { pairSumMember<<<1, 64>>>(zi, o, 4); }
+};
+
+void runPairSumMember(const float *zi, float *o) {
+  pairSumMember<<<1, 64>>>(zi, o, 2);
+}
