@@ -554,11 +554,21 @@ std::vector<std::string> addCudaDefaults(llvm::ArrayRef<std::string> Args,
   if (!Env.ResourceDir.empty() && !hasFlag(Args, "-resource-dir"))
     Extra.push_back("-resource-dir=" + Env.ResourceDir);
 
+  // `-nocudalib` with a toolkit's headers: it only skips linking libdevice,
+  // which an analysis never does, but it also makes clang's device-side
+  // compile forget the toolkit's version, so `<<<...>>>` is lowered to the
+  // pre-9.2 `cudaConfigureCall` that the toolkit's headers no longer declare
+  // and every launch is an error (a kernel then has no launches to analyse).
+  // Dropped.
+  bool DropNoCudaLib = hasFlag(Args, "--cuda-path") ||
+                       (!Env.CudaPath.empty() && !hasFlag(Args, "-nocudainc"));
   std::vector<std::string> Out;
   if (!Args.empty()) {
     Out.push_back(Args.front());
     Out.insert(Out.end(), Extra.begin(), Extra.end());
-    Out.insert(Out.end(), Args.begin() + 1, Args.end());
+    for (const std::string &A : Args.drop_front())
+      if (!DropNoCudaLib || A != "-nocudalib")
+        Out.push_back(A);
   }
   return Out;
 }

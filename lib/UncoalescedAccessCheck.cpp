@@ -393,6 +393,18 @@ void userBodies(const SourceManager &SM, const DeclContext *DC,
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (FD->doesThisDeclarationHaveABody())
         Out.push_back(FD);
+    } else if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D)) {
+      // The instantiations of a function template (their launches and
+      // calls have their arguments substituted; the pattern's do not).
+      for (const FunctionDecl *Spec : FTD->specializations())
+        if (Spec->doesThisDeclarationHaveABody() &&
+            Spec->getTemplateSpecializationKind() != TSK_ExplicitSpecialization)
+          Out.push_back(Spec);
+    } else if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+      // The member functions defined in a class (a launch there counts as
+      // any other).
+      if (RD->isThisDeclarationADefinition() && !RD->isDependentContext())
+        userBodies(SM, RD, Out);
     } else if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
       userBodies(SM, NS, Out);
     } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
@@ -594,6 +606,20 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (ConstTerm != Poly.terms().end())
       C = ConstTerm->second;
     IndexPoly Rest = Poly - IndexPoly::constant(C);
+    // A parameter that every launch passes the same constant for is that
+    // constant (`r[0 * s]`, `r[1 * s]`, `r[2 * s]` with `s == 1` at every
+    // launch read offsets 0, 1 and 2), as for the lane stride.
+    for (const auto &[M, Coef] : Poly.terms()) {
+      if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
+        continue;
+      const auto *P = dyn_cast_or_null<ParmVarDecl>(M[0].getDecl());
+      if (!P || P->getDeclContext() != Kernel)
+        continue;
+      if (std::optional<int64_t> V = launchValue(Ctx, Kernel, P)) {
+        C += Coef * *V;
+        Rest = Rest - IndexPoly::symbol(M[0]) * Coef;
+      }
+    }
     // A counter of a loop over constant bounds added to the record's base
     // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
     // the elements at every value it takes, as constant offsets would.
