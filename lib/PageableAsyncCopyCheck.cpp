@@ -362,7 +362,13 @@ bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
           Default = true;
           return;
         }
-      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+      // `s[i]`, or a local `cudaStream_t s = streams[i % 2];`.
+      const Expr *Elt = S;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+            V && V->hasLocalStorage() && V->getInit())
+          Elt = V->getInit()->IgnoreParenImpCasts();
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Elt))
         if (!ASE->getIdx()->isIntegerConstantExpr(Ctx))
           Pipeline = true;
       // The spelling as printed, the same inside and outside macros.
@@ -421,6 +427,148 @@ bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
          (Vis.Default && Vis.NonBlocking);
 }
 
+/// What a statement after a copy does on the host.
+enum class Step {
+  /// Nothing that takes host time: declarations and arithmetic without
+  /// calls, CUDA runtime calls that do not block, kernel launches.
+  None,
+  /// Waits for the device: a `cuda*Synchronize`, a synchronous copy, a
+  /// `cudaFree`. (A copy to pageable memory waits too, but it is a finding
+  /// of its own: pinned, it would not.)
+  Sync,
+  /// Host work: a call of another function (but console output) or a
+  /// loop.
+  Host
+};
+
+Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const FunctionDecl *F;
+    ASTContext &Ctx;
+    bool Sync = false, Host = false;
+    Visitor(const FunctionDecl *F, ASTContext &Ctx) : F(F), Ctx(Ctx) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      if (isa<CUDAKernelCallExpr>(Call))
+        return true;
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier()) {
+        Host = true;
+        return true;
+      }
+      StringRef Name = FD->getName();
+      // The launch configuration of a kernel call.
+      if (Name.starts_with("__cuda"))
+        return true;
+      if ((Name.starts_with("cuda") && Name.ends_with("Synchronize")) ||
+          (Name.starts_with("cudaMemcpy") && !Name.ends_with("Async")) ||
+          Name == "cudaFree" || Name == "cudaFreeHost") {
+        Sync = true;
+        return false;
+      }
+      // Console output is not work worth overlapping.
+      if (!Name.starts_with("cuda") && !Name.starts_with("__builtin") &&
+          !llvm::is_contained(
+              {"printf", "fprintf", "puts", "fputs", "putchar", "fflush"},
+              Name))
+        Host = true;
+      return true;
+    }
+    bool TraverseCallExpr(CallExpr *Call) {
+      // The arguments of a CUDA runtime call (`v.data()`, `v.size()`) are
+      // not host work of their own.
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (FD && FD->getIdentifier() && FD->getName().starts_with("cuda"))
+        return WalkUpFromCallExpr(Call);
+      return RecursiveASTVisitor::TraverseCallExpr(Call);
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      // `dim3` of a launch configuration is not host work.
+      const CXXConstructorDecl *Ctor = E->getConstructor();
+      if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
+          Ctor->getParent()->getName() != "dim3")
+        Host = true;
+      return true;
+    }
+    bool VisitForStmt(ForStmt *) { return Host = true; }
+    bool VisitWhileStmt(WhileStmt *) { return Host = true; }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *) { return Host = true; }
+  } Vis(F, Ctx);
+  Vis.TraverseStmt(const_cast<Stmt *>(S));
+  return Vis.Sync ? Step::Sync : Vis.Host ? Step::Host : Step::None;
+}
+
+bool isLoop(const Stmt *S, ASTContext &Ctx) {
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    // `do { ... } while (0)` of a macro is not a loop.
+    Expr::EvalResult R;
+    return !(Do->getCond()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0);
+  }
+  return isa<ForStmt, WhileStmt, CXXForRangeStmt>(S);
+}
+
+/// True when host work follows \p Call before the next call that waits for
+/// the device, in its function: the statements after it, and for the last
+/// statement of a loop body the statements of the body before it (the next
+/// iteration). The host work is what a copy that does not block could
+/// overlap with. False when the function ends first (its callers are not
+/// seen).
+bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
+                     ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
+      return false;
+    const auto *Compound = P.get<CompoundStmt>();
+    const Stmt *Current = Node.get<Stmt>();
+    if (!Compound || !Current) {
+      Node = P;
+      continue;
+    }
+    // The statements after Current in this block.
+    bool After = false;
+    for (const Stmt *S : Compound->body()) {
+      if (S == Current) {
+        After = true;
+        continue;
+      }
+      if (!After)
+        continue;
+      switch (classify(S, F, Ctx)) {
+      case Step::Sync:
+        return false;
+      case Step::Host:
+        return true;
+      case Step::None:
+        break;
+      }
+    }
+    // The end of a loop body: the next iteration begins.
+    auto Up = Ctx.getParents(*Compound);
+    if (!Up.empty())
+      if (const Stmt *Loop = Up[0].get<Stmt>(); Loop && isLoop(Loop, Ctx)) {
+        for (const Stmt *S : Compound->body()) {
+          if (S == Current)
+            return false;
+          switch (classify(S, F, Ctx)) {
+          case Step::Sync:
+            return false;
+          case Step::Host:
+            return true;
+          case Step::None:
+            break;
+          }
+        }
+        return false;
+      }
+    Node = P;
+  }
+  return false;
+}
+
 } // namespace
 
 void PageableAsyncCopyCheck::registerMatchers(MatchFinder *Finder) {
@@ -436,10 +584,19 @@ void PageableAsyncCopyCheck::registerMatchers(MatchFinder *Finder) {
                               unless(isExpansionInSystemHeader()))
                          .bind("register"),
                      this);
+  Finder->addMatcher(cudaKernelCallExpr().bind("launch"), this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(matchesName("^::cudaLaunch"))))
+          .bind("launch"),
+      this);
 }
 
 void PageableAsyncCopyCheck::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
+  if (Result.Nodes.getNodeAs<CallExpr>("launch")) {
+    LaunchesKernel = true;
+    return;
+  }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("copy");
   bool IsRegister = false;
   if (!Call) {
@@ -550,17 +707,29 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
       // pageable memory wait for their completion at any size.
       if (From && Bytes && *Bytes <= SmallCopyBytes)
         continue;
-      if (!inLoop(C.Call, From, *Ctx) && !usesSeveralStreams(C.Function, *Ctx))
+      // What pinning gains: overlap with work in other streams, which needs
+      // another stream; or, on one stream, overlap with the host work that
+      // follows the copy before the host waits for the device anyway, which
+      // needs a kernel for the device to run and a copy repeated in a loop
+      // (a one-time copy gains little).
+      bool Several = usesSeveralStreams(C.Function, *Ctx);
+      if (!Several && (!LaunchesKernel || !inLoop(C.Call, From, *Ctx) ||
+                       !hostWorkFollows(C.Call, C.Function, *Ctx)))
         continue;
       SourceLocation Loc = C.Call->getBeginLoc();
       if (!Reported.insert(Loc).second)
         break;
+      // A copy to the device of a size not known here is asynchronous up to
+      // 64 KB: say so.
       diag(Loc, "'%0' %select{to|from}1 pageable host memory is not "
-                "asynchronous: %select{the host waits until the copy has "
-                "completed|the host waits while the driver copies the data "
-                "into a pinned staging buffer}1, and the transfer cannot "
-                "overlap with kernels in other streams")
-          << Callee->getName() << From;
+                "asynchronous%select{| if it is larger than 64 KB}2: "
+                "%select{the host waits until the copy has completed|the host "
+                "waits while the driver copies the data into a pinned staging "
+                "buffer}1, %select{so the host work that follows cannot "
+                "overlap with it (and, on one stream, overlap with kernels "
+                "needs a second stream as well)|and the transfer cannot "
+                "overlap with kernels in other streams}3")
+          << Callee->getName() << From << (From && !Bytes) << Several;
       diag(O.Where,
            "%0 is pageable: allocate it with 'cudaMallocHost' or "
            "'cudaHostAlloc', or pin it with 'cudaHostRegister'",
@@ -572,6 +741,7 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
   Copies.clear();
   Registrations.clear();
   Ctx = nullptr;
+  LaunchesKernel = false;
 }
 
 } // namespace clang::tidy::cuda

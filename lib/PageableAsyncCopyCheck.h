@@ -34,6 +34,8 @@ private:
   llvm::SmallVector<Copy, 8> Copies;
   llvm::SmallVector<Copy, 8> Registrations;
   ASTContext *Ctx = nullptr;
+  /// Whether the translation unit launches a kernel.
+  bool LaunchesKernel = false;
 };
 
 } // namespace clang::tidy::cuda
