@@ -686,10 +686,20 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = LocOf(A.Sub);
     if (!Reported.insert(Loc).second)
       return;
-    diag(Loc, "per-thread array %0 is indexed with a value known only at "
-              "run time, so it is placed in local memory, as slow as global "
-              "memory, instead of registers")
-        << Array;
+    // Above the register limit the array is in local memory whatever its
+    // indices: say so, and name what helps.
+    uint64_t Words = wordsOf(Ctx, Array->getType());
+    if (Words > MaxRegisterWords)
+      diag(Loc, "per-thread array %0 (%1 words per thread) is too large for "
+                "registers with any index, so it is placed in local memory, "
+                "as slow as global memory; shared memory or a smaller array "
+                "would keep it on chip")
+          << Array << static_cast<unsigned>(Words);
+    else
+      diag(Loc, "per-thread array %0 is indexed with a value known only at "
+                "run time, so it is placed in local memory, as slow as global "
+                "memory, instead of registers")
+          << Array;
     if (A.Class.Cause && SM.getFileLoc(A.Class.Cause->getExprLoc()) != Loc)
       diag(SM.getFileLoc(A.Class.Cause->getExprLoc()),
            "the index depends on this value", DiagnosticIDs::Note);
@@ -760,6 +770,9 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   if (ByPragma) {
     SourceLocation Loc = LocOf(ByPragma);
     if (!Reported.insert(Loc).second)
+      return;
+    // Too large for registers: the pragma is not what costs.
+    if (wordsOf(Ctx, Array->getType()) > MaxRegisterWords)
       return;
     diag(Loc, "per-thread array %0 is indexed by the counter of a loop that "
               "a pragma keeps rolled, so it is placed in local memory, as "

@@ -323,3 +323,37 @@ float host(const int *idx) {
   float h[4] = {1.0f, 2.0f, 3.0f, 4.0f};
   return h[idx[0] & 3];
 }
+
+// An array larger than the registers a thread can use (here 256 words, over
+// the 64-word limit of the unroll fix) is in local memory whatever its
+// indices: the message says so and names what helps, not the run-time index.
+__global__ void tooLargeForRegisters(const int *__restrict__ cut,
+                                     const int *__restrict__ sizes,
+                                     const int *__restrict__ pick,
+                                     int *__restrict__ out, int n) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= n)
+    return;
+  int mapId[256];
+  int m = sizes[idx];
+  for (int i = 0; i < m; i++)
+    mapId[i] = cut[idx * 256 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'mapId' (256 words per thread) is too large for registers with any index, so it is placed in local memory, as slow as global memory; shared memory or a smaller array would keep it on chip [cuda-local-memory-array]
+  // CHECK-NOTES: :[[@LINE-4]]:11: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'mapId' is declared here
+  out[idx] = mapId[pick[idx] & 255];
+}
+
+// A pragma that keeps a loop over a too-large array rolled: '#pragma unroll'
+// would not bring it to registers, so no finding.
+__global__ void tooLargeRolledByPragma(const float *in, float *out) {
+  float acc[128];
+#pragma unroll 1
+  for (int k = 0; k < 128; ++k)
+    acc[k] = in[k];
+  float s = 0.0f;
+#pragma unroll 1
+  for (int k = 0; k < 128; ++k)
+    s += acc[k] * acc[127 - k];
+  out[threadIdx.x] = s;
+}
