@@ -409,6 +409,9 @@ uint64_t wordsOf(ASTContext &Ctx, QualType T) {
 /// Per-thread arrays small enough for registers once every index is
 /// constant (an H100 thread has at most 255 registers).
 constexpr uint64_t MaxRegisterWords = 64;
+/// A thread has at most 255 registers: a larger array is in local memory
+/// whatever its indices.
+constexpr uint64_t MaxThreadRegisters = 255;
 /// Longer loops are not worth unrolling for it.
 constexpr int64_t MaxUnrollTrip = 128;
 
@@ -686,14 +689,14 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = LocOf(A.Sub);
     if (!Reported.insert(Loc).second)
       return;
-    // Above the register limit the array is in local memory whatever its
+    // Above a thread's registers the array is in local memory whatever its
     // indices: say so, and name what helps.
     uint64_t Words = wordsOf(Ctx, Array->getType());
-    if (Words > MaxRegisterWords)
-      diag(Loc, "per-thread array %0 (%1 words per thread) is too large for "
-                "registers with any index, so it is placed in local memory, "
-                "as slow as global memory; shared memory or a smaller array "
-                "would keep it on chip")
+    if (Words > MaxThreadRegisters)
+      diag(Loc, "per-thread array %0 (%1 words) is larger than the 255 "
+                "registers a thread can have, so it is placed in local "
+                "memory, as slow as global memory, whatever its indices; "
+                "shared memory or a smaller array would keep it on chip")
           << Array << static_cast<unsigned>(Words);
     else
       diag(Loc, "per-thread array %0 is indexed with a value known only at "
@@ -772,7 +775,7 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Reported.insert(Loc).second)
       return;
     // Too large for registers: the pragma is not what costs.
-    if (wordsOf(Ctx, Array->getType()) > MaxRegisterWords)
+    if (wordsOf(Ctx, Array->getType()) > MaxThreadRegisters)
       return;
     diag(Loc, "per-thread array %0 is indexed by the counter of a loop that "
               "a pragma keeps rolled, so it is placed in local memory, as "

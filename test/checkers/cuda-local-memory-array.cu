@@ -324,9 +324,9 @@ float host(const int *idx) {
   return h[idx[0] & 3];
 }
 
-// An array larger than the registers a thread can use (here 256 words, over
-// the 64-word limit of the unroll fix) is in local memory whatever its
-// indices: the message says so and names what helps, not the run-time index.
+// An array larger than the 255 registers a thread can have (here 256 words)
+// is in local memory whatever its indices: the message says so and names what
+// helps, not the run-time index.
 __global__ void tooLargeForRegisters(const int *__restrict__ cut,
                                      const int *__restrict__ sizes,
                                      const int *__restrict__ pick,
@@ -338,7 +338,7 @@ __global__ void tooLargeForRegisters(const int *__restrict__ cut,
   int m = sizes[idx];
   for (int i = 0; i < m; i++)
     mapId[i] = cut[idx * 256 + i];
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'mapId' (256 words per thread) is too large for registers with any index, so it is placed in local memory, as slow as global memory; shared memory or a smaller array would keep it on chip [cuda-local-memory-array]
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'mapId' (256 words) is larger than the 255 registers a thread can have, so it is placed in local memory, as slow as global memory, whatever its indices; shared memory or a smaller array would keep it on chip [cuda-local-memory-array]
   // CHECK-NOTES: :[[@LINE-4]]:11: note: the index depends on this value
   // CHECK-NOTES: :[[@LINE-6]]:7: note: 'mapId' is declared here
   out[idx] = mapId[pick[idx] & 255];
@@ -347,13 +347,13 @@ __global__ void tooLargeForRegisters(const int *__restrict__ cut,
 // A pragma that keeps a loop over a too-large array rolled: '#pragma unroll'
 // would not bring it to registers, so no finding.
 __global__ void tooLargeRolledByPragma(const float *in, float *out) {
-  float acc[128];
+  float acc[512];
 #pragma unroll 1
-  for (int k = 0; k < 128; ++k)
+  for (int k = 0; k < 512; ++k)
     acc[k] = in[k];
   float s = 0.0f;
 #pragma unroll 1
-  for (int k = 0; k < 128; ++k)
-    s += acc[k] * acc[127 - k];
+  for (int k = 0; k < 512; ++k)
+    s += acc[k] * acc[511 - k];
   out[threadIdx.x] = s;
 }
