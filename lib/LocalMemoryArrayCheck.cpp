@@ -409,6 +409,9 @@ uint64_t wordsOf(ASTContext &Ctx, QualType T) {
 /// Per-thread arrays small enough for registers once every index is
 /// constant (an H100 thread has at most 255 registers).
 constexpr uint64_t MaxRegisterWords = 64;
+/// A thread has at most 255 registers: a larger array is in local memory
+/// whatever its indices.
+constexpr uint64_t MaxThreadRegisters = 255;
 /// Longer loops are not worth unrolling for it.
 constexpr int64_t MaxUnrollTrip = 128;
 
@@ -686,10 +689,20 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = LocOf(A.Sub);
     if (!Reported.insert(Loc).second)
       return;
-    diag(Loc, "per-thread array %0 is indexed with a value known only at "
-              "run time, so it is placed in local memory, as slow as global "
-              "memory, instead of registers")
-        << Array;
+    // Above a thread's registers the array is in local memory whatever its
+    // indices: say so, and name what helps.
+    uint64_t Words = wordsOf(Ctx, Array->getType());
+    if (Words > MaxThreadRegisters)
+      diag(Loc, "per-thread array %0 (%1 words) is larger than the 255 "
+                "registers a thread can have, so it is placed in local "
+                "memory, as slow as global memory, whatever its indices; "
+                "shared memory or a smaller array would keep it on chip")
+          << Array << static_cast<unsigned>(Words);
+    else
+      diag(Loc, "per-thread array %0 is indexed with a value known only at "
+                "run time, so it is placed in local memory, as slow as global "
+                "memory, instead of registers")
+          << Array;
     if (A.Class.Cause && SM.getFileLoc(A.Class.Cause->getExprLoc()) != Loc)
       diag(SM.getFileLoc(A.Class.Cause->getExprLoc()),
            "the index depends on this value", DiagnosticIDs::Note);
@@ -760,6 +773,9 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   if (ByPragma) {
     SourceLocation Loc = LocOf(ByPragma);
     if (!Reported.insert(Loc).second)
+      return;
+    // Too large for registers: the pragma is not what costs.
+    if (wordsOf(Ctx, Array->getType()) > MaxThreadRegisters)
       return;
     diag(Loc, "per-thread array %0 is indexed by the counter of a loop that "
               "a pragma keeps rolled, so it is placed in local memory, as "

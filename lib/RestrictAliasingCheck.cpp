@@ -294,8 +294,10 @@ void RestrictAliasingCheck::onEndOfTranslationUnit() {
     diag(Loc, "%select{launch|call}0 passes the same pointer to '%1' and "
               "'%2' of kernel '%3', %select{one|both}4 '__restrict__' and "
               "%select{one|both}5 written through: %select{undefined "
-              "behaviour, and loads through the read-only data cache may "
-              "return stale data|undefined behaviour by the '__restrict__' "
+              "behaviour by the '__restrict__' contract; loads through the "
+              "read-only data cache return stale data if an element is read "
+              "after a store to it, which the check could not rule out|"
+              "undefined behaviour by the '__restrict__' "
               "contract, which works only because each thread reads an "
               "element before it writes it at the same index; the compiler "
               "may reorder it on any change}6")

@@ -323,3 +323,37 @@ float host(const int *idx) {
   float h[4] = {1.0f, 2.0f, 3.0f, 4.0f};
   return h[idx[0] & 3];
 }
+
+// An array larger than the 255 registers a thread can have (here 256 words)
+// is in local memory whatever its indices: the message says so and names what
+// helps, not the run-time index.
+__global__ void tooLargeForRegisters(const int *__restrict__ cut,
+                                     const int *__restrict__ sizes,
+                                     const int *__restrict__ pick,
+                                     int *__restrict__ out, int n) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= n)
+    return;
+  int mapId[256];
+  int m = sizes[idx];
+  for (int i = 0; i < m; i++)
+    mapId[i] = cut[idx * 256 + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: per-thread array 'mapId' (256 words) is larger than the 255 registers a thread can have, so it is placed in local memory, as slow as global memory, whatever its indices; shared memory or a smaller array would keep it on chip [cuda-local-memory-array]
+  // CHECK-NOTES: :[[@LINE-4]]:11: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-6]]:7: note: 'mapId' is declared here
+  out[idx] = mapId[pick[idx] & 255];
+}
+
+// A pragma that keeps a loop over a too-large array rolled: '#pragma unroll'
+// would not bring it to registers, so no finding.
+__global__ void tooLargeRolledByPragma(const float *in, float *out) {
+  float acc[512];
+#pragma unroll 1
+  for (int k = 0; k < 512; ++k)
+    acc[k] = in[k];
+  float s = 0.0f;
+#pragma unroll 1
+  for (int k = 0; k < 512; ++k)
+    s += acc[k] * acc[511 - k];
+  out[threadIdx.x] = s;
+}
