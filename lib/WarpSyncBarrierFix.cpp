@@ -253,6 +253,58 @@ const Stmt *Fixer::liftOutOfLoops(const Stmt *Late, const Stmt *Early,
   return Best;
 }
 
+const Stmt *Fixer::hoistTarget(const Stmt *S, llvm::ArrayRef<Race> Races,
+                               bool Warp) const {
+  // Up from S to the first statement of a compound statement that every
+  // thread (or lane) reaches.
+  const Stmt *Y = S;
+  while (true) {
+    auto It = A.Slots.find(Y);
+    if (It == A.Slots.end() || !It->second.Parent)
+      return nullptr;
+    if (Y != S && It->second.Kind == SlotKind::Compound &&
+        uniform(It->second.G, Warp))
+      break;
+    Y = It->second.Parent;
+  }
+  SourceLocation B = Y->getBeginLoc();
+  if (B.isMacroID() || Y->getEndLoc().isMacroID() || !atLineStart(B))
+    return nullptr;
+  const Stmt *P = A.Slots.find(Y)->second.Parent;
+  unsigned YB = SM.getFileOffset(B);
+  // Whether X is inside Y; whether it is in a statement of Y's compound
+  // statement before Y (so in the same function, on the way to Y).
+  auto inside = [&](const Stmt *X) {
+    for (; X; X = A.Slots.count(X) ? A.Slots.find(X)->second.Parent : nullptr)
+      if (X == Y)
+        return true;
+    return false;
+  };
+  auto before = [&](const Stmt *X) {
+    while (X) {
+      auto It = A.Slots.find(X);
+      if (It == A.Slots.end())
+        return false;
+      if (It->second.Parent == P)
+        return X != Y && !X->getEndLoc().isMacroID() &&
+               SM.getFileID(X->getEndLoc()) == SM.getFileID(B) &&
+               SM.getFileOffset(X->getEndLoc()) < YB;
+      X = It->second.Parent;
+    }
+    return false;
+  };
+  // A barrier before Y separates a pair only when one side is in Y and
+  // the other before it.
+  for (const Race &R : Races) {
+    bool InW = inside(R.W->Stmt), InR = inside(R.R->Stmt);
+    if (InW && InR)
+      return nullptr;
+    if ((InW && !before(R.R->Stmt)) || (InR && !before(R.W->Stmt)))
+      return nullptr;
+  }
+  return Y;
+}
+
 bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
                        std::vector<FixItHint> &Fixes, std::string &Why,
                        const Stmt *EdgeLoop) {
@@ -424,7 +476,7 @@ bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
     if (!endBodyBarrier(L, Barrier, Warp, Fixes, Why))
       return false;
 
-  llvm::SmallPtrSet<const Stmt *, 4> Distributed;
+  llvm::SmallPtrSet<const Stmt *, 4> Distributed, Hoisted;
   for (auto &[S, P] : Plans) {
     if (!P.Split && !P.BarrierBefore)
       continue;
@@ -485,6 +537,16 @@ bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
       Cond = *C;
       Target = If;
       Indent = indentOf(If->getBeginLoc());
+    } else if (const Stmt *Y = !P.Split && !P.Reads.empty() && !EdgeLoop
+                                   ? hoistTarget(S, Races, Warp)
+                                   : nullptr) {
+      // A read under a thread-dependent branch or loop: the barrier goes
+      // before the outermost statement around it that every thread (or
+      // lane) reaches and that holds no other side of a race.
+      if (Hoisted.insert(Y).second)
+        Fixes.push_back(FixItHint::CreateInsertion(
+            Y->getBeginLoc(), Barrier + ";\n" + indentOf(Y->getBeginLoc())));
+      continue;
     } else if (Sl.Kind == SlotKind::IfThen && LiftIf &&
                !(Dist = distributable(S, Warp))) {
       Why = "the barrier would be inside a thread-dependent branch";

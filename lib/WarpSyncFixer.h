@@ -206,6 +206,15 @@ public:
   /// caller may have written the elements just before the call.
   /// \p EdgeLoop: the races are across the back edge of this loop, between
   /// the end of its body and the start of the next iteration.
+  /// Where a barrier for the race reads of \p S goes when \p S is under a
+  /// thread-dependent branch or loop: before the outermost statement
+  /// around \p S in a compound statement that every thread (or, with
+  /// \p Warp, whole warps) reaches, if every race with a side in it has
+  /// its other side before it (so that the barrier separates them all);
+  /// null otherwise.
+  const Stmt *hoistTarget(const Stmt *S, llvm::ArrayRef<Race> Races,
+                          bool Warp) const;
+
   bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
                   std::vector<FixItHint> &Fixes, std::string &Why,
                   const Stmt *EdgeLoop = nullptr);

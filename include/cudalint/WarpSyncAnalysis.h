@@ -721,6 +721,8 @@ public:
     }
     if (Body) {
       Guard GB = G;
+      if (LoopCond)
+        collectSpinReads(S, LoopCond, Body);
       if (LoopCond) {
         walkExpr(LoopCond, G, Holder);
         if (threadDependent(LoopCond))
@@ -1009,8 +1011,66 @@ public:
     return Assigned;
   }
 
+  /// The volatile reads that a spin-wait loop polls: `while (flag[i] < 0);`
+  /// or `do { v = flag[i]; } while (v < 0);` (a chained scan waiting for
+  /// the block before to publish). The loop exits only once the value it
+  /// reads changes: the wait is the synchronization (volatile accesses to
+  /// one word do not tear), not a racy read. Only a loop that does nothing
+  /// but wait counts: its body empty, or assignments of volatile reads to
+  /// the variables its condition tests, and fences.
+  void collectSpinReads(const Stmt *Loop, const Expr *Cond, const Stmt *Body) {
+    if (const auto *For = dyn_cast<ForStmt>(Loop))
+      if (For->getInc())
+        return;
+    auto isVolatileRead = [](const Stmt *S) -> const ArraySubscriptExpr * {
+      const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(S);
+      return ASE && ASE->getType().isVolatileQualified() ? ASE : nullptr;
+    };
+    llvm::DenseSet<const Decl *> CondVars;
+    SmallVector<const ArraySubscriptExpr *, 2> Reads;
+    forEachDescendant(Cond, [&](const Stmt *S) {
+      if (const auto *ASE = isVolatileRead(S))
+        Reads.push_back(ASE);
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        CondVars.insert(DRE->getDecl());
+    });
+    SmallVector<const Stmt *, 4> Stmts;
+    if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+      Stmts.append(CS->body_begin(), CS->body_end());
+    else
+      Stmts.push_back(Body);
+    for (const Stmt *S : Stmts) {
+      if (isa<NullStmt>(S))
+        continue;
+      const auto *E = dyn_cast<Expr>(S);
+      if (!E)
+        return;
+      E = E->IgnoreParenCasts();
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        const FunctionDecl *FD = Call->getDirectCallee();
+        if (FD && FD->getIdentifier() &&
+            llvm::is_contained({"__threadfence", "__threadfence_block",
+                                "__threadfence_system", "__nanosleep"},
+                               FD->getName()))
+          continue;
+        return;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(E);
+      if (!BO || BO->getOpcode() != BO_Assign)
+        return;
+      const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+      const auto *ASE = isVolatileRead(BO->getRHS()->IgnoreParenCasts());
+      if (!DRE || !CondVars.count(DRE->getDecl()) || !ASE)
+        return;
+      Reads.push_back(ASE);
+    }
+    SpinReads.insert(Reads.begin(), Reads.end());
+  }
+
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder) {
+    if (!Write && SpinReads.count(ASE))
+      return;
     // `tile[a][b]`: the subscripts outermost first, down to `tile`.
     SmallVector<const Expr *, 2> Subs{ASE->getIdx()};
     const Expr *BaseE = ASE->getBase()->IgnoreParenImpCasts();
@@ -1150,6 +1210,7 @@ public:
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
   llvm::DenseSet<const ParmVarDecl *> PrivateParams; ///< collectPrivateParams
+  llvm::DenseSet<const Expr *> SpinReads;            ///< See collectSpinReads.
 
   SmallVector<unsigned, 8> FlushOrders;   ///< Order at each barrier passed.
   SmallVector<const Stmt *, 4> LoopStack; ///< Loops walked once, around.

@@ -71,8 +71,9 @@ __global__ void scanTmp(const float *in, float *out) {
   // CHECK-FIXES-NEXT: {{^}}  if (lane >= 4) t = s[tid - 4];{{$}}
   // The last step needs no barrier inside: lanes 16..31 read the elements
   // of lanes 0..15, which it does not write.
-  // CHECK-FIXES: {{^}}  if (lane >= 16) t = s[tid - 16];{{$}}
-  // CHECK-FIXES-NEXT: {{^}}  if (lane >= 16) s[tid] += t;{{$}}
+  // CHECK-FIXES: {{^}}  if (lane >= 8) s[tid] += t;{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  __syncwarp();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  if (lane >= 16) { t = s[tid - 16]; s[tid] += t; }{{$}}
   // CHECK-FIXES-NEXT: {{^}}  //{{$}}
   out[tid] = s[tid];
 }

@@ -171,3 +171,53 @@ __global__ void sumsRacy(const float *in, float *out) {
   if (threadIdx.x == 0)
     out[blockIdx.x] = s;
 }
+
+// A chained scan: the last thread of each block spins on the volatile word
+// the block before publishes its running total in, then publishes its own.
+// The wait is the synchronization, not a racy read.
+__global__ void chainedScan(volatile int *flag, const int *cnt, int *out) {
+  if (threadIdx.x == blockDim.x - 1) {
+    int st = 0;
+    if (blockIdx.x > 0) {
+      do {
+        st = flag[blockIdx.x];
+      } while (st < 0);
+    }
+    flag[blockIdx.x + 1] = st + cnt[blockIdx.x];
+    out[blockIdx.x] = st;
+  }
+}
+
+// The same wait in the loop's condition.
+__global__ void chainedWait(volatile int *flag, const int *cnt) {
+  if (threadIdx.x == 0) {
+    if (blockIdx.x > 0)
+      while (flag[blockIdx.x] < 0)
+        ;
+    flag[blockIdx.x + 1] = cnt[blockIdx.x];
+  }
+}
+
+// A volatile read that the loop does not wait on: still a race.
+__global__ void notAWait(volatile int *flag, int *out, int n) {
+  if (threadIdx.x == 0) {
+    int st = 0;
+    for (int i = 0; i < n; ++i)
+      st += flag[blockIdx.x];
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: threads of different blocks communicate through 'flag' with no grid-wide synchronization in between; __syncthreads() cannot order them [cuda-warp-synchronous]
+    flag[blockIdx.x + 1] = st;
+    out[blockIdx.x] = st;
+  }
+}
+
+// A loop that does more than wait: its volatile read stays one.
+__global__ void pollAndCount(volatile int *flag, int *out) {
+  if (threadIdx.x == 0) {
+    int polls = 0;
+    while (flag[blockIdx.x] < 0)
+      // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: threads of different blocks communicate through 'flag' with no grid-wide synchronization in between; __syncthreads() cannot order them [cuda-warp-synchronous]
+      ++polls;
+    flag[blockIdx.x + 1] = polls;
+    out[blockIdx.x] = polls;
+  }
+}
