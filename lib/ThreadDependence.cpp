@@ -147,16 +147,56 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
   while (Changed) {
     Changed = false;
     for (const auto &[I, D] : llvm::enumerate(Defs)) {
-      if (DependentDefs.contains(I))
+      auto LoopOnly = LoopOnlyDefs.find(I);
+      if (DependentDefs.contains(I) && LoopOnly == LoopOnlyDefs.end())
         continue;
-      if (isDependent(D.Value) || isDependent(D.Target) ||
-          dependentCondition(*D.At, D.Var)) {
-        DependentDefs.insert(I);
-        DependentVars.insert(D.Var);
-        Changed = true;
+      std::optional<llvm::SmallVector<const Stmt *, 2>> Loops =
+          dependentLoopsOf(I);
+      if (Loops && Loops->empty())
+        continue;
+      if (LoopOnly != LoopOnlyDefs.end()) {
+        if (Loops && *Loops == LoopOnly->second)
+          continue;
+        LoopOnlyDefs.erase(LoopOnly);
       }
+      if (Loops)
+        LoopOnlyDefs[I] = *Loops;
+      DependentDefs.insert(I);
+      DependentVars.insert(D.Var);
+      Changed = true;
     }
   }
+}
+
+std::optional<llvm::SmallVector<const Stmt *, 2>>
+ThreadDependence::dependentLoopsOf(unsigned I) const {
+  const Definition &D = Defs[I];
+  if (isDependent(D.Value) || isDependent(D.Target))
+    return std::nullopt;
+  llvm::SmallVector<const Stmt *, 2> Loops;
+  const Stmt *At = D.At;
+  while (const Expr *Cond = dependentCondition(*At, D.Var)) {
+    const Stmt *P = Parents.lookup(Cond);
+    if (!P || !isa<ForStmt, WhileStmt, DoStmt>(P))
+      return std::nullopt;
+    Loops.push_back(P);
+    At = P;
+  }
+  return Loops;
+}
+
+bool ThreadDependence::killedWithin(const DeclRefExpr *DRE,
+                                    const Stmt *Loop) const {
+  if (!reaching(DRE))
+    return false;
+  // Strictly inside: a loop that is itself the killing statement (its init
+  // assigns the variable) precedes the use.
+  const Stmt *Kill = KillCache.lookup(DRE);
+  for (const Stmt *X = Kill ? Parents.lookup(Kill) : nullptr; X;
+       X = Parents.lookup(X))
+    if (X == Loop)
+      return true;
+  return false;
 }
 
 bool ThreadDependence::mustDefine(const Stmt *S, const VarDecl *V) const {
@@ -222,6 +262,7 @@ ThreadDependence::reaching(const DeclRefExpr *DRE) const {
         continue;
       addDefinitionsIn(For, V, Out);
       if (mustDefine(For->getInit(), V)) {
+        KillCache[DRE] = For->getInit();
         Result = Out;
         return &*Result;
       }
@@ -235,6 +276,7 @@ ThreadDependence::reaching(const DeclRefExpr *DRE) const {
         for (const Stmt *Sib : llvm::reverse(Body->body())) {
           addDefinitionsIn(Sib, V, Out);
           if (mustDefine(Sib, V)) {
+            KillCache[DRE] = Sib;
             Result = Out;
             return &*Result;
           }
@@ -251,6 +293,7 @@ ThreadDependence::reaching(const DeclRefExpr *DRE) const {
         const Stmt *Sib = *--Pos;
         addDefinitionsIn(Sib, V, Out);
         if (mustDefine(Sib, V)) {
+          KillCache[DRE] = Sib;
           Result = Out;
           return &*Result;
         }
@@ -605,8 +648,15 @@ bool ThreadDependence::isDependent(const Expr *E) const {
     const llvm::SmallVector<unsigned, 4> *R = reaching(DRE);
     if (!R)
       return true;
-    return llvm::any_of(*R,
-                        [&](unsigned I) { return DependentDefs.contains(I); });
+    return llvm::any_of(*R, [&](unsigned I) {
+      if (!DependentDefs.contains(I))
+        return false;
+      auto LoopOnly = LoopOnlyDefs.find(I);
+      return LoopOnly == LoopOnlyDefs.end() ||
+             !llvm::all_of(LoopOnly->second, [&](const Stmt *Loop) {
+               return killedWithin(DRE, Loop);
+             });
+    });
   }
   // At warp scope, in blocks whose x extent is a multiple of 32, a warp is
   // threads of one y and z: `threadIdx.y` is the same in all its lanes.

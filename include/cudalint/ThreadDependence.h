@@ -167,6 +167,14 @@ private:
   /// The definitions of the variable \p DRE names that may reach it (indices
   /// into Defs), or null when every definition may.
   const llvm::SmallVector<unsigned, 4> *reaching(const DeclRefExpr *DRE) const;
+  /// The loops whose thread-dependent conditions alone make definition \p I
+  /// thread-dependent, or nullopt when something else does (its value, or a
+  /// condition that is not a loop's); empty when it is not dependent.
+  std::optional<llvm::SmallVector<const Stmt *, 2>>
+  dependentLoopsOf(unsigned I) const;
+  /// Whether the definitions of \p DRE's variable that reach it were all
+  /// made after the latest entry into loop \p Loop.
+  bool killedWithin(const DeclRefExpr *DRE, const Stmt *Loop) const;
   /// Whether \p S certainly assigns \p V, killing its earlier definitions.
   bool mustDefine(const Stmt *S, const VarDecl *V) const;
   void addDefinitionsIn(const Stmt *S, const VarDecl *V,
@@ -185,12 +193,20 @@ private:
   llvm::SmallVector<Definition, 32> Defs;
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<unsigned, 4>> DefsOf;
   llvm::DenseSet<unsigned> DependentDefs;
+  /// Dependent definitions made dependent only by the conditions of these
+  /// enclosing loops: the threads still in such a loop ran the same
+  /// iterations, so a use in the loop that only this loop's definitions
+  /// reach sees the same value in all of them.
+  llvm::DenseMap<unsigned, llvm::SmallVector<const Stmt *, 2>> LoopOnlyDefs;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> DefsAt;
   bool HasJumps = false; ///< goto, labels, switch: no structural reaching.
   mutable llvm::DenseMap<const DeclRefExpr *,
                          std::optional<llvm::SmallVector<unsigned, 4>>>
       ReachingCache;
+  /// Where reaching() found the definition that kills the earlier ones
+  /// (null: none, the walk reached the function's top).
+  mutable llvm::DenseMap<const DeclRefExpr *, const Stmt *> KillCache;
 };
 
 } // namespace clang::tidy::cuda
