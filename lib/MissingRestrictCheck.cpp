@@ -651,9 +651,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   for (const LaunchAliasing::Pair &P : Aliasing.pairs()) {
     const FunctionDecl *Key = kernelKey(P.Kernel);
     Aliased.try_emplace({Key, P.First},
-                        AliasInfo{P.Second, P.loc(), P.Wrapper});
+                        AliasInfo{P.Second, P.loc(), P.Wrapper, P.Member});
     Aliased.try_emplace({Key, P.Second},
-                        AliasInfo{P.First, P.loc(), P.Wrapper});
+                        AliasInfo{P.First, P.loc(), P.Wrapper, P.Member});
   }
 
   ReadOnlyPointerAnalysis Analysis(*Ctx);
@@ -941,7 +941,21 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
         Diag << F;
   }
   if (IsAliased) {
-    if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
+    // Pointers read from one member of objects that may be different
+    // (`a.data`, `b.data`): they may or may not point into one allocation.
+    if (const FieldDecl *Member = AliasIt->second.Member)
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: %select{this launch|this call of "
+           "'%3'}2 passes '%0' and '%1' pointers read from the same member "
+           "'%4', which may point into one allocation",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
+          << (AliasIt->second.Wrapper != nullptr)
+          << (AliasIt->second.Wrapper ? AliasIt->second.Wrapper->getName()
+                                      : StringRef())
+          << Member->getName();
+    else if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
       diag(AliasIt->second.Launch,
            "'__restrict__' not added: this call of '%2' passes pointers into "
            "the same allocation, which it launches the kernel with as '%0' "
