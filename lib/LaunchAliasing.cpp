@@ -134,6 +134,20 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
     return llvm::any_of(
         A, [&](const ValueDecl *D) { return llvm::is_contained(B, D); });
   };
+  // The field two root sets share, when they share nothing else: the
+  // same member of objects that may be different.
+  auto OnlyMember = [](const Roots &A, const Roots &B) -> const FieldDecl * {
+    const FieldDecl *Member = nullptr;
+    for (const ValueDecl *D : A) {
+      if (!llvm::is_contained(B, D))
+        continue;
+      const auto *F = dyn_cast<FieldDecl>(D);
+      if (!F)
+        return nullptr;
+      Member = F;
+    }
+    return Member;
+  };
   for (const CallExpr *Launch : C.Launches) {
     const FunctionDecl *Callee = Launch->getDirectCallee();
     if (!Callee)
@@ -150,7 +164,10 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
             (Direct.push_back({I, J}), true))
           Pairs.push_back(
               {Callee, Launch, I, J, nullptr, nullptr,
-               samePointer(Launch->getArg(I), Launch->getArg(J), Ctx)});
+               samePointer(Launch->getArg(I), Launch->getArg(J), Ctx),
+               OnlyMember(ArgRoots[I], ArgRoots[J])});
+    if (Pairs.back().SameValue)
+      Pairs.back().Member = nullptr;
 
     // The launch's enclosing host function, when it forwards parameters.
     const FunctionDecl *Host = enclosingFunction(Ctx, *Launch);
@@ -194,7 +211,9 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
               Intersect(Substituted[I], Substituted[J])) {
             bool Same = Forwarded[I] && Forwarded[J] && ArgOf(I) && ArgOf(J) &&
                         samePointer(ArgOf(I), ArgOf(J), Ctx);
-            Pairs.push_back({Callee, Launch, I, J, Host, Call, Same});
+            Pairs.push_back(
+                {Callee, Launch, I, J, Host, Call, Same,
+                 Same ? nullptr : OnlyMember(Substituted[I], Substituted[J])});
           }
     }
   }

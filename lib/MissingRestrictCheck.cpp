@@ -71,6 +71,11 @@ bool isPureArithmeticCall(const CallExpr *Call) {
          Name.starts_with("__fetch_builtin_");
 }
 
+/// The parameters of the helper being scanned (see storesOnlyThroughRestrict)
+/// that its call binds to the address of a register or to a `__restrict__`
+/// pointer of the kernel: stores through them count as such stores.
+const llvm::SmallPtrSetImpl<const ParmVarDecl *> *BoundParams = nullptr;
+
 /// Whether the pointer \p E is a `__restrict__` parameter, or an offset or
 /// cast of one.
 bool isRestrictParamPointer(const Expr *E) {
@@ -89,7 +94,8 @@ bool isRestrictParamPointer(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   return P && P->getType()->isPointerType() &&
-         P->getType().isRestrictQualified();
+         (BoundParams ? BoundParams->contains(P)
+                      : P->getType().isRestrictQualified());
 }
 
 /// Whether the store target \p E is a register (a local scalar or struct)
@@ -119,19 +125,73 @@ bool isRestrictOrRegisterStore(const Expr *E) {
 /// other than inlined arithmetic. Then nvcc proves every other pointer
 /// parameter read-only by itself and loads it with ld.global.nc, `const
 /// __restrict__` or not (the PTX is the same with them).
-bool storesOnlyThroughRestrict(const FunctionDecl *FD) {
-  if (!FD->hasBody())
+bool storesOnlyThroughRestrict(
+    const FunctionDecl *FD, unsigned Depth = 0,
+    const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Bound = nullptr);
+
+/// Whether the call \p Call of a user `__device__` helper that nvcc inlines
+/// stores only to registers or through `__restrict__` pointers of the
+/// kernel: the helper's body satisfies storesOnlyThroughRestrict with its
+/// pointer parameters bound to what the call passes (`&vij` of a local
+/// scalar, a `__restrict__` pointer of the kernel).
+bool helperStoresOnlyThroughRestrict(const CallExpr *Call, unsigned Depth) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || Depth >= 3 || isa<CXXMethodDecl>(Callee) ||
+      Callee->isVariadic() || !Callee->hasAttr<CUDADeviceAttr>() ||
+      Callee->hasAttr<CUDAGlobalAttr>() || Callee->hasAttr<NoInlineAttr>() ||
+      !Callee->hasBody() || Call->getNumArgs() != Callee->getNumParams())
+    return false;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+    return false;
+  llvm::SmallPtrSet<const ParmVarDecl *, 4> Bound;
+  for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (P->getType()->isReferenceType())
+      return false; // A store through it is a store in the caller.
+    if (!P->getType()->isPointerType())
+      continue;
+    const Expr *Arg = Call->getArg(I)->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Arg);
+        UO && UO->getOpcode() == UO_AddrOf &&
+        isa<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()) &&
+        isRestrictOrRegisterStore(UO->getSubExpr()))
+      Bound.insert(P);
+    else if (isRestrictParamPointer(Arg))
+      Bound.insert(P);
+  }
+  // The helper's body, with its bound parameters as the only pointers that
+  // it may store through.
+  return storesOnlyThroughRestrict(Callee->getDefinition(), Depth + 1, &Bound);
+}
+
+bool storesOnlyThroughRestrict(
+    const FunctionDecl *FD, unsigned Depth,
+    const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Bound) {
+  if (!FD || !FD->hasBody())
     return false;
   struct Scan : RecursiveASTVisitor<Scan> {
     bool OK = true;
+    unsigned Depth = 0;
+    const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Bound = nullptr;
     bool VisitAsmStmt(AsmStmt *) { return OK = false; }
     bool VisitCallExpr(CallExpr *Call) {
+      // A helper nvcc inlines, with the same property given what the call
+      // passes.
+      if (!isPureArithmeticCall(Call) && !isa<CXXOperatorCallExpr>(Call)) {
+        auto *Saved = BoundParams;
+        BoundParams = Bound;
+        bool Helper = helperStoresOnlyThroughRestrict(Call, Depth);
+        BoundParams = Saved;
+        OK &= Helper;
+        return OK;
+      }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
         if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
             Op->getArg(0)->getType()->isRecordType() &&
             Op->getArg(0)->getType()->getAsCXXRecordDecl() &&
             Op->getArg(0)->getType()->getAsCXXRecordDecl()->isTrivial()) {
-          OK &= isRestrictOrRegisterStore(Op->getArg(0));
+          store(Op->getArg(0));
           return OK;
         }
       OK &= isPureArithmeticCall(Call);
@@ -154,14 +214,27 @@ bool storesOnlyThroughRestrict(const FunctionDecl *FD) {
             OK = false;
       return OK;
     }
+    // A bound parameter of a helper keeps what the call passed.
+    bool isBound(const Expr *E) const {
+      const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+      const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      return Bound && P && Bound->contains(P);
+    }
+    bool store(const Expr *Target) {
+      auto *Saved = BoundParams;
+      BoundParams = Bound;
+      OK &= !isBound(Target) && isRestrictOrRegisterStore(Target);
+      BoundParams = Saved;
+      return OK;
+    }
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (BO->isAssignmentOp())
-        OK &= isRestrictOrRegisterStore(BO->getLHS());
+        return store(BO->getLHS());
       return OK;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
       if (UO->isIncrementDecrementOp())
-        OK &= isRestrictOrRegisterStore(UO->getSubExpr());
+        return store(UO->getSubExpr());
       return OK;
     }
     bool VisitVarDecl(VarDecl *V) {
@@ -171,6 +244,8 @@ bool storesOnlyThroughRestrict(const FunctionDecl *FD) {
       return OK;
     }
   } S;
+  S.Depth = Depth;
+  S.Bound = Bound;
   S.TraverseStmt(FD->getBody());
   return S.OK;
 }
@@ -651,9 +726,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   for (const LaunchAliasing::Pair &P : Aliasing.pairs()) {
     const FunctionDecl *Key = kernelKey(P.Kernel);
     Aliased.try_emplace({Key, P.First},
-                        AliasInfo{P.Second, P.loc(), P.Wrapper});
+                        AliasInfo{P.Second, P.loc(), P.Wrapper, P.Member});
     Aliased.try_emplace({Key, P.Second},
-                        AliasInfo{P.First, P.loc(), P.Wrapper});
+                        AliasInfo{P.First, P.loc(), P.Wrapper, P.Member});
   }
 
   ReadOnlyPointerAnalysis Analysis(*Ctx);
@@ -941,7 +1016,21 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
         Diag << F;
   }
   if (IsAliased) {
-    if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
+    // Pointers read from one member of objects that may be different
+    // (`a.data`, `b.data`): they may or may not point into one allocation.
+    if (const FieldDecl *Member = AliasIt->second.Member)
+      diag(AliasIt->second.Launch,
+           "'__restrict__' not added: %select{this launch|this call of "
+           "'%3'}2 passes '%0' and '%1' pointers read from the same member "
+           "'%4', which may point into one allocation",
+           DiagnosticIDs::Note)
+          << PP->getName()
+          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
+          << (AliasIt->second.Wrapper != nullptr)
+          << (AliasIt->second.Wrapper ? AliasIt->second.Wrapper->getName()
+                                      : StringRef())
+          << Member->getName();
+    else if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
       diag(AliasIt->second.Launch,
            "'__restrict__' not added: this call of '%2' passes pointers into "
            "the same allocation, which it launches the kernel with as '%0' "

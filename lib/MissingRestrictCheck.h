@@ -61,6 +61,9 @@ private:
     /// The host function whose call passes the aliasing pointers, when the
     /// launch forwards its parameters.
     const FunctionDecl *Wrapper = nullptr;
+    /// The member the two pointers are read from, when that is all they
+    /// share (see LaunchAliasing::Pair::Member).
+    const FieldDecl *Member = nullptr;
   };
 
   void diagnose(const ParamInfo &Info, ReadOnlyPointerAnalysis &Analysis);

@@ -42,6 +42,10 @@ public:
     /// variable, or the same expression of variables and constants), not
     /// only pointers into one allocation with offsets that may differ.
     bool SameValue = false;
+    /// The member both arguments share, when that is all they share: the
+    /// same field of objects that may be different (`a.data`, `b.data`),
+    /// which may or may not hold the same pointer. Null otherwise.
+    const FieldDecl *Member = nullptr;
 
     /// The launch, or the call of the wrapper that aliases.
     SourceLocation loc() const {

@@ -58,6 +58,65 @@ __global__ void plainStore(float *out, const float *in) {
   out[threadIdx.x] = in[threadIdx.x];
 }
 
+// Helpers that nvcc inlines and that store only to the caller's locals
+// (`&e`) or through the kernel's `__restrict__` pointer: the kernel still
+// stores only through `__restrict__`, and 'p' is already loaded with
+// ld.global.nc. Not a finding.
+struct Table {
+  float stack[4][4];
+  float bonus;
+};
+__device__ float penalty(const Table *p, int i, int j) {
+  return p->stack[i & 3][j & 3] + p->bonus;
+}
+__device__ void keepMin(float *e, float v) {
+  if (v < *e)
+    *e = v;
+}
+__device__ void keepMinTwice(float *e, float v, float w) {
+  keepMin(e, v);
+  keepMin(e, w);
+}
+__global__ void energy(int n, const int *__restrict__ s, float *__restrict__ v,
+                       const Table *p) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    float e = 1e30f;
+    keepMin(&e, penalty(p, s[i], s[(i + 1) % n]));
+    keepMinTwice(&e, p->bonus + v[i], p->bonus);
+    keepMin(&v[i], e);
+  }
+}
+
+// A helper that stores through a plain pointer of the kernel, or into
+// global memory, or that is not inlined: the finding stays.
+__device__ float gLast;
+__device__ void record(float v) { gLast = v; }
+__device__ __noinline__ void keepMinCall(float *e, float v) {
+  if (v < *e)
+    *e = v;
+}
+__global__ void energyPlain(int n, float *__restrict__ v, float *w,
+                            const Table *p) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: pointer parameter 'p' is only read; declare it 'const Table *__restrict__'
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  keepMin(&w[i], p->bonus);
+  v[i] = p->stack[0][0];
+}
+__global__ void energyGlobal(int n, float *__restrict__ v, const Table *p) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:73: warning: pointer parameter 'p' is only read; declare it 'const Table *__restrict__'
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  record(p->bonus);
+  v[i] = p->stack[0][0];
+}
+__global__ void energyNoinline(int n, float *__restrict__ v, const Table *p) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:75: warning: pointer parameter 'p' is only read; declare it 'const Table *__restrict__'
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float e = v[i];
+  keepMinCall(&e, p->bonus);
+  v[i] = e;
+}
+
 // The same kernel without `__restrict__` on `in`: the atomic forces plain
 // loads, and the finding stays.
 __global__ void gatherPlain(float *out, float *in, const int *__restrict__ idx,

@@ -179,6 +179,33 @@ __global__ void wrapped(float *out, float *in) {
   out[threadIdx.x] = in[threadIdx.x];
 }
 void launchWrapped(float *o, float *i) { wrapped<<<1, 32>>>(o, i); }
+// The same member of two objects (`in.data`, `out.data`): they may hold one
+// pointer (nothing here says otherwise), so only const, and the note says
+// why without claiming one allocation; a member of one object passed twice
+// is the same pointer.
+struct Field {
+  float *data;
+  int n;
+};
+__global__ void scaleField(int n, float *inData, float *outData, float s) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: pointer parameter 'inData' is only read; declare it 'const float *' (not '__restrict__'
+  // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes 'inData' and 'outData' pointers read from the same member 'data', which may point into one allocation
+  // CHECK-FIXES: {{^}}__global__ void scaleField(int n, const float *inData, float *outData, float s) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    outData[i] = s * inData[i];
+}
+void applyField(Field &in, Field &out) {
+  scaleField<<<(in.n + 255) / 256, 256>>>(in.n, in.data, out.data, 2.0f);
+}
+__global__ void sameField(float *dst, float *src, int n) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: pointer parameter 'src' is only read
+  // CHECK-NOTES: :{{[0-9]+}}:29: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'src' and 'dst'
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dst[i] = src[i];
+}
+void shiftField(Field &f) { sameField<<<1, 32>>>(f.data, f.data, f.n); }
 // A wrapper only ever called with distinct buffers: __restrict__ is fine.
 __global__ void wrappedDistinct(float *out, float *in) {
   // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: pointer parameter 'in' is only read
