@@ -501,13 +501,36 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
   llvm::SmallVector<const Expr *, 4> BoundFactors, StepFactors;
   factors(Bound, Reassigned, Ctx, BoundFactors);
   factors(Step, Reassigned, Ctx, StepFactors);
+  // Constant factors are compared by their product (`SDIV(n, W * 32) * W *
+  // 32` is a multiple of a step `W * 32` folded into 512), the others one by
+  // one.
+  auto ConstantOf = [&](const Expr *F) -> std::optional<int64_t> {
+    const Expr *R = resolveLocals(F, Reassigned);
+    if (!R || R->isValueDependent())
+      return std::nullopt;
+    std::optional<llvm::APSInt> C = R->getIntegerConstantExpr(Ctx);
+    if (!C || C->getSignificantBits() > 32)
+      return std::nullopt;
+    return C->getExtValue();
+  };
+  int64_t BoundConst = 1, StepConst = 1;
   for (const Expr *F : StepFactors) {
+    if (std::optional<int64_t> C = ConstantOf(F)) {
+      StepConst *= *C;
+      continue;
+    }
     const auto *Match =
         llvm::find_if(BoundFactors, [&](const Expr *B) { return Same(B, F); });
     if (Match == BoundFactors.end())
       return false;
     BoundFactors.erase(Match);
   }
+  for (const Expr *F : BoundFactors)
+    if (std::optional<int64_t> C = ConstantOf(F))
+      if (BoundConst <= (int64_t(1) << 32))
+        BoundConst *= *C;
+  if (StepConst <= 0 || BoundConst % StepConst != 0)
+    return false;
   // 0 <= start < step.
   auto IsBuiltin = [](const Expr *E, llvm::StringRef Builtin) {
     return isThreadIdxComponent(E, "x", Builtin);

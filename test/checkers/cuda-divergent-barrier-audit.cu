@@ -201,11 +201,35 @@ __global__ void paddedRowsT(const T *in, T *out, IndexT width) {
   out[blockIdx.x * blockSize + threadIdx.x] = acc;
 }
 
+// The same with the step spelled as a constant product (`WPB * 32`, the
+// block size of every launch): the bound is a multiple of it.
+template <typename T, typename IndexT>
+__global__ void paddedRowsProduct(const T *in, T *out, IndexT width) {
+  __shared__ T tile[WPB * 32];
+  const IndexT padded = SDIV(width, WPB * 32) * WPB * 32;
+  T acc = 0;
+  for (IndexT j = threadIdx.x; j < padded; j += WPB * 32) {
+    tile[threadIdx.x] = j < width ? in[j] : 0;
+    __syncthreads();
+    acc += tile[(threadIdx.x + 1) % (WPB * 32)];
+    __syncthreads();
+  }
+  // A step of half the block: the two halves run different trip counts.
+  for (IndexT j = threadIdx.x; j < padded; j += WPB * 16) {
+    tile[threadIdx.x] = in[j];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the barrier is under this condition, which depends on the thread index
+  }
+  out[blockIdx.x * WPB * 32 + threadIdx.x] = acc;
+}
+
 template <typename T> class PaddedRunner {
 public:
   using IndexT = unsigned;
   void run(const T *in, T *out, IndexT h, IndexT w) {
     paddedRowsT<<<SDIV(h, WPB), WPB * 32>>>(in, out, w);
+    paddedRowsProduct<<<SDIV(h, WPB), WPB * 32>>>(in, out, w);
   }
 };
 template class PaddedRunner<float>;
