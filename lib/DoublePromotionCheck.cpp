@@ -144,6 +144,20 @@ bool isMathCall(const CallExpr *Call) {
   return llvm::is_contained(MathFunctions, Name);
 }
 
+// `pow(x, n)` with float `x` and an integer `n`: clang's CUDA headers
+// resolve it to a float overload, but nvcc with libstdc++ (C++11 and later)
+// takes the promoting `std::pow` template, which computes and returns double.
+// A literal next to it promotes nothing that nvcc computes in float.
+bool isNvccDoublePow(const Expr *E) {
+  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "pow" ||
+      Call->getNumArgs() != 2 || !isFloat(Call->getType()))
+    return false;
+  return isFloat(Call->getArg(0)->IgnoreParenImpCasts()->getType()) &&
+         Call->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
+}
+
 const Stmt *parentSkippingParens(ASTContext &Ctx, const Stmt *S) {
   while (true) {
     DynTypedNodeList Parents = Ctx.getParents(*S);
@@ -458,6 +472,11 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
       llvm::raw_string_ostream OS(Occ.OperandText);
       Node->printPretty(OS, nullptr, PrintingPolicy(*LangOpts));
     }
+    // `0.5 * pow(t, 2)`: nvcc computes the pow in double already.
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent))
+      if (isNvccDoublePow(BO->getLHS()->IgnoreParens() == Node ? BO->getRHS()
+                                                               : BO->getLHS()))
+        continue;
     // The literal alone, or with signs: what nvcc folds into one constant.
     bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {

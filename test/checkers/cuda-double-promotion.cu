@@ -327,3 +327,15 @@ __device__ float clampRatio(float v) {
   return MAX_OF(v * (N0_MAX / N0_S), 1.f);
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: double-precision constant '(N0_MAX / N0_S)' promotes float arithmetic to double [cuda-double-promotion]
 }
+
+// `pow(float, int)`: clang's headers resolve it to float, nvcc (libstdc++,
+// C++11) to the promoting std::pow, which computes in double: the literal
+// next to it promotes nothing nvcc computes in float. With a float power
+// the literal still does.
+__global__ void powInteger(float *y, const float *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = x[i];
+  y[i] = 0.0074 * pow(t, 2);
+  y[i] += 0.0074 * powf(t, 2.0f);
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: double-precision literal '0.0074' promotes float arithmetic to double [cuda-double-promotion]
+}
