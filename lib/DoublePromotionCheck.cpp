@@ -158,6 +158,17 @@ bool isNvccDoublePow(const Expr *E) {
          Call->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
 }
 
+// Arithmetic that nvcc computes in double because one of its operands is
+// such a pow: `pi * pow(r, 2) * len`.
+bool hasNvccDoublePow(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isNvccDoublePow(E))
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  return BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
+         (hasNvccDoublePow(BO->getLHS()) || hasNvccDoublePow(BO->getRHS()));
+}
+
 const Stmt *parentSkippingParens(ASTContext &Ctx, const Stmt *S) {
   while (true) {
     DynTypedNodeList Parents = Ctx.getParents(*S);
@@ -472,10 +483,11 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
       llvm::raw_string_ostream OS(Occ.OperandText);
       Node->printPretty(OS, nullptr, PrintingPolicy(*LangOpts));
     }
-    // `0.5 * pow(t, 2)`: nvcc computes the pow in double already.
+    // `0.5 * pow(t, 2)`, `pi * pow(r, 2) * 1e-15`: nvcc computes the other
+    // operand in double already.
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent))
-      if (isNvccDoublePow(BO->getLHS()->IgnoreParens() == Node ? BO->getRHS()
-                                                               : BO->getLHS()))
+      if (hasNvccDoublePow(BO->getLHS()->IgnoreParens() == Node ? BO->getRHS()
+                                                                : BO->getLHS()))
         continue;
     // The literal alone, or with signs: what nvcc folds into one constant.
     bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));

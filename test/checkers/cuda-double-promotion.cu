@@ -339,3 +339,13 @@ __global__ void powInteger(float *y, const float *x) {
   y[i] += 0.0074 * powf(t, 2.0f);
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: double-precision literal '0.0074' promotes float arithmetic to double [cuda-double-promotion]
 }
+
+// The same where the pow is part of the other operand: `pi * pow(r, 2) *
+// len` is double in nvcc, so `1e-15` promotes nothing more.
+__global__ void powProduct(float *y, const float *r, float len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float pi = 3.14159265f;
+  y[i] = pi * pow(r[i], 2) * len * 1e-15;
+  y[i] += pi * r[i] * len * 1e-15;
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: double-precision literal '1e-15' promotes float arithmetic to double [cuda-double-promotion]
+}
