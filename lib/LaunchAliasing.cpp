@@ -160,14 +160,14 @@ LaunchAliasing::LaunchAliasing(ASTContext &Ctx) {
     llvm::SmallVector<std::pair<unsigned, unsigned>, 4> Direct;
     for (unsigned I = 0; I < N; ++I)
       for (unsigned J = I + 1; J < N; ++J)
-        if (Intersect(ArgRoots[I], ArgRoots[J]) &&
-            (Direct.push_back({I, J}), true))
+        if (Intersect(ArgRoots[I], ArgRoots[J])) {
+          Direct.push_back({I, J});
+          bool Same = samePointer(Launch->getArg(I), Launch->getArg(J), Ctx);
+          // The same pointer twice aliases whole, not through a member.
           Pairs.push_back(
-              {Callee, Launch, I, J, nullptr, nullptr,
-               samePointer(Launch->getArg(I), Launch->getArg(J), Ctx),
-               OnlyMember(ArgRoots[I], ArgRoots[J])});
-    if (Pairs.back().SameValue)
-      Pairs.back().Member = nullptr;
+              {Callee, Launch, I, J, nullptr, nullptr, Same,
+               Same ? nullptr : OnlyMember(ArgRoots[I], ArgRoots[J])});
+        }
 
     // The launch's enclosing host function, when it forwards parameters.
     const FunctionDecl *Host = enclosingFunction(Ctx, *Launch);
