@@ -558,8 +558,10 @@ std::optional<Range> RangeAnalysis::loopRange(const VarDecl *V,
   if (!For || !For->getCond() || !For->getInc() ||
       !contains(For->getBody(), Ref))
     return std::nullopt;
+  // A negative start (`for (int j = -R; j <= R; ++j)`, a stencil's halo)
+  // is as good as any: the counter's type decides whether it fits.
   auto Init = range(InitExpr, Depth + 1);
-  if (!Init || Init->Lo < 0)
+  if (!Init)
     return std::nullopt;
   const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParens());
   if (!Cond)

@@ -165,3 +165,50 @@ __global__ void partialSumsGuarded(const double *in, double *out, int n) {
   __syncthreads();
   out[threadIdx.x] = part[threadIdx.x];
 }
+
+// A separable convolution's row pass (after the CUDA samples'
+// convolutionSeparable): a 16x4 block, rows of 160 floats, so the two
+// threadIdx.y rows of a warp share their banks; a pad of 16 (not 1) moves
+// the second row to the other half of the banks. The halo loop's counter
+// starts below zero, and the last subscript still stays within its row:
+// lidX + i * 16 + j is in [8, 151].
+#define RADIUS 8
+__global__ void convRows(float *dst, const float *src) {
+  __shared__ float rows[4][10 * 16];
+  // CHECK-FIXES: {{^}}  __shared__ float rows[4][10 * 16 + 16];{{$}}
+  int lidX = threadIdx.x, lidY = threadIdx.y;
+  for (int i = 1; i < 9; i++)
+    rows[lidY][lidX + i * 16] = src[i * 16];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 2-way shared memory bank conflict: threads of a warp access different addresses of 'rows' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-6]]:20: note: padding the last dimension of 'rows' by 16 elements spreads the threads over the banks
+  __syncthreads();
+  for (int i = 1; i < 9; i++) {
+    float sum = 0;
+    for (int j = -RADIUS; j <= RADIUS; j++)
+      sum += rows[lidY][lidX + i * 16 + j];
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: 2-way shared memory bank conflict
+    dst[i * 16] = sum;
+  }
+}
+
+// The same with the halo loop one step wider on the left: i = 0, j = -9
+// reaches before the row's start, so padding could move an element.
+__global__ void convRowsOut(float *dst, const float *src) {
+  __shared__ float rows[4][10 * 16];
+  for (int i = 1; i < 9; i++)
+    rows[threadIdx.y][threadIdx.x + i * 16] = src[i * 16];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: 2-way shared memory bank conflict
+  // CHECK-NOTES: :[[@LINE-4]]:20: note: no automatic fix for 'rows': its last subscript 'threadIdx.x + i * 16 + j' is not provably within [0, 160)
+  __syncthreads();
+  float sum = 0;
+  for (int i = 0; i < 9; i++)
+    for (int j = -9; j <= RADIUS; j++)
+      sum += rows[threadIdx.y][threadIdx.x + i * 16 + j];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: 2-way shared memory bank conflict
+  dst[0] = sum;
+}
+
+void launchConv(float *dst, const float *src) {
+  convRows<<<64, dim3(16, 4)>>>(dst, src);
+  convRowsOut<<<64, dim3(16, 4)>>>(dst, src);
+}
