@@ -567,7 +567,9 @@ bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V,
 }
 
 /// Whether \p E takes a single known value in each copy of an unrolled loop
-/// body: constants and counters of fully unrolled loops, combined.
+/// body: constants and counters of fully unrolled loops, combined, and
+/// local variables initialised from those and never changed (backprop's
+/// `int power_two = i;` in a loop over i = 1, 2, ..., 16).
 bool isUnrolledConstant(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
   if (Depth > 8 || E->isValueDependent())
     return false;
@@ -576,7 +578,14 @@ bool isUnrolledConstant(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    return V && isUnrolledCounter(Ctx, V, DRE);
+    if (!V)
+      return false;
+    if (isUnrolledCounter(Ctx, V, DRE))
+      return true;
+    return V->isLocalVarDecl() && !V->isStaticLocal() && V->getInit() &&
+           V->getType()->isIntegerType() &&
+           !V->getType().isVolatileQualified() && isNeverModified(Ctx, V) &&
+           isUnrolledConstant(Ctx, V->getInit(), Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
@@ -683,15 +692,109 @@ const Stmt *evaluatedBefore(ASTContext &Ctx, const Stmt *S,
   return Assign->getRHS();
 }
 
+/// \p E without parentheses, implicit casts and the identity operations
+/// that the compiler folds away (`x / 1`, `x * 1`, `x + 0`, `x - 0`, as
+/// macro arguments leave them: `(idx / (1)) % W`).
+const Expr *withoutIdentities(ASTContext &Ctx, const Expr *E) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || BO->isValueDependent())
+      return E;
+    auto Is = [&](const Expr *X, int64_t V) {
+      std::optional<llvm::APSInt> C = X->getIntegerConstantExpr(Ctx);
+      return C && *C == V;
+    };
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    switch (BO->getOpcode()) {
+    case BO_Div:
+      if (!Is(R, 1))
+        return E;
+      E = L;
+      break;
+    case BO_Mul:
+      if (Is(R, 1))
+        E = L;
+      else if (Is(L, 1))
+        E = R;
+      else
+        return E;
+      break;
+    case BO_Add:
+      if (Is(R, 0))
+        E = L;
+      else if (Is(L, 0))
+        E = R;
+      else
+        return E;
+      break;
+    case BO_Sub:
+      if (!Is(R, 0))
+        return E;
+      E = L;
+      break;
+    default:
+      return E;
+    }
+  }
+  return E;
+}
+
+/// Whether \p X and \p Y compute the same value from the same variables:
+/// the same tree once parentheses, implicit casts and identity operations
+/// are stripped.
+bool sameValue(ASTContext &Ctx, const Expr *X, const Expr *Y,
+               unsigned Depth = 0) {
+  if (Depth > 16)
+    return false;
+  X = withoutIdentities(Ctx, X);
+  Y = withoutIdentities(Ctx, Y);
+  const auto *BX = dyn_cast<BinaryOperator>(X);
+  const auto *BY = dyn_cast<BinaryOperator>(Y);
+  if (BX && BY)
+    return BX->getOpcode() == BY->getOpcode() && !BX->isAssignmentOp() &&
+           BX->getOpcode() != BO_Comma &&
+           Ctx.hasSameType(BX->getType(), BY->getType()) &&
+           sameValue(Ctx, BX->getLHS(), BY->getLHS(), Depth + 1) &&
+           sameValue(Ctx, BX->getRHS(), BY->getRHS(), Depth + 1);
+  llvm::FoldingSetNodeID IX, IY;
+  X->Profile(IX, Ctx, /*Canonical=*/true);
+  Y->Profile(IY, Ctx, /*Canonical=*/true);
+  return IX == IY;
+}
+
 bool sameOperands(ASTContext &Ctx, const BinaryOperator *A,
                   const BinaryOperator *B) {
   auto Same = [&](const Expr *X, const Expr *Y) {
-    llvm::FoldingSetNodeID IX, IY;
-    X->IgnoreParenImpCasts()->Profile(IX, Ctx, /*Canonical=*/true);
-    Y->IgnoreParenImpCasts()->Profile(IY, Ctx, /*Canonical=*/true);
-    return IX == IY && Ctx.hasSameType(X->getType(), Y->getType());
+    return Ctx.hasSameType(X->getType(), Y->getType()) && sameValue(Ctx, X, Y);
   };
   return Same(A->getLHS(), B->getLHS()) && Same(A->getRHS(), B->getRHS());
+}
+
+/// Whether the division \p Div is `(x - x % d) / d` of the modulo \p Rem
+/// `x % d`, or `(x - k) / d` with `k` a local variable that holds that
+/// modulo and never changes: the compiler reads it as `x / d` and computes
+/// both from one division (checked against `nvcc -ptx`: one `div.s32`, and
+/// `mul.lo` + `sub` for the modulo).
+bool subtractsRemainder(ASTContext &Ctx, const BinaryOperator *Div,
+                        const BinaryOperator *Rem) {
+  if (Div->getOpcode() != BO_Div || Rem->getOpcode() != BO_Rem ||
+      !Ctx.hasSameType(Div->getRHS()->getType(), Rem->getRHS()->getType()) ||
+      !sameValue(Ctx, Div->getRHS(), Rem->getRHS()))
+    return false;
+  const auto *Sub =
+      dyn_cast<BinaryOperator>(withoutIdentities(Ctx, Div->getLHS()));
+  if (!Sub || Sub->getOpcode() != BO_Sub ||
+      !sameValue(Ctx, Sub->getLHS(), Rem->getLHS()))
+    return false;
+  const Expr *K = withoutIdentities(Ctx, Sub->getRHS());
+  if (K == Rem)
+    return true;
+  const auto *Ref = dyn_cast<DeclRefExpr>(K);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() && V->getInit() &&
+         V->getType()->isIntegerType() && !V->getType().isVolatileQualified() &&
+         withoutIdentities(Ctx, V->getInit()) == Rem && isNeverModified(Ctx, V);
 }
 
 /// The other half of a division and modulo pair that the compiler computes
@@ -704,11 +807,6 @@ const BinaryOperator *divRemPartner(ASTContext &Ctx, const BinaryOperator *BO,
                                     const FunctionDecl *FD) {
   if (isa<CompoundAssignOperator>(BO))
     return nullptr;
-  SmallVector<const VarDecl *, 4> Vars;
-  bool LoadsMemory = false;
-  if (!operandInputs(BO->getLHS(), Vars, LoadsMemory) ||
-      !operandInputs(BO->getRHS(), Vars, LoadsMemory))
-    return nullptr;
   const CompoundStmt *C = nullptr;
   const Stmt *Own = statementIn(Ctx, BO, C);
   if (!Own || !C)
@@ -720,8 +818,19 @@ const BinaryOperator *divRemPartner(ASTContext &Ctx, const BinaryOperator *BO,
             *C, Ctx);
   for (const BoundNodes &N : Matches) {
     const auto *Cand = N.getNodeAs<BinaryOperator>("op");
-    if (Cand == BO || !sameOperands(Ctx, BO, Cand))
+    if (Cand == BO)
       continue;
+    const BinaryOperator *Rem = Other == BO_Rem ? Cand : BO;
+    const BinaryOperator *Div = Other == BO_Rem ? BO : Cand;
+    if (!sameOperands(Ctx, BO, Cand) && !subtractsRemainder(Ctx, Div, Rem))
+      continue;
+    // What the pair reads: the modulo's operands (the division's are the
+    // same values, or the same less a never-changed copy of the modulo).
+    SmallVector<const VarDecl *, 4> Vars;
+    bool LoadsMemory = false;
+    if (!operandInputs(Rem->getLHS(), Vars, LoadsMemory) ||
+        !operandInputs(Rem->getRHS(), Vars, LoadsMemory))
+      return nullptr;
     const CompoundStmt *CC = nullptr;
     const Stmt *CandStmt = statementIn(Ctx, Cand, CC);
     if (CC != C || !CandStmt)

@@ -456,7 +456,17 @@ private:
     const auto *FS = Parents.empty() ? nullptr : Parents[0].get<ForStmt>();
     if (!FS || FS->getInit() != DS || !FS->getInc())
       return false;
+    // Of `i++, c++` (two counters, the condition testing either), the part
+    // that steps V.
     const Expr *Inc = FS->getInc()->IgnoreParens();
+    while (const auto *Comma = dyn_cast<BinaryOperator>(Inc)) {
+      if (Comma->getOpcode() != BO_Comma)
+        break;
+      RefFinder InLeft(V);
+      InLeft.TraverseStmt(const_cast<Expr *>(Comma->getLHS()));
+      Inc = (InLeft.Refs.empty() ? Comma->getRHS() : Comma->getLHS())
+                ->IgnoreParens();
+    }
     bool Counts = false;
     if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
       Counts = UO->isIncrementOp();

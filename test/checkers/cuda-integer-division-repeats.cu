@@ -130,3 +130,113 @@ __device__ void spread(T *out, int n, int stride) {
     out[b % stride] = 0;
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: integer modulo by 'stride'
 }
+
+// Audit of stop 24 (HeCBench, checked against `nvcc -arch=sm_90 -ptx`).
+// backprop: a copy of the counter of a fully unrolled loop is a constant in
+// each copy of the body too (`ty % p` is `and.b32`, `p / 2` an offset).
+#define HEIGHT 16
+__global__ void layerForward(float *out) {
+  __shared__ float s[HEIGHT * HEIGHT];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  s[ty * HEIGHT + tx] = out[ty * HEIGHT + tx];
+  __syncthreads();
+  for (int i = 1; i <= HEIGHT; i = i * 2) {
+    int power_two = i;
+    if (ty % power_two == 0)
+      s[ty * HEIGHT + tx] += s[(ty + power_two / 2) * HEIGHT + tx];
+    __syncthreads();
+  }
+  out[ty * HEIGHT + tx] = s[ty * HEIGHT + tx];
+}
+
+// A copy that changes is not a constant.
+__global__ void layerForwardShifted(float *out, int n) {
+  __shared__ float s[HEIGHT * HEIGHT];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  for (int i = 1; i <= HEIGHT; i = i * 2) {
+    int p = i;
+    p += n;
+    if (ty % p == 0)
+      // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: integer modulo by 'p', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+      s[ty * HEIGHT + tx] += 1.0f;
+    __syncthreads();
+  }
+  out[ty * HEIGHT + tx] = s[ty * HEIGHT + tx];
+}
+
+// lrn: `(i / (1)) % W` (a macro argument of 1) has the operands of
+// `i / (W)`: one division for the pair.
+__global__ void decode(int *out, const int *in, int W, int H, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    int h = (i / (W)) % H;
+    // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: integer division by '(W)', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+    // CHECK-NOTES: :[[@LINE+2]]:21: note: '%' of the same operands here: the compiler computes both results with one division
+    // CHECK-MESSAGES: :[[@LINE-3]]:23: warning: integer modulo by 'H'
+    int w = (i / 1) % W;
+    out[i] = in[h * W + w];
+  }
+}
+
+// `(i / 3) % W` has another dividend: its own division.
+__global__ void decodeThirds(int *out, const int *in, int W, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    int h = i / W;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer division by 'W'
+    int w = (i / 3) % W;
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: integer modulo by 'W'
+    out[i] = in[h * W + w];
+  }
+}
+
+// mask: `k = i % M; j = (i - k) / M;` is `i / M` and its remainder, one
+// `div.s32` (the modulo is mul.lo + sub), and so is `(i - i % M) / M`.
+__global__ void split(int *out, const int *in, int M, int total) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += blockDim.x * gridDim.x) {
+    int k = i % M;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by 'M', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+    // CHECK-NOTES: :[[@LINE+1]]:21: note: '/' of the same operands here: the compiler computes both results with one division
+    int j = (i - k) / M;
+    out[i] = in[j] + k;
+  }
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += blockDim.x * gridDim.x) {
+    out[i] = in[(i - i % M) / M];
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: integer modulo by 'M'
+    // CHECK-NOTES: :[[@LINE-2]]:29: note: '/' of the same operands here
+  }
+}
+
+// A remainder changed before the division: two divisions.
+__global__ void splitChanged(int *out, const int *in, int M, int total) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += blockDim.x * gridDim.x) {
+    int k = i % M;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by 'M'
+    k += in[0];
+    int j = (i - k) / M;
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: integer division by 'M'
+    out[i] = in[j] + k;
+  }
+}
+
+// minimap2: `i` of a loop with two counters (the condition tests the
+// other) counts up from 64 and nothing else changes it: `i % 64` is a plain
+// `and.b32`. Changed in the body as well, the compiler cannot tell.
+#define RING 64
+__global__ void ring(int *out, const int *in, int n) {
+  __shared__ int buf[RING];
+  buf[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  int acc = 0;
+  for (int i = RING, c = 0; c < n; i++, c++)
+    acc += buf[i % RING];
+  for (int i = 1, c = 0; c < n; i++, c++) {
+    acc += buf[i % RING];
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: signed integer modulo by 64 inside a loop costs extra instructions to round toward zero; the dividend is never negative, so a mask is exact [cuda-integer-division]
+    i += in[c] & 7;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
