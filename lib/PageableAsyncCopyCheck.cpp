@@ -337,7 +337,8 @@ bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
 /// origin, may be blocking, and its work does not overlap with the legacy
 /// default stream's); an array of streams indexed by a variable, or
 /// `cudaStreamWaitEvent`, is a pipeline by itself.
-bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
+bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx,
+                        bool *UsesDefault = nullptr) {
   if (!F->getBody())
     return false;
   struct Visitor : RecursiveASTVisitor<Visitor> {
@@ -423,8 +424,232 @@ bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx) {
     }
   } Vis(Ctx);
   Vis.TraverseStmt(F->getBody());
+  if (UsesDefault)
+    *UsesDefault = Vis.Default;
   return Vis.Pipeline || Vis.Streams.size() >= 2 ||
          (Vis.Default && Vis.NonBlocking);
+}
+
+bool isLoop(const Stmt *S, ASTContext &Ctx);
+
+/// Whether \p S does nothing on the host but issue device work: kernel
+/// launches, CUDA runtime calls, declarations and updates of local scalars
+/// (a launch loop's offsets), in blocks, branches and loops of those; with
+/// \p Depth 0, also calls of functions whose body is such (a wrapper that
+/// only launches). Such a statement takes no host time worth overlapping.
+bool launchesOnly(const Stmt *S, unsigned Depth = 0) {
+  if (!S || isa<NullStmt>(S))
+    return true;
+  auto CallOnly = [&](const Expr *E) {
+    // No call but kernel launches, CUDA runtime calls and launch wrappers.
+    struct Visitor : RecursiveASTVisitor<Visitor> {
+      unsigned Depth;
+      bool Ok = true;
+      explicit Visitor(unsigned Depth) : Depth(Depth) {}
+      bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *) { return true; }
+      bool VisitCallExpr(CallExpr *Call) {
+        const FunctionDecl *FD = Call->getDirectCallee();
+        if (FD && FD->getIdentifier() &&
+            (FD->getName().starts_with("cuda") ||
+             FD->getName().starts_with("__cuda")))
+          return true;
+        const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+        if (Depth == 0 && Def && Def->getBody() &&
+            launchesOnly(Def->getBody(), Depth + 1))
+          return true;
+        Ok = false;
+        return false;
+      }
+      bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+        const CXXConstructorDecl *Ctor = E->getConstructor();
+        if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
+            Ctor->getParent()->getName() != "dim3")
+          Ok = false;
+        return Ok;
+      }
+    } Vis(Depth);
+    Vis.TraverseStmt(const_cast<Expr *>(E));
+    return Vis.Ok;
+  };
+  auto LocalScalar = [](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && V->getType()->isScalarType();
+  };
+  if (const auto *C = dyn_cast<CompoundStmt>(S))
+    return llvm::all_of(C->body(),
+                        [&](const Stmt *X) { return launchesOnly(X, Depth); });
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    return llvm::all_of(DS->decls(), [&](const Decl *D) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      return V && (!V->getInit() || CallOnly(V->getInit()));
+    });
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    return launchesOnly(For->getInit(), Depth) &&
+           (!For->getCond() || CallOnly(For->getCond())) &&
+           (!For->getInc() || CallOnly(For->getInc())) &&
+           launchesOnly(For->getBody(), Depth);
+  if (const auto *While = dyn_cast<WhileStmt>(S))
+    return CallOnly(While->getCond()) && launchesOnly(While->getBody(), Depth);
+  if (const auto *Do = dyn_cast<DoStmt>(S))
+    return CallOnly(Do->getCond()) && launchesOnly(Do->getBody(), Depth);
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return (!If->getInit() || launchesOnly(If->getInit(), Depth)) &&
+           CallOnly(If->getCond()) && launchesOnly(If->getThen(), Depth) &&
+           launchesOnly(If->getElse(), Depth);
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    E = E->IgnoreParenImpCasts();
+    if (isa<CUDAKernelCallExpr>(E))
+      return CallOnly(E);
+    if (isa<CallExpr>(E))
+      return CallOnly(E);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->isIncrementDecrementOp() && LocalScalar(UO->getSubExpr());
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->getOpcode() == BO_Comma)
+        return launchesOnly(BO->getLHS(), Depth) &&
+               launchesOnly(BO->getRHS(), Depth);
+      return BO->isAssignmentOp() && LocalScalar(BO->getLHS()) &&
+             CallOnly(BO->getRHS());
+    }
+    return false;
+  }
+  return false;
+}
+
+/// Whether \p S launches a kernel (directly, through `cudaLaunch*`, or in a
+/// function it calls, one level deep).
+bool launchesKernel(const Stmt *S, unsigned Depth = 0) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    unsigned Depth;
+    bool Found = false;
+    explicit Visitor(unsigned Depth) : Depth(Depth) {}
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
+      Found = true;
+      return false;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return true;
+      if (FD->getName().starts_with("cudaLaunch"))
+        Found = true;
+      else if (Depth == 0 && !FD->getName().starts_with("cuda"))
+        if (const FunctionDecl *Def = FD->getDefinition();
+            Def && Def->getBody() && launchesKernel(Def->getBody(), Depth + 1))
+          Found = true;
+      return !Found;
+    }
+  } Vis(Depth);
+  Vis.TraverseStmt(const_cast<Stmt *>(S));
+  return Vis.Found;
+}
+
+/// Whether \p S waits for the whole device whenever it runs: a
+/// `cudaDeviceSynchronize` (or `cudaThreadSynchronize`) call that no branch
+/// or loop of \p S holds (a `do { ... } while (0)` of an error-checking
+/// macro does not count as a loop).
+bool waitsForDevice(const Stmt *S, ASTContext &Ctx) {
+  if (!S)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = Call->getDirectCallee();
+        FD && FD->getIdentifier() &&
+        (FD->getName() == "cudaDeviceSynchronize" ||
+         FD->getName() == "cudaThreadSynchronize"))
+      return true;
+  if (isa<IfStmt, SwitchStmt, ForStmt, WhileStmt, CXXForRangeStmt,
+          ConditionalOperator, BinaryConditionalOperator, LambdaExpr>(S))
+    return false;
+  if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    Expr::EvalResult R;
+    if (!(Do->getCond()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0))
+      return false;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp())
+    return waitsForDevice(BO->getLHS(), Ctx);
+  for (const Stmt *Child : S->children())
+    if (waitsForDevice(Child, Ctx))
+      return true;
+  return false;
+}
+
+/// Whether \p F reaches a stream it does not create: a parameter, a global
+/// or a member of type `cudaStream_t` (or an array of, or a pointer to,
+/// streams). Work its caller left running may be in flight on those.
+bool usesCallersStreams(const FunctionDecl *F) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    bool Found = false;
+    static bool isStream(QualType T) {
+      while (true) {
+        T = T.getNonReferenceType().getCanonicalType();
+        if (const auto *PT = T->getAs<PointerType>())
+          T = PT->getPointeeType();
+        else if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+          T = AT->getElementType();
+        else
+          break;
+      }
+      const auto *RD = T->getAsRecordDecl();
+      return RD && RD->getName() == "CUstream_st";
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const auto *V = dyn_cast<VarDecl>(E->getDecl());
+      if (V && (isa<ParmVarDecl>(V) || !V->hasLocalStorage()) &&
+          isStream(V->getType()))
+        Found = true;
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (isStream(E->getType()))
+        Found = true;
+      return !Found;
+    }
+  } Vis;
+  if (F->getBody())
+    Vis.TraverseStmt(F->getBody());
+  return Vis.Found;
+}
+
+/// Whether a kernel may still run on the device when the copy \p Call is
+/// issued: a kernel launched earlier in its function (in the statements
+/// before it, or anywhere in a loop that repeats it) with no wait for the
+/// whole device in between. Without one, the copy has nothing in another
+/// stream to overlap with (a set-up upload before the first launch, a
+/// result download after a `cudaDeviceSynchronize`), whatever the streams.
+/// The callers are not seen: work they left running may be in flight on
+/// the streams they pass in (\p FromCaller), not on streams the function
+/// creates itself.
+bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
+                         ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    const DynTypedNode &P = Parents[0];
+    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
+      return FromCaller;
+    const Stmt *Current = Node.get<Stmt>();
+    if (const auto *Compound = P.get<CompoundStmt>(); Compound && Current) {
+      // The statements before Current in this block, nearest first.
+      auto Begin = Compound->body_begin();
+      auto It = llvm::find(Compound->body(), Current);
+      while (It != Begin) {
+        --It;
+        if (waitsForDevice(*It, Ctx))
+          return false;
+        if (launchesKernel(*It))
+          return true;
+      }
+    }
+    // A loop repeats what follows Current in it before Current runs again.
+    if (const Stmt *Loop = P.get<Stmt>();
+        Loop && isLoop(Loop, Ctx) && launchesKernel(Loop))
+      return true;
+    Node = P;
+  }
+  return false;
 }
 
 /// What a statement after a copy does on the host.
@@ -465,12 +690,16 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
         Sync = true;
         return false;
       }
-      // Console output is not work worth overlapping.
+      // Console output is not work worth overlapping, nor a call of a
+      // function that only launches kernels.
       if (!Name.starts_with("cuda") && !Name.starts_with("__builtin") &&
           !llvm::is_contained(
               {"printf", "fprintf", "puts", "fputs", "putchar", "fflush"},
-              Name))
-        Host = true;
+              Name)) {
+        const FunctionDecl *Def = FD->getDefinition();
+        if (!Def || !Def->getBody() || !launchesOnly(Def->getBody(), 1))
+          Host = true;
+      }
       return true;
     }
     bool TraverseCallExpr(CallExpr *Call) {
@@ -489,8 +718,15 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
         Host = true;
       return true;
     }
-    bool VisitForStmt(ForStmt *) { return Host = true; }
-    bool VisitWhileStmt(WhileStmt *) { return Host = true; }
+    // A loop is host work, unless it only launches kernels.
+    bool VisitForStmt(ForStmt *S) {
+      Host = Host || !launchesOnly(S);
+      return true;
+    }
+    bool VisitWhileStmt(WhileStmt *S) {
+      Host = Host || !launchesOnly(S);
+      return true;
+    }
     bool VisitCXXForRangeStmt(CXXForRangeStmt *) { return Host = true; }
   } Vis(F, Ctx);
   Vis.TraverseStmt(const_cast<Stmt *>(S));
@@ -712,7 +948,13 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
       // follows the copy before the host waits for the device anyway, which
       // needs a kernel for the device to run and a copy repeated in a loop
       // (a one-time copy gains little).
-      bool Several = usesSeveralStreams(C.Function, *Ctx);
+      // The caller's work may be in flight on the default stream and on
+      // the streams it passes in.
+      bool UsesDefault = false;
+      bool Several =
+          usesSeveralStreams(C.Function, *Ctx, &UsesDefault) &&
+          kernelMayBeInFlight(
+              C.Call, UsesDefault || usesCallersStreams(C.Function), *Ctx);
       if (!Several && (!LaunchesKernel || !inLoop(C.Call, From, *Ctx) ||
                        !hostWorkFollows(C.Call, C.Function, *Ctx)))
         continue;

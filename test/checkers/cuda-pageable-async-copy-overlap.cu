@@ -107,3 +107,73 @@ void alternate(float *d, int n, int count, cudaStream_t *streams) {
   cudaDeviceSynchronize();
   free(h);
 }
+
+// Audit of stop 25. One stream: a loop that only launches kernels, or a call
+// of a function that only launches, between the copies is no host work
+// (crs): nothing follows the copies that pinning would let overlap.
+void launchTwice(float *d, int n) {
+  step<<<(n + 255) / 256, 256>>>(d, n);
+  step<<<(n + 255) / 256, 256>>>(d, n);
+}
+void launchLoops(float *d, int n, int count) {
+  float *in = (float *)malloc(n * count * sizeof(float));
+  float *out = (float *)malloc(n * count * sizeof(float));
+  for (int c = 0; c < count; ++c) {
+    cudaMemcpyAsync(d, in + c * n, n * sizeof(float), cudaMemcpyHostToDevice,
+                    0);
+    for (int pass = 0, off = 0; pass < 2; ++pass, off += n)
+      step<<<(n + 255) / 256, 256>>>(d, n);
+    launchTwice(d, n);
+    cudaMemcpyAsync(out + c * n, d, n * sizeof(float), cudaMemcpyDeviceToHost,
+                    0);
+  }
+  cudaDeviceSynchronize();
+  free(in);
+  free(out);
+}
+
+// A loop that fills a buffer on the host is host work: reported.
+void hostLoop(float *d, int n, int count) {
+  float *in = (float *)malloc(n * sizeof(float));
+  for (int c = 0; c < count; ++c) {
+    cudaMemcpyAsync(d, in, n * sizeof(float), cudaMemcpyHostToDevice, 0);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyAsync' from pageable host memory is not asynchronous if it is larger than 64 KB: the host waits while the driver copies the data into a pinned staging buffer, so the host work that follows cannot overlap with it (and, on one stream, overlap with kernels needs a second stream as well) [cuda-pageable-async-copy]
+    // CHECK-NOTES: :[[@LINE-4]]:24: note: the memory from 'malloc' is pageable
+    step<<<(n + 255) / 256, 256>>>(d, n);
+    for (int i = 0; i < n; ++i)
+      in[i] = in[i] * 0.5f + c;
+  }
+  cudaDeviceSynchronize();
+  free(in);
+}
+
+// Two streams (logan, streamPriority), but no kernel can run beside these
+// copies: set-up uploads before the first launch, and a download after a
+// wait for the whole device. Only a copy issued while a kernel of the other
+// stream may still run is reported.
+void twoStreams(int n) {
+  size_t bytes = n * sizeof(float);
+  float *hA = (float *)malloc(bytes);
+  float *hB = (float *)malloc(bytes);
+  float *dA, *dB;
+  cudaMalloc(&dA, bytes);
+  cudaMalloc(&dB, bytes);
+  cudaStream_t s1, s2;
+  cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  cudaMemcpyAsync(dA, hA, bytes, cudaMemcpyHostToDevice, s1);
+  cudaMemcpyAsync(dB, hB, bytes, cudaMemcpyHostToDevice, s2);
+  cudaDeviceSynchronize();
+  step<<<(n + 255) / 256, 256, 0, s1>>>(dA, n);
+  cudaMemcpyAsync(hB, dB, bytes, cudaMemcpyDeviceToHost, s2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, and the transfer cannot overlap with kernels in other streams [cuda-pageable-async-copy]
+  // CHECK-NOTES: :[[@LINE-13]]:24: note: the memory from 'malloc' is pageable
+  step<<<(n + 255) / 256, 256, 0, s2>>>(dB, n);
+  cudaDeviceSynchronize();
+  cudaMemcpyAsync(hA, dA, bytes, cudaMemcpyDeviceToHost, s1);
+  cudaStreamSynchronize(s1);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+  free(hA);
+  free(hB);
+}
