@@ -479,56 +479,6 @@ bool onlyReads(ASTContext &Ctx, const ArraySubscriptExpr *A) {
   return Cast && Cast->getCastKind() == CK_LValueToRValue;
 }
 
-/// Whether \p S lies in the body of a loop (below \p Top).
-bool insideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top) {
-  DynTypedNodeList P = Ctx.getParents(*S);
-  while (!P.empty()) {
-    if (P[0].get<ForStmt>() || P[0].get<WhileStmt>() || P[0].get<DoStmt>() ||
-        P[0].get<CXXForRangeStmt>())
-      return true;
-    const Stmt *Up = P[0].get<Stmt>();
-    if (!Up || Up == Top)
-      return false;
-    P = Ctx.getParents(*Up);
-  }
-  return false;
-}
-
-/// Whether \p E has one value throughout the function body \p Body, from
-/// where it can first be used: constants, built-in thread and block indices,
-/// unmodified parameters, and unmodified local variables declared outside
-/// every loop, combined by arithmetic.
-bool isInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
-                 const Stmt *Body) {
-  E = E->IgnoreParenImpCasts();
-  if (E->isValueDependent() || E->isTypeDependent())
-    return false;
-  if (E->getType()->isIntegralOrEnumerationType() &&
-      E->isEvaluatable(Ctx, Expr::SE_NoSideEffects))
-    return true;
-  if (ThreadIndexAnalysis::builtinSymbol(E))
-    return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || !V->hasLocalStorage() || !TIA.isUnmodified(V))
-      return false;
-    if (isa<ParmVarDecl>(V))
-      return true;
-    DynTypedNodeList P = Ctx.getParents(*V);
-    const auto *DS = P.empty() ? nullptr : P[0].get<DeclStmt>();
-    return V->getInit() && DS && !insideLoop(Ctx, DS, Body);
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
-           isInvariant(Ctx, TIA, BO->getLHS(), Body) &&
-           isInvariant(Ctx, TIA, BO->getRHS(), Body);
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
-            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
-           isInvariant(Ctx, TIA, UO->getSubExpr(), Body);
-  return false;
-}
-
 /// Whether two index expressions are spelled the same.
 bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B) {
   llvm::FoldingSetNodeID IA, IB;
@@ -614,26 +564,28 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   // with `b = blockIdx.x` everywhere) never selects between the elements
   // that a store and a later load reach: nvcc forwards each store to its
   // load and the array does not reach memory, not even in the PTX. Judge
-  // the array by its other subscripts.
+  // the array by its other subscripts: where one of those is a run-time
+  // index, it is the cause (phmm's `t[b][k][s]`, `s = threadIdx.x`, is
+  // reported at that access, not at the first `t[b][k][l]`).
   {
     llvm::SmallVector<unsigned, 2> Same;
-    bool Forwarded = !Accesses.empty();
+    bool SameRank = !Accesses.empty();
     size_t Rank = Accesses.empty() ? 0 : Accesses.front().Indices.size();
     for (const Classified &A : Accesses)
-      Forwarded &= A.Indices.size() == Rank;
-    for (size_t D = 0; Forwarded && D < Rank; ++D) {
+      SameRank &= A.Indices.size() == Rank;
+    for (size_t D = 0; SameRank && D < Rank; ++D) {
       if (llvm::none_of(Accesses, [&](const Classified &A) {
             return A.PerIndex[D].Kind == IndexClass::RunTime;
           }))
         continue;
       const Expr *First = Accesses.front().Indices[D];
-      Forwarded = isInvariant(Ctx, *TIA, First, FD->getBody()) &&
-                  llvm::all_of(Accesses, [&](const Classified &A) {
-                    return sameExpr(Ctx, A.Indices[D], First);
-                  });
-      Same.push_back(D);
+      if (isThreadInvariant(Ctx, *TIA, First, FD->getBody()) &&
+          llvm::all_of(Accesses, [&](const Classified &A) {
+            return sameExpr(Ctx, A.Indices[D], First);
+          }))
+        Same.push_back(D);
     }
-    if (Forwarded && !Same.empty())
+    if (!Same.empty())
       for (Classified &A : Accesses) {
         A.Class = IndexClass();
         for (size_t D = 0; D < Rank; ++D)

@@ -83,17 +83,22 @@ __global__ void fourBits(const int *xyz, int *out, int n) {
 }
 
 // Written at one run-time subscript and read at another: stored at
-// `b = blockIdx.x`, loaded at `threadIdx.x` (512-byte stack frame).
+// `b = blockIdx.x`, loaded at `threadIdx.x` (512-byte stack frame). The
+// same `b` in every access selects nothing (see sameSubscript below): the
+// cause is the last subscript, reported where it is (phmm, audit of stop
+// 25: the note blamed `b`).
 __global__ void differentSubscripts(const double *in, double *out) {
   int b = blockIdx.x & 3;
   double t[4][2][2];
   for (int k = 0; k < 2; k++)
     for (int l = 0; l < 2; l++)
       t[b][k][l] = in[(b * 2 + k) * 2 + l];
-  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: per-thread array 't' is indexed with a value known only at run time
   double s = 0.0;
   for (int k = 0; k < 2; k++)
     s += t[b][k][threadIdx.x & 1];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: per-thread array 't' is indexed with a value known only at run time
+  // CHECK-NOTES: :[[@LINE-2]]:18: note: the index depends on this value
+  // CHECK-NOTES: :[[@LINE-9]]:10: note: 't' is declared here
   out[threadIdx.x] = s;
 }
 
