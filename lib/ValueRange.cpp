@@ -505,7 +505,11 @@ public:
   explicit ConstantFolding(ASTContext &Ctx) : Ctx(Ctx) {}
 
   bool folded(const Expr *E, unsigned Depth = 0) {
-    if (!E || Depth > 12)
+    // Each local variable of a chain costs about four levels (its reference,
+    // the load, a conversion, the operator): 64 follows a dozen definitions
+    // (wsm5's `cpv = 4. * r_v` three variables deep). Variables are
+    // memoized, so the depth bounds only the size of one expression.
+    if (!E || Depth > 64)
       return false;
     E = E->IgnoreParens();
     if (E->isValueDependent() || E->isTypeDependent())

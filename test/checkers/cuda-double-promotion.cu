@@ -349,3 +349,19 @@ __global__ void powProduct(float *y, const float *r, float len) {
   y[i] += pi * r[i] * len * 1e-15;
   // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: double-precision literal '1e-15' promotes float arithmetic to double [cuda-double-promotion]
 }
+
+// Constants three locals deep (wsm5's constants.h, included in a kernel:
+// `cpv = 4. * r_v`, `dldti = cpv - cliq`, `xai = -dldti / rv`): nvcc folds
+// every line, no f64 is left, and nothing is reported. Started from memory,
+// the chain is data.
+__global__ void constChain(float *out, const float *in) {
+  float a = 2.5;
+  float b = a * 3.0;
+  float c = b - 1.0;
+  out[threadIdx.x] = c * 0.1;
+  float d = in[0];
+  float e = d * 3.0f;
+  float f = e - 1.0f;
+  out[threadIdx.x] += f * 0.1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
+}
