@@ -45,55 +45,6 @@ bool definitelyWritten(const ReadOnlyResult &R) {
          Reason.starts_with("an inline asm output");
 }
 
-/// Whether \p S lies in the body of a loop of \p Body.
-bool insideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Body) {
-  DynTypedNodeList P = Ctx.getParents(*S);
-  while (!P.empty()) {
-    if (P[0].get<ForStmt>() || P[0].get<WhileStmt>() || P[0].get<DoStmt>() ||
-        P[0].get<CXXForRangeStmt>())
-      return true;
-    const Stmt *Up = P[0].get<Stmt>();
-    if (!Up || Up == Body)
-      return false;
-    P = Ctx.getParents(*Up);
-  }
-  return false;
-}
-
-/// Whether \p E has one value in a thread from where it can be used:
-/// constants, built-in indices, unmodified parameters, unmodified local
-/// variables declared outside every loop, combined by arithmetic.
-bool isInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
-                 const Stmt *Body) {
-  E = E->IgnoreParenImpCasts();
-  if (E->isValueDependent() || E->isTypeDependent())
-    return false;
-  if (E->getType()->isIntegralOrEnumerationType() &&
-      E->isEvaluatable(Ctx, Expr::SE_NoSideEffects))
-    return true;
-  if (ThreadIndexAnalysis::builtinSymbol(E))
-    return true;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-    if (!V || !V->hasLocalStorage() || !TIA.isUnmodified(V))
-      return false;
-    if (isa<ParmVarDecl>(V))
-      return true;
-    DynTypedNodeList P = Ctx.getParents(*V);
-    const auto *DS = P.empty() ? nullptr : P[0].get<DeclStmt>();
-    return V->getInit() && DS && !insideLoop(Ctx, DS, Body);
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return (BO->isAdditiveOp() || BO->isMultiplicativeOp() || BO->isShiftOp() ||
-            BO->isBitwiseOp()) &&
-           isInvariant(Ctx, TIA, BO->getLHS(), Body) &&
-           isInvariant(Ctx, TIA, BO->getRHS(), Body);
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
-           isInvariant(Ctx, TIA, UO->getSubExpr(), Body);
-  return false;
-}
-
 /// The references to the parameters and the barrier calls of a kernel.
 struct Uses : RecursiveASTVisitor<Uses> {
   const ParmVarDecl *In, *Out;
@@ -198,8 +149,8 @@ bool inPlaceElementwise(ASTContext &Ctx, const FunctionDecl *Kernel,
   llvm::SmallVector<Access, 8> Reads, Writes;
   for (const DeclRefExpr *Ref : U.InRefs) {
     const ArraySubscriptExpr *ASE = subscriptOf(Ctx, Ref);
-    if (!ASE || elementUse(Ctx, ASE) != 0 || insideLoop(Ctx, ASE, Body) ||
-        !isInvariant(Ctx, TIA, ASE->getIdx(), Body))
+    if (!ASE || elementUse(Ctx, ASE) != 0 || isInsideLoop(Ctx, ASE, Body) ||
+        !isThreadInvariant(Ctx, TIA, ASE->getIdx(), Body))
       return false;
     Reads.push_back({ASE, Profile(ASE->getIdx())});
   }

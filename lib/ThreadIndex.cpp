@@ -3,6 +3,7 @@
 #include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -1226,6 +1227,51 @@ bool ThreadIndexAnalysis::isNonNegative(const Expr *E) {
     return true;
   IndexForm F = analyze(E);
   return F.Poly && isNonNegativePoly(*F.Poly);
+}
+
+bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top) {
+  DynTypedNodeList P = Ctx.getParents(*S);
+  while (!P.empty()) {
+    if (P[0].get<ForStmt>() || P[0].get<WhileStmt>() || P[0].get<DoStmt>() ||
+        P[0].get<CXXForRangeStmt>())
+      return true;
+    const Stmt *Up = P[0].get<Stmt>();
+    if (!Up || Up == Top)
+      return false;
+    P = Ctx.getParents(*Up);
+  }
+  return false;
+}
+
+bool isThreadInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
+                       const Stmt *Body) {
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent() || E->isTypeDependent())
+    return false;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      E->isEvaluatable(Ctx, Expr::SE_NoSideEffects))
+    return true;
+  if (ThreadIndexAnalysis::builtinSymbol(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!V || !V->hasLocalStorage() || !TIA.isUnmodified(V))
+      return false;
+    if (isa<ParmVarDecl>(V))
+      return true;
+    DynTypedNodeList P = Ctx.getParents(*V);
+    const auto *DS = P.empty() ? nullptr : P[0].get<DeclStmt>();
+    return V->getInit() && DS && !isInsideLoop(Ctx, DS, Body);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isThreadInvariant(Ctx, TIA, BO->getLHS(), Body) &&
+           isThreadInvariant(Ctx, TIA, BO->getRHS(), Body);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
+           isThreadInvariant(Ctx, TIA, UO->getSubExpr(), Body);
+  return false;
 }
 
 } // namespace clang::tidy::cuda

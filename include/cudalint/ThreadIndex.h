@@ -272,6 +272,16 @@ private:
   llvm::DenseMap<const VarDecl *, Uniformity> Uniform;
 };
 
+/// Whether \p S lies in the body of a loop below \p Top (a function body).
+bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top);
+
+/// Whether \p E has one value in each thread throughout the function body
+/// \p Body, from where it can first be used: constants, built-in thread and
+/// block indices, unmodified parameters, and unmodified local variables
+/// declared outside every loop, combined by operators without side effects.
+bool isThreadInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
+                       const Stmt *Body);
+
 } // namespace clang::tidy::cuda
 
 #endif // CUDA_LINT_THREADINDEX_H
