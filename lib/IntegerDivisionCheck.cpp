@@ -740,15 +740,62 @@ const Expr *withoutIdentities(ASTContext &Ctx, const Expr *E) {
   return E;
 }
 
+/// Whether \p E reads only variables that never change (and members of
+/// them, not through pointers), constants and arithmetic of those: a value
+/// that is the same wherever in the function it is computed.
+bool isStableValue(ASTContext &Ctx, const Expr *E, unsigned Depth = 0) {
+  if (Depth > 8)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isIntegerConstantExpr(Ctx))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    return V && V->hasLocalStorage() && !V->getType().isVolatileQualified() &&
+           !V->getType()->isReferenceType() && isNeverModified(Ctx, V);
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()) &&
+           isStableValue(Ctx, ME->getBase(), Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return (BO->isAdditiveOp() || BO->isMultiplicativeOp() || BO->isShiftOp() ||
+            BO->isBitwiseOp()) &&
+           isStableValue(Ctx, BO->getLHS(), Depth + 1) &&
+           isStableValue(Ctx, BO->getRHS(), Depth + 1);
+  return false;
+}
+
+/// The value a local copy holds: for `nx` of `int nx = dom.nx;` that never
+/// changes, with a stable initialiser, `dom.nx`; else null.
+const Expr *copiedValue(ASTContext &Ctx, const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || V->isStaticLocal() || !V->getInit() ||
+      !V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
+      !isNeverModified(Ctx, V) || !isStableValue(Ctx, V->getInit()))
+    return nullptr;
+  return V->getInit();
+}
+
 /// Whether \p X and \p Y compute the same value from the same variables:
 /// the same tree once parentheses, implicit casts and identity operations
-/// are stripped.
+/// are stripped, and local copies that never change are read as what they
+/// copy (`i % nx` with `int nx = dom.nx;` is `i % dom.nx`).
 bool sameValue(ASTContext &Ctx, const Expr *X, const Expr *Y,
                unsigned Depth = 0) {
   if (Depth > 16)
     return false;
   X = withoutIdentities(Ctx, X);
   Y = withoutIdentities(Ctx, Y);
+  auto Copies = [&] {
+    if (const Expr *CX = copiedValue(Ctx, X))
+      return sameValue(Ctx, CX, Y, Depth + 1);
+    if (const Expr *CY = copiedValue(Ctx, Y))
+      return sameValue(Ctx, X, CY, Depth + 1);
+    return false;
+  };
   const auto *BX = dyn_cast<BinaryOperator>(X);
   const auto *BY = dyn_cast<BinaryOperator>(Y);
   if (BX && BY)
@@ -757,10 +804,12 @@ bool sameValue(ASTContext &Ctx, const Expr *X, const Expr *Y,
            Ctx.hasSameType(BX->getType(), BY->getType()) &&
            sameValue(Ctx, BX->getLHS(), BY->getLHS(), Depth + 1) &&
            sameValue(Ctx, BX->getRHS(), BY->getRHS(), Depth + 1);
+  if (BX || BY)
+    return Copies();
   llvm::FoldingSetNodeID IX, IY;
   X->Profile(IX, Ctx, /*Canonical=*/true);
   Y->Profile(IY, Ctx, /*Canonical=*/true);
-  return IX == IY;
+  return IX == IY || Copies();
 }
 
 bool sameOperands(ASTContext &Ctx, const BinaryOperator *A,
@@ -884,6 +933,48 @@ bool alwaysEvaluated(ASTContext &Ctx, const Expr *E, const Stmt *Own) {
   return true;
 }
 
+/// Whether the value of \p E is only tested against zero: a condition, an
+/// operand of `!`, `&&`, `||`, or of `==`/`!=` with a literal zero.
+bool onlyTestedAgainstZero(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Cur = E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Cur);
+    const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ParenExpr>(P) ||
+        (isa<ImplicitCastExpr>(P) &&
+         cast<ImplicitCastExpr>(P)->getCastKind() != CK_LValueToRValue)) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(P))
+      return If->getCond() == Cur;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return W->getCond() == Cur;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return D->getCond() == Cur;
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return F->getCond() == Cur;
+    if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+      return CO->getCond() == Cur;
+    if (const auto *UO = dyn_cast<UnaryOperator>(P))
+      return UO->getOpcode() == UO_LNot;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp())
+        return true;
+      if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
+        return false;
+      const Expr *Other = BO->getLHS() == Cur ? BO->getRHS() : BO->getLHS();
+      std::optional<llvm::APSInt> Z = Other->isValueDependent()
+                                          ? std::nullopt
+                                          : Other->getIntegerConstantExpr(Ctx);
+      return Z && Z->isZero();
+    }
+    return false;
+  }
+}
+
 /// Whether \p S holds a label that a jump can reach from outside.
 bool hasLabel(const Stmt *S) {
   if (!S)
@@ -944,6 +1035,21 @@ const BinaryOperator *earlierRepeat(ASTContext &Ctx, const BinaryOperator *BO,
       const Stmt *Common = Cand;
       while (Common && !isWithin(Ctx, BO, Common))
         Common = enclosingStmt(Ctx, Common);
+      // `if (a[i % m] > 0) b[i % m] = 1;`: the condition is evaluated before
+      // either branch (d3q19's find_wall; one rem.s32 in the PTX).
+      if (const auto *If = dyn_cast_or_null<IfStmt>(Common);
+          If && isWithin(Ctx, Cand, If->getCond()) &&
+          alwaysEvaluated(Ctx, cast<Expr>(Cand), If->getCond()) &&
+          !If->getConditionVariable()) {
+        const Stmt *Branch =
+            isWithin(Ctx, BO, If->getThen()) ? If->getThen() : If->getElse();
+        if (Branch && isWithin(Ctx, BO, Branch) && !hasLabel(Branch) &&
+            !changesVars(Ctx, If->getCond(), Vars) &&
+            !changesVars(Ctx, Branch, Vars) &&
+            !(LoadsMemory && (mayWriteMemory(If->getCond(), Loaded) ||
+                              mayWriteMemory(Branch, Loaded))))
+          return Cand;
+      }
       if (!Common || !alwaysEvaluated(Ctx, cast<Expr>(Cand), Common) ||
           hasControlFlow(Common) ||
           changesVars(Ctx, evaluatedBefore(Ctx, Common, BO), Vars) ||
@@ -1150,6 +1256,10 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
     if (PowerOfTwo &&
         (LT->isUnsignedIntegerOrEnumerationType() || !DividendNonNegative))
       return; // Already a shift, or not exactly one.
+    // `x % 4 == 0`, `x % 2 ? a : b`: whether the remainder is zero does
+    // not depend on the sign, and nvcc emits a bare `and.b32`.
+    if (PowerOfTwo && IsRem && !IsCompound && onlyTestedAgainstZero(Ctx, BO))
+      return;
     // The compiler sees the dividend is never negative too (a loop guard
     // `v > 0`, a counter that counts up from 0): it emits the shift.
     if (PowerOfTwo && isNonNegativeToCompiler(LHS, BO, Ctx))

@@ -240,3 +240,58 @@ __global__ void ring(int *out, const int *in, int n) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// Audit of stop 25 (d3q19, logic-rewrite, streamPriority; nvcc -ptx).
+// The same division in an `if` condition and in its branch: the condition
+// is evaluated first, one rem.s32.
+__global__ void findWall(const int *a, int *b, int n, int m) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    if (a[i % m] > 0) {
+      // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: integer modulo by 'm'
+      b[i % m] = 1;
+    }
+    if (a[i] > 0)
+      b[i % m] = 2; // computed by the condition above
+  }
+}
+// Computed only in a branch that may not run: the later one is its own.
+__global__ void findWallBranch(const int *a, int *b, int n, int m) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    if (a[i] > 0)
+      b[i % m] = 2;
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: integer modulo by 'm'
+    b[i] += i % m;
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by 'm'
+  }
+}
+
+// A never-changed local copy of a member is the member (`nx = dom.nx`).
+struct Box {
+  int nx, ny;
+};
+__global__ void copyOfMember(const int *a, int *b, const Box dom, int n) {
+  int nx = dom.nx;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    int v = a[i % nx];
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: integer modulo by 'nx'
+    b[i] = v + i % dom.nx + i % dom.ny;
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: integer modulo by 'dom.ny'
+  }
+}
+
+// A signed remainder by a power of two only compared with zero is a bare
+// and.b32, whatever the sign; used as a number it needs the fix-up.
+__global__ void parity(int *out, int n) {
+  int nThreads = gridDim.x * blockDim.x;
+  for (int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < n;
+       idx += nThreads) {
+    if (idx % 2 == 0)
+      out[idx] = 1;
+    out[idx] += (idx % 4) ? 2 : 3;
+    out[idx] += idx % 8;
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: signed integer modulo by 8 inside a loop costs extra instructions to round toward zero; the dividend is never negative, so a mask is exact [cuda-integer-division]
+  }
+}
