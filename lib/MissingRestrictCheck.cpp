@@ -98,8 +98,22 @@ bool isRestrictParamPointer(const Expr *E) {
                       : P->getType().isRestrictQualified());
 }
 
-/// Whether the store target \p E is a register (a local scalar or struct)
-/// or memory reached through a `__restrict__` parameter.
+/// Whether \p E names a thread's own array, or a row of one: a local,
+/// non-static, non-`__shared__` array variable.
+bool isLocalArray(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType() &&
+           isLocalArray(AS->getBase());
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return V && V->hasLocalStorage() && V->getType()->isArrayType() &&
+         !V->hasAttr<CUDASharedAttr>();
+}
+
+/// Whether the store target \p E is a register (a local scalar or struct),
+/// an element of a thread's own array, or memory reached through a
+/// `__restrict__` parameter.
 bool isRestrictOrRegisterStore(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -111,9 +125,13 @@ bool isRestrictOrRegisterStore(const Expr *E) {
     return !ME->getMemberDecl()->getType()->isReferenceType() &&
            (ME->isArrow() ? isRestrictParamPointer(ME->getBase())
                           : isRestrictOrRegisterStore(ME->getBase()));
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return AS->getBase()->getType()->isPointerType() &&
-           isRestrictParamPointer(AS->getBase());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      return isRestrictParamPointer(AS->getBase());
+    // An element of a thread's own array (registers or local memory, a
+    // space of its own that global loads cannot alias).
+    return isLocalArray(AS->getBase());
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return UO->getOpcode() == UO_Deref &&
            isRestrictParamPointer(UO->getSubExpr());
@@ -176,6 +194,17 @@ bool storesOnlyThroughRestrict(
     const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Bound = nullptr;
     bool VisitAsmStmt(AsmStmt *) { return OK = false; }
     bool VisitCallExpr(CallExpr *Call) {
+      // An atomic on memory reached through a `__restrict__` parameter is
+      // a store there (pad's flags: the other loads stay ld.global.nc).
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && FD->getIdentifier() && FD->getName().starts_with("atomic") &&
+          Call->getNumArgs() >= 1) {
+        auto *Saved = BoundParams;
+        BoundParams = Bound;
+        OK &= isRestrictParamPointer(Call->getArg(0));
+        BoundParams = Saved;
+        return OK;
+      }
       // A helper nvcc inlines, with the same property given what the call
       // passes.
       if (!isPureArithmeticCall(Call) && !isa<CXXOperatorCallExpr>(Call)) {
@@ -238,8 +267,10 @@ bool storesOnlyThroughRestrict(
       return OK;
     }
     bool VisitVarDecl(VarDecl *V) {
-      // A local array or shared memory is memory nvcc must consider.
-      if (V->getType()->isArrayType() || V->hasAttr<CUDASharedAttr>())
+      // Shared memory, or a static array, is memory nvcc must consider; a
+      // thread's own array is not (stores to it are checked as stores).
+      if (V->hasAttr<CUDASharedAttr>() ||
+          (V->getType()->isArrayType() && !V->hasLocalStorage()))
         OK = false;
       return OK;
     }

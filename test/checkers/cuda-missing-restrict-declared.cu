@@ -42,6 +42,43 @@ __global__ void vec4(const float *x1, const float *x2,
   reinterpret_cast<float4 *>(d)[i] = r;
 }
 
+// An atomic through a `__restrict__` pointer and a thread's own array (even
+// one in local memory, a space of its own) are stores nvcc sees cannot
+// reach 'in': its loads are ld.global.nc as written (pad, audit of stop 25).
+// Not findings.
+__global__ void flagged(float *__restrict__ out, const float *in,
+                        int *__restrict__ flags) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[i];
+  if (threadIdx.x == 0)
+    atomicAdd(&flags[blockIdx.x], 1);
+  __syncthreads();
+  out[i] = v;
+}
+__global__ void ownArray(float *__restrict__ out, const float *in, int k) {
+  float reg[4];
+  for (int j = 0; j < 4; j++)
+    reg[j] = in[threadIdx.x + j * blockDim.x];
+  out[threadIdx.x] = reg[k & 3];
+}
+
+// An atomic through a plain pointer, or a store through a pointer to the
+// thread's array, keeps the finding.
+__global__ void flaggedPlain(float *__restrict__ out, const float *in,
+                             int *flags) {
+  // CHECK-MESSAGES: :[[@LINE-2]]:68: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__'
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&flags[blockIdx.x], 1);
+  out[i] = in[i];
+}
+__global__ void ownArrayPointer(float *__restrict__ out, const float *in) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:71: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__'
+  float reg[4];
+  float *p = reg;
+  p[threadIdx.x & 3] = in[threadIdx.x];
+  out[threadIdx.x] = reg[0];
+}
+
 // Any other store (shared memory, kept conservatively; a plain pointer,
 // which may alias 'in') keeps the finding.
 __global__ void staged(float *__restrict__ out, const float *in) {
