@@ -3,6 +3,7 @@
 #include "LaunchShapeCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "cudalint/KernelLaunches.h"
+#include "cudalint/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -42,6 +43,144 @@ std::optional<uint64_t> count(const Expr *E, const FunctionDecl &FD,
   return N;
 }
 
+/// An upper bound on the value of the grid expression \p E at the launch
+/// \p At: constants, and variables that never change, bounded by the
+/// condition of an `if` that holds the launch (`else if (n < 4096)
+/// k<<<n / 32, 32>>>`, bitpermute), through `/`, `>>`, `+` and `*`.
+class GuardBound {
+public:
+  GuardBound(ASTContext &Ctx, const FunctionDecl &FD, const Stmt *At)
+      : Ctx(Ctx), TIA(Ctx, &FD), At(At) {}
+
+  std::optional<uint64_t> upper(const Expr *E, unsigned Depth = 0) {
+    if (Depth > 8 || E->isValueDependent())
+      return std::nullopt;
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+      return upper(Default->getExpr(), Depth + 1);
+    // `dim3(x, y, z)`: the product of its extents.
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      uint64_t N = 1;
+      for (const Expr *Arg : Construct->arguments()) {
+        std::optional<uint64_t> A = upper(Arg, Depth + 1);
+        if (!A)
+          return std::nullopt;
+        N = llvm::SaturatingMultiply(N, *A);
+      }
+      return Construct->getNumArgs() ? std::optional<uint64_t>(N)
+                                     : std::nullopt;
+    }
+    if (E->getType()->isIntegerType())
+      if (std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx))
+        return C->isNegative() ? std::nullopt
+                               : std::optional<uint64_t>(C->getZExtValue());
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return variable(dyn_cast<VarDecl>(DRE->getDecl()));
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO)
+      return std::nullopt;
+    std::optional<uint64_t> L = upper(BO->getLHS(), Depth + 1);
+    if (!L)
+      return std::nullopt;
+    std::optional<llvm::APSInt> RC =
+        BO->getRHS()->isValueDependent()
+            ? std::nullopt
+            : BO->getRHS()->getIntegerConstantExpr(Ctx);
+    switch (BO->getOpcode()) {
+    case BO_Div:
+      if (RC && RC->isStrictlyPositive())
+        return *L / RC->getZExtValue();
+      return std::nullopt;
+    case BO_Shr:
+      if (RC && !RC->isNegative() && RC->getZExtValue() < 64)
+        return *L >> RC->getZExtValue();
+      return std::nullopt;
+    case BO_Add:
+    case BO_Mul: {
+      std::optional<uint64_t> R = upper(BO->getRHS(), Depth + 1);
+      if (!R)
+        return std::nullopt;
+      return BO->getOpcode() == BO_Add ? llvm::SaturatingAdd(*L, *R)
+                                       : llvm::SaturatingMultiply(*L, *R);
+    }
+    default:
+      return std::nullopt;
+    }
+  }
+
+private:
+  /// The bound an enclosing `if` puts on \p V, which never changes.
+  std::optional<uint64_t> variable(const VarDecl *V) {
+    if (!V || !V->getType()->isIntegerType() || !TIA.isUnmodified(V))
+      return std::nullopt;
+    std::optional<uint64_t> Best;
+    const Stmt *Cur = At;
+    for (unsigned Depth = 0; Depth < 64; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(*Cur);
+      const Stmt *P = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+      if (!P)
+        break;
+      if (const auto *If = dyn_cast<IfStmt>(P); If && Cur != If->getCond())
+        if (auto B = fromCondition(If->getCond(), V, Cur == If->getThen()))
+          Best = Best ? std::min(*Best, *B) : *B;
+      Cur = P;
+    }
+    return Best;
+  }
+
+  /// The bound \p Cond gives \p V where it holds (\p Holds) or not.
+  std::optional<uint64_t> fromCondition(const Expr *Cond, const VarDecl *V,
+                                        bool Holds) {
+    const auto *BO = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+    if (!BO)
+      return std::nullopt;
+    if (Holds && BO->getOpcode() == BO_LAnd) {
+      auto L = fromCondition(BO->getLHS(), V, true);
+      auto R = fromCondition(BO->getRHS(), V, true);
+      if (L && R)
+        return std::min(*L, *R);
+      return L ? L : R;
+    }
+    if (!Holds && BO->getOpcode() == BO_LOr) {
+      auto L = fromCondition(BO->getLHS(), V, false);
+      auto R = fromCondition(BO->getRHS(), V, false);
+      if (L && R)
+        return std::min(*L, *R);
+      return L ? L : R;
+    }
+    auto IsV = [&](const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DRE && DRE->getDecl() == V;
+    };
+    BinaryOperatorKind Op = BO->getOpcode();
+    const Expr *K = nullptr;
+    if (IsV(BO->getLHS())) {
+      K = BO->getRHS();
+    } else if (IsV(BO->getRHS())) {
+      K = BO->getLHS();
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    } else {
+      return std::nullopt;
+    }
+    if (!Holds)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    std::optional<llvm::APSInt> C =
+        K->isValueDependent() ? std::nullopt : K->getIntegerConstantExpr(Ctx);
+    if (!C || C->isNegative())
+      return std::nullopt;
+    uint64_t N = C->getZExtValue();
+    if (Op == BO_LT)
+      return N == 0 ? std::nullopt : std::optional<uint64_t>(N - 1);
+    if (Op == BO_LE)
+      return N;
+    return std::nullopt;
+  }
+
+  ASTContext &Ctx;
+  ThreadIndexAnalysis TIA;
+  const Stmt *At;
+};
+
 } // namespace
 
 void LaunchShapeCheck::registerMatchers(MatchFinder *Finder) {
@@ -77,15 +216,19 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
   // warps: with a constant grid of at most 32 blocks per multiprocessor
   // every block is resident at once, and regrouping the same threads into
   // larger blocks puts no more warps on a multiprocessor.
-  if (Bad)
-    if (std::optional<uint64_t> Blocks = count(Config->getArg(0), *FD, Ctx);
-        Blocks && *Blocks != 0) {
+  if (Bad) {
+    std::optional<uint64_t> Blocks = count(Config->getArg(0), *FD, Ctx);
+    // A run-time grid that the branch holding the launch bounds.
+    if (!Blocks && FD->hasBody())
+      Blocks = GuardBound(Ctx, *FD, Launch).upper(Config->getArg(0));
+    if (Blocks && *Blocks != 0) {
       if (llvm::SaturatingMultiply(*Blocks, *Threads) <= WarpSize)
         return;
       if (*Blocks <= MinMultiprocessors * MaxBlocksPerMultiprocessor &&
           *Threads % WarpSize == 0)
         return;
     }
+  }
   SourceLocation Loc =
       Result.SourceManager->getExpansionLoc(Block->getBeginLoc());
   LaunchSite &L = Launches[Loc];

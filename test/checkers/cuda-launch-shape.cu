@@ -179,3 +179,21 @@ void sweep(float *o, const float *a, int n, int rows) {
   runDot<256>(o, a, n, rows);
   runDotSmall<32>(o, a, n, rows);
 }
+
+// A run-time grid that the branch holding the launch bounds (bitpermute,
+// audit of stop 25): `n < 4096` makes `n / 32` at most 127 blocks, all
+// resident at once. A guard that allows more, or none, keeps the finding.
+__global__ void permute(long *out, const long *in, unsigned lg);
+void runPermute(long *out, const long *in, unsigned lg) {
+  size_t n = (size_t)1 << lg;
+  if (n <= 1024)
+    permute<<<1, n>>>(out, in, lg);
+  else if (n < 4096)
+    permute<<<n / 32, 32>>>(out, in, lg);
+  else if (n < (1 << 20))
+    permute<<<n / 32, 32>>>(out, in, lg);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: block of 32 threads is below the recommended minimum of 64; {{.*}}
+  else
+    permute<<<dim3(n / 32), dim3(32)>>>(out, in, lg);
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: block of 32 threads is below the recommended minimum of 64; {{.*}}
+}
