@@ -2,6 +2,8 @@
 
 #include "DivergentBarrierCheck.h"
 #include "cudalint/DeviceCode.h"
+#include "cudalint/ThreadIndex.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -180,11 +182,61 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   }
 
+  // `if (t < k) { ...; __syncthreads(); return; } ...; __syncthreads();`
+  // in a kernel: both are `bar.sync 0`, the returning threads arrive at it
+  // once and exit, and the barrier waits for no exited thread afterwards
+  // (moe_align). Nothing hangs; the guide's letter is not kept.
+  bool PairedWithExit = !IsWarp && Div.EarlyExit && EndExits &&
+                        Div.OtherBarrier &&
+                        !isInsideLoop(Ctx, Div.OtherBarrier, FD->getBody());
+  Pendings.push_back({Call, Callee, IsWarp, Div, PairedWithExit});
+}
+
+void DivergentBarrierCheck::onEndOfTranslationUnit() {
+  // The barriers the returning threads of a pairing wait at: their own
+  // finding ("reached by only some threads") is the other half of it.
+  llvm::SmallPtrSet<const Stmt *, 4> PairedOthers;
+  for (const Pending &P : Pendings)
+    if (P.PairedWithExit)
+      PairedOthers.insert(P.Div.OtherBarrier);
+  for (const Pending &P : Pendings) {
+    if (P.PairedWithExit) {
+      if (ReportExitedThreads) {
+        diag(P.Call->getBeginLoc(),
+             "%0 pairs with another barrier that the returning threads wait "
+             "at before they exit; both are barrier 0, so this cannot hang, "
+             "but the CUDA programming guide asks every thread of the block "
+             "to reach the same barrier")
+            << P.Callee;
+        diag(P.Div.Cause->getBeginLoc(),
+             "some threads return here, after waiting at another barrier in "
+             "its place",
+             DiagnosticIDs::Note);
+        diag(P.Div.OtherBarrier->getBeginLoc(),
+             "the threads that return wait at this barrier instead",
+             DiagnosticIDs::Note);
+      }
+      continue;
+    }
+    if (!P.Div.EarlyExit && PairedOthers.count(P.Call))
+      continue;
+    report(P);
+  }
+  Pendings.clear();
+  BlockAnalyses.clear();
+  WarpAnalyses.clear();
+  TailCalled.clear();
+  Launches.reset();
+}
+
+void DivergentBarrierCheck::report(const Pending &P) {
+  const CallExpr *Call = P.Call;
+  const ThreadDependence::Divergence &Div = P.Div;
   diag(Call->getBeginLoc(),
        "%0 is reached by only some threads of the %select{block|warp}1; a "
        "barrier that not every thread reaches is undefined behaviour and can "
        "hang")
-      << Callee << IsWarp;
+      << P.Callee << P.IsWarp;
   if (Div.OtherBarrier) {
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier, after waiting at "

@@ -7,6 +7,7 @@
 #include "cudalint/KernelLaunches.h"
 #include "cudalint/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 
 namespace clang::tidy::cuda {
@@ -30,14 +31,22 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override {
-    BlockAnalyses.clear();
-    WarpAnalyses.clear();
-    TailCalled.clear();
-    Launches.reset();
-  }
+  void onEndOfTranslationUnit() override;
 
 private:
+  /// A barrier that only some threads reach, reported at the end of the
+  /// translation unit, when every pairing of barriers is known.
+  struct Pending {
+    const CallExpr *Call;
+    const FunctionDecl *Callee;
+    bool IsWarp;
+    ThreadDependence::Divergence Div;
+    /// The returning threads wait at Div.OtherBarrier once and then exit:
+    /// both are barrier 0, and the barrier cannot hang.
+    bool PairedWithExit;
+  };
+  llvm::SmallVector<Pending, 4> Pendings;
+  void report(const Pending &P);
   /// Whether every call of the `__device__` function \p FD in the
   /// translation unit is the last thing a kernel runs: then its `return`
   /// ends the thread, as in a kernel.
