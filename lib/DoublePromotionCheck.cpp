@@ -187,6 +187,38 @@ bool isSignOp(const Stmt *S) {
 }
 
 // A float value converted to double, and nothing else: `x` in `x * 0.5`.
+/// Whether evaluating \p E reads memory or calls a function: what the
+/// compiler cannot evaluate before the condition that guards it.
+bool readsMemory(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ArraySubscriptExpr, CallExpr>(S))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    return true;
+  return llvm::any_of(S->children(),
+                      [](const Stmt *C) { return readsMemory(C); });
+}
+
+/// Whether \p S is in a loop of its function.
+bool inLoopOfFunction(ASTContext &Ctx, const Stmt *S) {
+  DynTypedNode Cur = DynTypedNode::create(*S);
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>() ||
+        Parents[0].get<LambdaExpr>())
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (P && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+      return true;
+    Cur = Parents[0];
+  }
+  return false;
+}
+
 bool isFloatCast(const Expr *E) {
   const auto *Cast = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
   return Cast && Cast->getCastKind() == CK_FloatingCast &&
@@ -545,8 +577,12 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
         Occ.Promotes = isPromotedFloat(Other) && isFloatContext(Ctx, CO);
         // Converted straight back to float, each branch is converted on its
         // own: the literal becomes its float value, whatever it is.
+        // Not where the float branch is a load the condition guards, in a
+        // loop: nvcc keeps that join in double (jaccard: cvt.f64.f32 of the
+        // load, cvt.rn.f32.f64 after it; audit of stop 25).
         if (Occ.Promotes && SingleLiteral && isFloatCast(Other) &&
-            isImplicitConversionToFloat(parentSkippingParens(Ctx, CO)))
+            isImplicitConversionToFloat(parentSkippingParens(Ctx, CO)) &&
+            !(readsMemory(Other) && inLoopOfFunction(Ctx, CO)))
           Occ.Narrowing = Occurrence::ConditionalBranch;
       }
     }

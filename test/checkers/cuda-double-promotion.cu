@@ -365,3 +365,23 @@ __global__ void constChain(float *out, const float *in) {
   out[threadIdx.x] += f * 0.1;
   // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
 }
+
+// A branch converted back to float: nvcc narrows the literal's branch on its
+// own, except where the other branch is a load the condition guards, in a
+// loop: the join then stays double (jaccard, audit of stop 25: cvt.f64.f32
+// of the load, cvt.rn.f32.f64 after the join).
+__global__ void guardedSelect(const int *idx, const float *w, float *out,
+                              int n) {
+  float acc = 0.0f;
+  for (int i = threadIdx.x; i < 2 * n; i += blockDim.x) {
+    bool valid = i < n;
+    float s = valid ? w[idx[i]] : 0.0;
+    // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: double-precision literal '0.0' promotes float arithmetic to double [cuda-double-promotion]
+    acc += s;
+  }
+  bool first = threadIdx.x < n;
+  float t = first ? w[idx[threadIdx.x]] : 0.0;
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: double-precision literal '0.0' in a branch that nvcc converts to float; the 'f' suffix makes that explicit [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-2]]:43: note: nvcc already converts this branch to float; the suffix makes that explicit
+  out[threadIdx.x] = acc + t;
+}
