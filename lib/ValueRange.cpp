@@ -593,11 +593,17 @@ private:
       switch (classifyVarUse(Ctx, Ref, &Store)) {
       case VarUse::Read:
         continue;
-      case VarUse::Store:
+      case VarUse::Store: {
+        // `cpv = cpv;` (wsm5, through `#define cvap cpv`) changes nothing.
+        const auto *Self =
+            dyn_cast<DeclRefExpr>(Store->getRHS()->IgnoreParenImpCasts());
+        if (Store->getOpcode() == BO_Assign && Self && Self->getDecl() == V)
+          continue;
         if (Value || Store->getOpcode() != BO_Assign)
           return false;
         Value = Store->getRHS();
         continue;
+      }
       default:
         return false;
       }

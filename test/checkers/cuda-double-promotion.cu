@@ -357,6 +357,7 @@ __global__ void powProduct(float *y, const float *r, float len) {
 __global__ void constChain(float *out, const float *in) {
   float a = 2.5;
   float b = a * 3.0;
+  b = b; // wsm5's `cvap = cpv;` with `#define cvap cpv`: no change
   float c = b - 1.0;
   out[threadIdx.x] = c * 0.1;
   float d = in[0];
