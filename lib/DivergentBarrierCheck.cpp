@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang::ast_matchers;
 
@@ -178,6 +179,34 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     diag(Div.Cause->getBeginLoc(),
          "the threads this condition keeps from the barrier reach no other "
          "barrier before they exit",
+         DiagnosticIDs::Note);
+    return;
+  }
+
+  // A block-stride loop over a bound the check cannot evaluate: every
+  // thread runs it equally often when the bound is a multiple of the step
+  // (the host often makes it one), else the last iteration diverges.
+  if (Div.UnlessMultiple && !Div.EarlyExit) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto Text = [&](const Expr *E) {
+      return Lexer::getSourceText(
+                 CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                 Ctx.getLangOpts())
+          .str();
+    };
+    std::string Step = Text(Div.Step);
+    if (!Div.Step->isValueDependent())
+      if (std::optional<llvm::APSInt> C = Div.Step->getIntegerConstantExpr(Ctx))
+        Step = std::to_string(C->getExtValue());
+    diag(Call->getBeginLoc(),
+         "%0 is reached by every thread of the %select{block|warp}1 only if "
+         "'%2' is a multiple of the loop's step %3; otherwise only some "
+         "threads run the last iteration, and a barrier that not every thread "
+         "reaches is undefined behaviour and can hang")
+        << Callee << IsWarp << Text(Div.UnlessMultiple) << Step;
+    diag(Div.Cause->getBeginLoc(),
+         "the threads run this loop equally often only when its bound is a "
+         "multiple of its step",
          DiagnosticIDs::Note);
     return;
   }

@@ -448,7 +448,9 @@ static void factors(const Expr *E,
     Out.push_back(E);
 }
 
-bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
+bool ThreadDependence::hasUniformTripCount(const ForStmt &For,
+                                           const Expr **UnlessMultiple,
+                                           const Expr **StepOut) const {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || Cond->getOpcode() != BO_LT || Cond->isValueDependent())
@@ -514,6 +516,7 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
     return C->getExtValue();
   };
   int64_t BoundConst = 1, StepConst = 1;
+  bool Multiple = true;
   for (const Expr *F : StepFactors) {
     if (std::optional<int64_t> C = ConstantOf(F)) {
       StepConst *= *C;
@@ -521,8 +524,10 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
     }
     const auto *Match =
         llvm::find_if(BoundFactors, [&](const Expr *B) { return Same(B, F); });
-    if (Match == BoundFactors.end())
-      return false;
+    if (Match == BoundFactors.end()) {
+      Multiple = false;
+      continue;
+    }
     BoundFactors.erase(Match);
   }
   for (const Expr *F : BoundFactors)
@@ -530,6 +535,8 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
       if (BoundConst <= (int64_t(1) << 32))
         BoundConst *= *C;
   if (StepConst <= 0 || BoundConst % StepConst != 0)
+    Multiple = false;
+  if (!Multiple && !UnlessMultiple)
     return false;
   // 0 <= start < step.
   auto IsBuiltin = [](const Expr *E, llvm::StringRef Builtin) {
@@ -537,15 +544,27 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
   };
   const Expr *S = resolveLocals(Start, Reassigned);
   if (isLinearThreadIndex(S)) {
-    if (llvm::any_of(StepFactors,
-                     [&](const Expr *F) { return IsBuiltin(F, "blockDim"); }))
-      return true;
     std::optional<llvm::APSInt> C =
         StepFactors.size() == 1 && !Step->isValueDependent()
             ? StepFactors[0]->getIntegerConstantExpr(Ctx)
             : std::nullopt;
-    return C && LaunchedX && C->getExtValue() >= *LaunchedX;
+    bool BlockStride =
+        llvm::any_of(StepFactors,
+                     [&](const Expr *F) { return IsBuiltin(F, "blockDim"); }) ||
+        (C && LaunchedX && C->getExtValue() >= *LaunchedX);
+    if (BlockStride && !Multiple) {
+      // A bound that is not a constant: uniform if it is a multiple.
+      if (!Bound->isValueDependent() && !Bound->isIntegerConstantExpr(Ctx)) {
+        *UnlessMultiple = Bound;
+        if (StepOut)
+          *StepOut = Step;
+      }
+      return false;
+    }
+    return BlockStride;
   }
+  if (!Multiple)
+    return false;
   // blockIdx.x * blockDim.x + threadIdx.x < gridDim.x * blockDim.x.
   const auto *Sum = dyn_cast_or_null<BinaryOperator>(S);
   if (!Sum || Sum->getOpcode() != BO_Add)
@@ -984,8 +1003,13 @@ ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S,
     return {};
   const Expr *ExitCause = nullptr;
   if (const Expr *Cond =
-          dependentCondition(S, nullptr, EndExits ? &ExitCause : nullptr))
-    return {Cond, false};
+          dependentCondition(S, nullptr, EndExits ? &ExitCause : nullptr)) {
+    Divergence D{Cond, false};
+    if (const auto *For = dyn_cast_or_null<ForStmt>(Parents.lookup(Cond));
+        For && For->getCond() == Cond)
+      hasUniformTripCount(*For, &D.UnlessMultiple, &D.Step);
+    return D;
+  }
   const SourceManager &SM = Ctx.getSourceManager();
   for (const ReturnStmt *RS : Returns) {
     if (!SM.isBeforeInTranslationUnit(RS->getEndLoc(), S.getBeginLoc()))

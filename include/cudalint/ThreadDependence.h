@@ -93,6 +93,13 @@ public:
     /// the other threads meet in its place (`if (t < k) { __syncthreads();
     /// return; } __syncthreads();`); null when they reach none there.
     const Stmt *OtherBarrier = nullptr;
+    /// When Cause is the condition of a block-stride loop, `for (i =
+    /// threadIdx.x; i < n; i += S)` with S at least the block's x extent,
+    /// whose trip count is the same in every thread when n is a multiple of
+    /// S: n and S (the barrier diverges only in the last iteration, and
+    /// only when n is not such a multiple).
+    const Expr *UnlessMultiple = nullptr;
+    const Expr *Step = nullptr;
     explicit operator bool() const { return Cause != nullptr; }
   };
   /// With \p EndExits (the function is a kernel, or every call of it ends
@@ -149,7 +156,12 @@ private:
   /// `for (i = t; i < k * S; i += S)` with 0 <= t < S (`threadIdx.x` with S
   /// `blockDim.x` or at least every launch's x extent; the global index with
   /// S a multiple of `gridDim.x * blockDim.x`) runs k times in every thread.
-  bool hasUniformTripCount(const ForStmt &For) const;
+  /// With \p UnlessMultiple: a block-stride loop whose bound is not known
+  /// to be a multiple of its step gives the bound there (and \p Step the
+  /// step); its trip count is uniform when the bound is one.
+  bool hasUniformTripCount(const ForStmt &For,
+                           const Expr **UnlessMultiple = nullptr,
+                           const Expr **Step = nullptr) const;
   /// Whether \p S is in an arm that a constant condition never takes.
   bool isDead(const Stmt &S) const;
   /// A warp-uniform value at warp scope (see the class comment).
