@@ -120,9 +120,11 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                                    Scope Level,
                                    std::optional<int64_t> LaunchedX,
-                                   bool ParamsDependent, unsigned CallDepth)
+                                   bool ParamsDependent, unsigned CallDepth,
+                                   bool AssumeMultiples)
     : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX),
-      ParamsDependent(ParamsDependent), CallDepth(CallDepth) {
+      AssumeMultiples(AssumeMultiples), ParamsDependent(ParamsDependent),
+      CallDepth(CallDepth) {
   collect(FD.getBody(), Defs, Returns);
   for (const auto &[I, D] : llvm::enumerate(Defs)) {
     if (!isa<DeclStmt>(D.At))
@@ -536,7 +538,7 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For,
         BoundConst *= *C;
   if (StepConst <= 0 || BoundConst % StepConst != 0)
     Multiple = false;
-  if (!Multiple && !UnlessMultiple)
+  if (!Multiple && !UnlessMultiple && !AssumeMultiples)
     return false;
   // 0 <= start < step.
   auto IsBuiltin = [](const Expr *E, llvm::StringRef Builtin) {
@@ -554,7 +556,13 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For,
         (C && LaunchedX && C->getExtValue() >= *LaunchedX);
     if (BlockStride && !Multiple) {
       // A bound that is not a constant: uniform if it is a multiple.
-      if (!Bound->isValueDependent() && !Bound->isIntegerConstantExpr(Ctx)) {
+      if (Bound->isValueDependent() || Bound->isIntegerConstantExpr(Ctx))
+        return false;
+      if (AssumeMultiples) {
+        Assumed.insert(&For);
+        return true;
+      }
+      if (UnlessMultiple) {
         *UnlessMultiple = Bound;
         if (StepOut)
           *StepOut = Step;
@@ -1003,13 +1011,8 @@ ThreadDependence::Divergence ThreadDependence::divergence(const Stmt &S,
     return {};
   const Expr *ExitCause = nullptr;
   if (const Expr *Cond =
-          dependentCondition(S, nullptr, EndExits ? &ExitCause : nullptr)) {
-    Divergence D{Cond, false};
-    if (const auto *For = dyn_cast_or_null<ForStmt>(Parents.lookup(Cond));
-        For && For->getCond() == Cond)
-      hasUniformTripCount(*For, &D.UnlessMultiple, &D.Step);
-    return D;
-  }
+          dependentCondition(S, nullptr, EndExits ? &ExitCause : nullptr))
+    return {Cond, false};
   const SourceManager &SM = Ctx.getSourceManager();
   for (const ReturnStmt *RS : Returns) {
     if (!SM.isBeforeInTranslationUnit(RS->getEndLoc(), S.getBeginLoc()))

@@ -34,6 +34,38 @@ void launchCount(const int *in, int *out, int m) {
   countPositive<<<8, NT>>>(in, out, n);
 }
 
+// A count the loop's iterations add to (uniform when every thread runs
+// them all): the barrier under `if (found < 3)` diverges only through the
+// loop too. A barrier under a condition on the thread index in the same
+// loop diverges anyway.
+__global__ void firstThree(const int *in, int *out, int n) {
+  __shared__ int s[NT];
+  __shared__ int total;
+  int found = 0, acc = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    s[threadIdx.x] = in[blockIdx.x * n + p] > 0;
+    if (threadIdx.x == 0)
+      total = s[0] + s[1];
+    if (found < 3) {
+      acc += s[(threadIdx.x + 1) % NT];
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-8]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+      found += total;
+    }
+    if (threadIdx.x < 32)
+      __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
+    // CHECK-NOTES: :[[@LINE-3]]:9: note: the barrier is under this condition, which depends on the thread index
+  }
+  out[blockIdx.x * NT + threadIdx.x] = acc;
+}
+
+void launchFirst(const int *in, int *out, int m) {
+  firstThree<<<8, NT>>>(in, out, m * 1024);
+}
+
 // Negative: the bound rounded up to a multiple of the step.
 __global__ void countRounded(const int *in, int *out, int n) {
   __shared__ int s[NT];
