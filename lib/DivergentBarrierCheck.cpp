@@ -3,9 +3,10 @@
 #include "DivergentBarrierCheck.h"
 #include "cudalint/DeviceCode.h"
 #include "cudalint/ThreadIndex.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -121,23 +122,22 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   if (IsWarp && !isFullWarpMask(*Call, Ctx))
     return;
 
+  // The block's x extent, where every launch in this file agrees: at warp
+  // scope it makes threadIdx.y warp-uniform; it bounds threadIdx.x for a
+  // loop's trip count.
+  auto launchedX = [&]() -> std::optional<int64_t> {
+    if (!isKernel(FD))
+      return std::nullopt;
+    if (!Launches)
+      Launches = std::make_unique<KernelLaunches>(Ctx);
+    return Launches->onlyX(FD);
+  };
+  auto Level =
+      IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block;
   std::unique_ptr<ThreadDependence> &TD =
       IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
-  if (!TD) {
-    // The block's x extent, where every launch in this file agrees: at
-    // warp scope it makes threadIdx.y warp-uniform; it bounds threadIdx.x
-    // for a loop's trip count.
-    std::optional<int64_t> LaunchedX;
-    if (isKernel(FD)) {
-      if (!Launches)
-        Launches = std::make_unique<KernelLaunches>(Ctx);
-      LaunchedX = Launches->onlyX(FD);
-    }
-    TD = std::make_unique<ThreadDependence>(
-        *FD, Ctx,
-        IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block,
-        LaunchedX);
-  }
+  if (!TD)
+    TD = std::make_unique<ThreadDependence>(*FD, Ctx, Level, launchedX());
   // A `return` in a kernel ends the thread, and so does reaching its end;
   // the same in a helper whose every call is the last thing a kernel runs.
   bool EndExits = isKernel(FD);
@@ -180,6 +180,65 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
          "barrier before they exit",
          DiagnosticIDs::Note);
     return;
+  }
+
+  // A block-stride loop over a bound the check cannot evaluate: every
+  // thread runs it equally often when the bound is a multiple of the step
+  // (the host often makes it one), else the last iteration diverges. When
+  // that is the only reason the barrier diverges (also through a variable
+  // the loop's iterations change, `found += total; if (found < 3)`), the
+  // finding says what must hold.
+  if (!Div.EarlyExit) {
+    std::unique_ptr<ThreadDependence> &TM =
+        IsWarp ? WarpMultiples[FD] : BlockMultiples[FD];
+    if (!TM)
+      TM = std::make_unique<ThreadDependence>(*FD, Ctx, Level, launchedX(),
+                                              /*ParamsDependent=*/false,
+                                              /*CallDepth=*/0,
+                                              /*AssumeMultiples=*/true);
+    const ForStmt *Loop = nullptr;
+    const Expr *Bound = nullptr, *Step = nullptr;
+    if (!TM->divergence(*Call, EndExits))
+      for (DynTypedNodeList Ps = Ctx.getParents(*Call); !Ps.empty();
+           Ps = Ctx.getParents(Ps[0])) {
+        const auto *For = Ps[0].get<ForStmt>();
+        if (For && TM->assumedMultiple(For) &&
+            (Bound = TD->boundUnlessMultiple(*For, Step))) {
+          Loop = For;
+          break;
+        }
+        if (!Ps[0].get<Stmt>())
+          break;
+      }
+    if (Loop) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      auto Text = [&](const Expr *E) {
+        return Lexer::getSourceText(
+                   CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+                   Ctx.getLangOpts())
+            .str();
+      };
+      std::string StepText = Text(Step);
+      if (!Step->isValueDependent())
+        if (std::optional<llvm::APSInt> C = Step->getIntegerConstantExpr(Ctx))
+          StepText = std::to_string(C->getExtValue());
+      diag(Call->getBeginLoc(),
+           "%0 is reached by every thread of the %select{block|warp}1 only if "
+           "'%2' is a multiple of the loop's step %3; otherwise only some "
+           "threads run the last iteration, and a barrier that not every "
+           "thread reaches is undefined behaviour and can hang")
+          << Callee << IsWarp << Text(Bound) << StepText;
+      diag(Loop->getCond()->getBeginLoc(),
+           "the threads run this loop equally often only when its bound is a "
+           "multiple of its step",
+           DiagnosticIDs::Note);
+      if (Div.Cause != Loop->getCond())
+        diag(Div.Cause->getBeginLoc(),
+             "this condition differs between threads only through the "
+             "iterations of that loop",
+             DiagnosticIDs::Note);
+      return;
+    }
   }
 
   // `if (t < k) { ...; __syncthreads(); return; } ...; __syncthreads();`
@@ -225,6 +284,8 @@ void DivergentBarrierCheck::onEndOfTranslationUnit() {
   Pendings.clear();
   BlockAnalyses.clear();
   WarpAnalyses.clear();
+  BlockMultiples.clear();
+  WarpMultiples.clear();
   TailCalled.clear();
   Launches.reset();
 }

@@ -61,6 +61,10 @@ private:
   /// at warp scope (`__syncwarp`).
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
       BlockAnalyses, WarpAnalyses;
+  /// The same, taking the bound of each block-stride loop to be a multiple
+  /// of its step (ThreadDependence::assumedMultiple).
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
+      BlockMultiples, WarpMultiples;
 };
 
 } // namespace clang::tidy::cuda

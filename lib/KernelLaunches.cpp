@@ -12,6 +12,8 @@ namespace clang::tidy::cuda {
 namespace {
 
 constexpr int MaxDepth = 8;
+/// How many functions a block may be passed down through.
+constexpr int MaxParameterDepth = 4;
 
 std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
                                    ASTContext &Ctx, int Depth);
@@ -435,12 +437,22 @@ public:
     if (!Kernel || !Config || Config->getNumArgs() < 2)
       return true;
     Consumed.insert(Ref);
-    add(Kernel, Config->getArg(1));
+    add(Kernel, Config->getArg(1), Caller, 0);
     return true;
   }
 
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && !isa<CUDAKernelCallExpr>(Call)) {
+      // The calls of functions a launch's block may come from, through a
+      // parameter. A template's pattern has its calls in its
+      // instantiations, with the arguments evaluated.
+      if (!Caller || !Caller->isDependentContext())
+        CallsTo[Callee->getCanonicalDecl()].push_back({Call, Caller});
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+        Called.insert(DRE);
+    }
     if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() < 3 ||
         isa<CUDAKernelCallExpr>(Call))
       return true;
@@ -450,23 +462,57 @@ public:
     const DeclRefExpr *Ref = nullptr;
     if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
       Consumed.insert(Ref);
-      add(Kernel, Call->getArg(2));
+      add(Kernel, Call->getArg(2), Caller, 0);
     }
     return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
-        FD && isKernel(FD))
-      Refs.push_back(DRE);
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      if (isKernel(FD))
+        Refs.push_back(DRE);
+      else
+        FunctionRefs.push_back(DRE);
+    }
     return true;
   }
 
-  void add(const FunctionDecl *Kernel, const Expr *Block) {
+  /// The parameter of \p Caller that \p Block names (`threads` in
+  /// `void run(dim3 threads) { k<<<g, threads>>>(); }`), when \p Caller
+  /// never changes it.
+  static const ParmVarDecl *parameterOf(const Expr *Block,
+                                        const FunctionDecl *Caller) {
+    if (!Block || !Caller || !Caller->getBody())
+      return nullptr;
+    const Expr *E = Block->IgnoreImplicit()->IgnoreParens();
+    // A copy, or the `dim3(unsigned)` conversion of an integer.
+    while (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      if (Ctor->getNumArgs() < 1 ||
+          !llvm::all_of(llvm::drop_begin(Ctor->arguments()), [](const Expr *A) {
+            return isa<CXXDefaultArgExpr>(A);
+          }))
+        return nullptr;
+      E = Ctor->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P || P->getDeclContext() != Caller || !onlyReads(Caller->getBody(), P))
+      return nullptr;
+    return P;
+  }
+
+  void add(const FunctionDecl *Kernel, const Expr *Block,
+           const FunctionDecl *From, int Depth) {
     KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
     std::optional<BlockShape> S =
-        KernelLaunches::evaluateBlock(Block, Caller, Ctx);
-    std::optional<int64_t> X = S ? std::optional((*S)[0]) : blockX(Block);
+        KernelLaunches::evaluateBlock(Block, From, Ctx);
+    // A block passed in by the caller: the values at its calls.
+    if (!S && Depth < MaxParameterDepth)
+      if (const ParmVarDecl *P = parameterOf(Block, From)) {
+        Pending.push_back({Kernel, P, From, Depth});
+        return;
+      }
+    std::optional<int64_t> X = S ? std::optional((*S)[0]) : blockX(Block, From);
     if (!X)
       L.XUnknown = true;
     else if (!llvm::is_contained(L.Xs, *X))
@@ -481,7 +527,7 @@ public:
 
   /// The x extent of a `dim3(X, ...)` block argument whose other extents
   /// are not constants.
-  std::optional<int64_t> blockX(const Expr *E) {
+  std::optional<int64_t> blockX(const Expr *E, const FunctionDecl *From) {
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
       E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
@@ -489,15 +535,66 @@ public:
     if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() ||
         Ctor->getNumArgs() < 1)
       return std::nullopt;
-    std::optional<int64_t> V = evaluateInt(Ctor->getArg(0), Caller, Ctx, 1);
+    std::optional<int64_t> V = evaluateInt(Ctor->getArg(0), From, Ctx, 1);
     if (!V || *V <= 0 || *V > 1024)
       return std::nullopt;
     return V;
   }
 
+  /// Whether the calls in this translation unit are all the calls of
+  /// \p F: a free function that is not `main`, whose address is not
+  /// taken, with internal linkage, or declared only in the main file and
+  /// not `extern "C"` (a function of a header, or one meant for C, may be
+  /// called from another file).
+  bool allCallsSeen(const FunctionDecl *F) {
+    F = F->getCanonicalDecl();
+    if (isa<CXXMethodDecl>(F) || F->isMain() || !CallsTo.count(F))
+      return false;
+    if (F->isExternallyVisible()) {
+      if (F->isExternC())
+        return false;
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const FunctionDecl *R : F->redecls())
+        if (!SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
+          return false;
+    }
+    for (const DeclRefExpr *DRE : FunctionRefs)
+      if (DRE->getDecl()->getCanonicalDecl() == F && !Called.count(DRE))
+        return false;
+    return true;
+  }
+
+  /// Follows the blocks passed in through parameters to the calls that
+  /// pass them: each call's argument is a launch of the kernel; where some
+  /// call may not be seen, the block is unknown.
+  void resolveParameters() {
+    while (!Pending.empty()) {
+      PendingLaunch PL = Pending.pop_back_val();
+      KernelLaunches::Launches &L = Out[PL.Kernel->getCanonicalDecl()];
+      unsigned Index = PL.P->getFunctionScopeIndex();
+      if (!allCallsSeen(PL.From)) {
+        L.Unknown = L.XUnknown = true;
+        continue;
+      }
+      for (const auto &[Call, From] : CallsTo[PL.From->getCanonicalDecl()]) {
+        const Expr *Arg = nullptr;
+        if (Index < Call->getNumArgs() && !isa<CXXOperatorCallExpr>(Call))
+          Arg = Call->getArg(Index);
+        if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Arg))
+          Arg = Default->getExpr();
+        if (!Arg) {
+          L.Unknown = L.XUnknown = true;
+          continue;
+        }
+        add(PL.Kernel, Arg, From, PL.Depth + 1);
+      }
+    }
+  }
+
   /// A kernel named other than by a launch read here (a function pointer,
   /// a launch this analysis does not know): launched with any shape.
   void finish() {
+    resolveParameters();
     for (const DeclRefExpr *DRE : Refs)
       if (!Consumed.count(DRE)) {
         auto &L = Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()];
@@ -510,6 +607,22 @@ public:
   llvm::DenseMap<const FunctionDecl *, KernelLaunches::Launches> Out;
   llvm::SmallVector<const DeclRefExpr *, 16> Refs;
   llvm::DenseSet<const DeclRefExpr *> Consumed;
+  /// The calls of each function, with the function they are in.
+  llvm::DenseMap<
+      const FunctionDecl *,
+      llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>>
+      CallsTo;
+  /// References to functions other than kernels; those that are callees.
+  llvm::SmallVector<const DeclRefExpr *, 64> FunctionRefs;
+  llvm::DenseSet<const DeclRefExpr *> Called;
+  /// Launches whose block is a parameter of the launching function.
+  struct PendingLaunch {
+    const FunctionDecl *Kernel;
+    const ParmVarDecl *P;
+    const FunctionDecl *From;
+    int Depth;
+  };
+  llvm::SmallVector<PendingLaunch, 4> Pending;
 };
 
 } // namespace

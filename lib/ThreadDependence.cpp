@@ -120,9 +120,11 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                                    Scope Level,
                                    std::optional<int64_t> LaunchedX,
-                                   bool ParamsDependent, unsigned CallDepth)
+                                   bool ParamsDependent, unsigned CallDepth,
+                                   bool AssumeMultiples)
     : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX),
-      ParamsDependent(ParamsDependent), CallDepth(CallDepth) {
+      AssumeMultiples(AssumeMultiples), ParamsDependent(ParamsDependent),
+      CallDepth(CallDepth) {
   collect(FD.getBody(), Defs, Returns);
   for (const auto &[I, D] : llvm::enumerate(Defs)) {
     if (!isa<DeclStmt>(D.At))
@@ -448,7 +450,9 @@ static void factors(const Expr *E,
     Out.push_back(E);
 }
 
-bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
+bool ThreadDependence::hasUniformTripCount(const ForStmt &For,
+                                           const Expr **UnlessMultiple,
+                                           const Expr **StepOut) const {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || Cond->getOpcode() != BO_LT || Cond->isValueDependent())
@@ -514,6 +518,7 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
     return C->getExtValue();
   };
   int64_t BoundConst = 1, StepConst = 1;
+  bool Multiple = true;
   for (const Expr *F : StepFactors) {
     if (std::optional<int64_t> C = ConstantOf(F)) {
       StepConst *= *C;
@@ -521,8 +526,10 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
     }
     const auto *Match =
         llvm::find_if(BoundFactors, [&](const Expr *B) { return Same(B, F); });
-    if (Match == BoundFactors.end())
-      return false;
+    if (Match == BoundFactors.end()) {
+      Multiple = false;
+      continue;
+    }
     BoundFactors.erase(Match);
   }
   for (const Expr *F : BoundFactors)
@@ -530,6 +537,8 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
       if (BoundConst <= (int64_t(1) << 32))
         BoundConst *= *C;
   if (StepConst <= 0 || BoundConst % StepConst != 0)
+    Multiple = false;
+  if (!Multiple && !UnlessMultiple && !AssumeMultiples)
     return false;
   // 0 <= start < step.
   auto IsBuiltin = [](const Expr *E, llvm::StringRef Builtin) {
@@ -537,15 +546,33 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For) const {
   };
   const Expr *S = resolveLocals(Start, Reassigned);
   if (isLinearThreadIndex(S)) {
-    if (llvm::any_of(StepFactors,
-                     [&](const Expr *F) { return IsBuiltin(F, "blockDim"); }))
-      return true;
     std::optional<llvm::APSInt> C =
         StepFactors.size() == 1 && !Step->isValueDependent()
             ? StepFactors[0]->getIntegerConstantExpr(Ctx)
             : std::nullopt;
-    return C && LaunchedX && C->getExtValue() >= *LaunchedX;
+    bool BlockStride =
+        llvm::any_of(StepFactors,
+                     [&](const Expr *F) { return IsBuiltin(F, "blockDim"); }) ||
+        (C && LaunchedX && C->getExtValue() >= *LaunchedX);
+    if (BlockStride && !Multiple) {
+      // A bound that is not a constant: uniform if it is a multiple.
+      if (Bound->isValueDependent() || Bound->isIntegerConstantExpr(Ctx))
+        return false;
+      if (AssumeMultiples) {
+        Assumed.insert(&For);
+        return true;
+      }
+      if (UnlessMultiple) {
+        *UnlessMultiple = Bound;
+        if (StepOut)
+          *StepOut = Step;
+      }
+      return false;
+    }
+    return BlockStride;
   }
+  if (!Multiple)
+    return false;
   // blockIdx.x * blockDim.x + threadIdx.x < gridDim.x * blockDim.x.
   const auto *Sum = dyn_cast_or_null<BinaryOperator>(S);
   if (!Sum || Sum->getOpcode() != BO_Add)

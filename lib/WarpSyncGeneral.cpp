@@ -988,6 +988,7 @@ struct GeneralRaces::Impl {
       return;
     }
     blockStrideBounds(Bound);
+    ownElementBounds(Bound);
     auto round = [](int64_t V) { return V > 32 ? V - V % 32 : V; };
     bool TwoD = UsedT[1] || UsedT[2];
     Shape[0] = !UsedT[0]        ? 1
@@ -1007,6 +1008,100 @@ struct GeneralRaces::Impl {
                    : std::min<int64_t>(
                          Bound[2] < Inf ? std::min<int64_t>(Bound[2], 64) : 4,
                          std::max<int64_t>(1, Max / (Shape[0] * Shape[1])));
+  }
+
+  /// Bounds the block by the elements each thread writes: a write that
+  /// walks a loop, `p[i * 8]` with `p = s + threadIdx.y * 64 +
+  /// threadIdx.x` and i = 0..7, gives thread x the elements x, x + 8, ...,
+  /// x + 56 of its row, so thread 8 would write the elements of thread 0
+  /// (in the same barrier interval: a write-write race). Threads that
+  /// write without a barrier each write their own elements; the first
+  /// thread in a dimension whose elements meet thread 0's bounds the
+  /// block in that dimension (here 8 in x): the column walk of an 8x8
+  /// tile means blocks 8 threads wide. Only writes with a linear element
+  /// in the thread index, in loops without barriers whose domains do not
+  /// depend on the block's shape; a pair the conditions on the path
+  /// exclude does not count.
+  void ownElementBounds(int64_t (&Bound)[3]) {
+    constexpr size_t MaxFootprint = 512;
+    for (const auto &Region : A.Regions)
+      for (const Access &X : Region) {
+        if (!X.Write || X.Side || X.Carried || !X.Root)
+          continue;
+        const std::optional<Compiled> &C = compiled(X);
+        if (!C || C->Doms.empty() || llvm::any_of(X.Loops, [&](const Stmt *L) {
+              return barrierLoop(L);
+            }))
+          continue;
+        // Thread 0's elements, with the loop values, for two block shapes:
+        // the domains must not depend on it.
+        struct Point {
+          int64_t Elem;
+          Env En;
+        };
+        std::vector<Point> Foot;
+        bool OK = true;
+        for (int64_t Dim : {1024, 512}) {
+          Env En;
+          for (unsigned D = 0; D < 3; ++D) {
+            En.BD[D] = Dim;
+            En.GD[D] = 2;
+          }
+          size_t I = 0;
+          OK &= forEachLoopValue(C->Doms, En, [&] {
+            auto E = element(*C, En);
+            if (Dim == 1024) {
+              if (!E || Foot.size() >= MaxFootprint)
+                return false;
+              Foot.push_back({*E, En});
+              return true;
+            }
+            return E && I < Foot.size() && Foot[I++].Elem == *E;
+          });
+          OK &= Foot.size() > 1 && (Dim == 1024 || I == Foot.size());
+          if (!OK)
+            break;
+        }
+        if (!OK)
+          continue;
+        for (unsigned D = 0; D < 3; ++D) {
+          if (!UsedT[D])
+            continue;
+          // The element is thread 0's plus Slope * t in dimension D.
+          auto at = [&](const Point &P, int64_t T) {
+            Env En = P.En;
+            for (unsigned E = 0; E < 3; ++E)
+              En.BD[E] = 1024;
+            En.T[D] = T;
+            return element(*C, En);
+          };
+          std::optional<int64_t> One = at(Foot[0], 1);
+          int64_t Slope = One ? *One - Foot[0].Elem : 0;
+          bool Linear = Slope > 0;
+          for (const Point &P : Foot)
+            for (int64_t T : {1, 7, 31}) {
+              std::optional<int64_t> V = Linear ? at(P, T) : std::nullopt;
+              Linear = V && *V == P.Elem + Slope * T;
+            }
+          if (!Linear)
+            continue;
+          // The first thread t > 0 in D that writes an element of thread
+          // 0: Slope * t + Foot[b] == Foot[a], both reaching the write.
+          int64_t Best = Bound[D];
+          for (const Point &Pa : Foot)
+            for (const Point &Pb : Foot) {
+              int64_t Diff = Pa.Elem - Pb.Elem;
+              if (Diff <= 0 || Diff % Slope || Diff / Slope >= Best)
+                continue;
+              Env Eb = Pb.En;
+              Eb.T[D] = Diff / Slope;
+              bool Maybe;
+              if (reaches(*C, Pa.En, Maybe) && reaches(*C, Eb, Maybe))
+                Best = Diff / Slope;
+            }
+          Bound[D] = Best;
+        }
+      }
   }
 
   /// Bounds the block by the strides of the global indices the accesses

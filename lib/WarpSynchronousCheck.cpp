@@ -172,6 +172,13 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
       bool CrossBlock =
           llvm::any_of(Races, [](const Race &R) { return R.CrossBlock; });
+      // Every race is on a path that skips a barrier under a condition
+      // (`if (cw) { ...; __syncthreads(); ... }`): said so, and where.
+      const Access *Skipped = nullptr;
+      if (!CrossBlock && !EdgeLoop && llvm::all_of(Races, [](const Race &R) {
+            return R.W->Carried || R.R->Carried;
+          }))
+        Skipped = Races.front().W->Carried ? Races.front().W : Races.front().R;
       // The example pair for the note: of the worst kind found.
       auto rank = [](const Race &R) {
         return R.CrossBlock ? 2 : R.SameWarp ? 0 : 1;
@@ -227,6 +234,15 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                                     "loop with no barrier in between; "
                                     "missing __syncthreads() at the end of "
                                     "the loop body"))
+            : Skipped
+                ? (Warp ? diag(Loc, "lanes of a warp communicate through '%0' "
+                                    "with no barrier in between on the paths "
+                                    "that skip a conditional barrier; "
+                                    "warp-synchronous code is a data race")
+                        : diag(Loc, "threads of different warps communicate "
+                                    "through '%0' with no barrier in between "
+                                    "on the paths that skip a conditional "
+                                    "barrier; missing __syncthreads()"))
             : Warp ? diag(Loc, "lanes of a warp communicate through '%0' with "
                                "no barrier in between; warp-synchronous code "
                                "is a data race")
@@ -242,6 +258,12 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                       "iteration"
                     : "another thread writes the element here",
            DiagnosticIDs::Note);
+      if (Skipped && Skipped->CarriedBy)
+        diag(SM.getExpansionLoc(Skipped->CarriedBy->getCond()->getBeginLoc()),
+             "the barrier between them is reached only where this condition "
+             "is %select{false|true}0",
+             DiagnosticIDs::Note)
+            << Skipped->CarriedThen;
       if (Example)
         diag(Loc,
              General.shapeLaunched()

@@ -4,7 +4,12 @@
 // argument of each `kernel<<<grid, block>>>` and `cudaLaunchKernel` /
 // `cudaLaunchCooperativeKernel` call, evaluated where it is a constant
 // (`256`, `dim3(16, 16)`, a macro, a local `dim3 b(16, 16);` or
-// `dim3 b; b.x = 256;` before the launch). The checks that model a block
+// `dim3 b; b.x = 256;` before the launch), and followed through a
+// parameter of the launching function to the calls that pass it
+// (`void run(dim3 threads) { k<<<g, threads>>>(); }` called with
+// `dim3(8, 16)`) where those are all its calls: a free function of the main
+// file (not `extern "C"`, not declared in a header) or with internal
+// linkage, whose address is not taken. The checks that model a block
 // (cuda-warp-synchronous, cuda-divergent-barrier) use the shape the kernel
 // is really launched with instead of the largest one CUDA allows; it is
 // also the one evaluator of launch configurations for the checks that read

@@ -15,6 +15,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -60,7 +61,8 @@ public:
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                    Scope Level = Scope::Block,
                    std::optional<int64_t> LaunchedX = std::nullopt,
-                   bool ParamsDependent = false, unsigned CallDepth = 0);
+                   bool ParamsDependent = false, unsigned CallDepth = 0,
+                   bool AssumeMultiples = false);
 
   /// True if \p E can have different values in different threads.
   bool isDependent(const Expr *E) const;
@@ -101,6 +103,24 @@ public:
   /// without meeting another barrier is an exit like an early `return`
   /// (Cause is then its condition and EarlyExit is set).
   Divergence divergence(const Stmt &S, bool EndExits = false) const;
+
+  /// With AssumeMultiples (see the constructor): whether \p For is a
+  /// block-stride loop taken to run equally often in every thread because
+  /// its bound is assumed a multiple of its step.
+  bool assumedMultiple(const ForStmt *For) const {
+    return Assumed.contains(For);
+  }
+  /// For a block-stride loop whose bound is not known to be a multiple of
+  /// its step (`for (i = threadIdx.x; i < n; i += S)`, S at least the
+  /// block's x extent): the bound, and the step in
+  /// \p Step; else null.
+  const Expr *boundUnlessMultiple(const ForStmt &For, const Expr *&Step) const {
+    const Expr *Bound = nullptr;
+    Step = nullptr;
+    if (AssumeMultiples || hasUniformTripCount(For, &Bound, &Step))
+      return nullptr;
+    return Bound;
+  }
 
   /// Whether \p S calls a barrier (`__syncthreads*`, `__syncwarp`, a
   /// cooperative-groups `sync`), directly or through a function whose body
@@ -149,7 +169,12 @@ private:
   /// `for (i = t; i < k * S; i += S)` with 0 <= t < S (`threadIdx.x` with S
   /// `blockDim.x` or at least every launch's x extent; the global index with
   /// S a multiple of `gridDim.x * blockDim.x`) runs k times in every thread.
-  bool hasUniformTripCount(const ForStmt &For) const;
+  /// With \p UnlessMultiple: a block-stride loop whose bound is not known
+  /// to be a multiple of its step gives the bound there (and \p Step the
+  /// step); its trip count is uniform when the bound is one.
+  bool hasUniformTripCount(const ForStmt &For,
+                           const Expr **UnlessMultiple = nullptr,
+                           const Expr **Step = nullptr) const;
   /// Whether \p S is in an arm that a constant condition never takes.
   bool isDead(const Stmt &S) const;
   /// A warp-uniform value at warp scope (see the class comment).
@@ -184,6 +209,12 @@ private:
   const FunctionDecl &Function;
   Scope Level;
   std::optional<int64_t> LaunchedX;
+  /// Block-stride loops over a bound that is not a constant
+  /// (for (i = threadIdx.x; i < n; i += S), S at least
+  /// the block's x extent, n not a constant) run equally often in every thread:
+  /// the bound is taken to be a multiple of the step. Those loops.
+  bool AssumeMultiples = false;
+  mutable llvm::SmallPtrSet<const ForStmt *, 2> Assumed;
   bool ParamsDependent = false;
   unsigned CallDepth = 0;
   mutable llvm::DenseMap<const FunctionDecl *, bool> UniformReturnCache;

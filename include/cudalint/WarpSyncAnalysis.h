@@ -78,6 +78,9 @@ struct Access {
   unsigned Order;
   /// Copied past a branch that has a barrier on only one of its paths.
   bool Carried = false;
+  /// The first such branch, and whether its barrier is on its true path.
+  const clang::IfStmt *CarriedBy = nullptr;
+  bool CarriedThen = false;
   /// The general analysis (WarpSyncGeneral.cpp): the array as declared
   /// (before canonicalArray), its subscripts outermost first, the loops
   /// walked once that enclose the access (innermost last), and the values
@@ -596,6 +599,7 @@ public:
       Access Y = X;
       Y.Side = Side;
       Y.Carried = false;
+      Y.CarriedBy = nullptr;
       Y.BackEdgeLoop = Loop;
       Edge.push_back(std::move(Y));
     };
@@ -685,6 +689,10 @@ public:
       // accesses before the branch meet those after it.
       if ((F1 != F0) != (flushes() != F1))
         for (Access X : Before) {
+          if (!X.Carried) {
+            X.CarriedBy = If;
+            X.CarriedThen = F1 != F0;
+          }
           X.Carried = true;
           Current.push_back(X);
         }

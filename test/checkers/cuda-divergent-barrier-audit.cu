@@ -140,12 +140,12 @@ __global__ void paddedTiles(const float *in, float *out, int n) {
     t[threadIdx.x] = j < n ? in[j] : 0.f;
     __syncthreads();
   }
-  // Not rounded: the last tile is partial.
+  // Not rounded: the last tile is partial unless n is a multiple of NT.
   for (int j = threadIdx.x; j < n; j += NT) {
     t[threadIdx.x] = in[j];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
-    // CHECK-NOTES: :[[@LINE-4]]:29: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
   }
   out[threadIdx.x] = t[0];
 }
@@ -191,12 +191,13 @@ __global__ void paddedRowsT(const T *in, T *out, IndexT width) {
     acc += tile[(threadIdx.x + 1) % blockSize];
     __syncthreads();
   }
-  // Not rounded: the last tile is partial in every instantiation.
+  // Not rounded: the last tile is partial unless width is a multiple of the
+  // step, in every instantiation.
   for (IndexT j = threadIdx.x; j < width; j += blockSize) {
     tile[threadIdx.x] = in[j];
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads of the block; {{.*}}
-    // CHECK-NOTES: :[[@LINE-4]]:32: note: the barrier is under this condition, which depends on the thread index
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'width' is a multiple of the loop's step 512; {{.*}}
+    // CHECK-NOTES: :[[@LINE-4]]:32: note: the threads run this loop equally often only when its bound is a multiple of its step
   }
   out[blockIdx.x * blockSize + threadIdx.x] = acc;
 }

@@ -52,8 +52,8 @@ __global__ void derived(float *out, int n) {
   for (int j = threadIdx.x; j < n; j += blockDim.x) {
     out[j] = 0.0f;
     __syncthreads();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by only some threads
-    // CHECK-NOTES: :[[@LINE-4]]:29: note: the barrier is under this condition
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step blockDim.x; otherwise only some threads run the last iteration
+    // CHECK-NOTES: :[[@LINE-4]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
   }
   // Assigned under a thread-dependent condition.
   int flag = 0;
