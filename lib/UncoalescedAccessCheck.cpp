@@ -563,6 +563,173 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return false;
 }
 
+// True when \p S is, or holds, a label or a `case`: a jump may land inside.
+bool holdsJumpTarget(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<SwitchCase, LabelStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (holdsJumpTarget(Child))
+      return true;
+  return false;
+}
+
+// True when \p Call neither writes memory nor orders it: a function of the
+// CUDA headers or a built-in that returns a value and takes no pointer or
+// reference (`__expf`, `sqrtf`, `min`), other than barriers, fences and
+// atomics.
+bool isValueCall(const SourceManager &SM, const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || F->getReturnType()->isVoidType() || !F->getIdentifier() ||
+      (F->getBuiltinID() == 0 && !SM.isInSystemHeader(F->getLocation())))
+    return false;
+  for (const ParmVarDecl *P : F->parameters())
+    if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      return false;
+  std::string Name = F->getName().lower();
+  for (const char *Word : {"sync", "fence", "atomic", "barrier"})
+    if (Name.find(Word) != std::string::npos)
+      return false;
+  return true;
+}
+
+// True when nothing in \p S can change memory the kernel reads, or a
+// variable of \p IndexVars: \p S stores to local variables only (besides
+// \p Skip, the access whose load is asked about), and calls only value
+// functions (see isValueCall); no inline assembly, no `goto`.
+bool changesNoMemory(const SourceManager &SM, const Stmt *S, const Expr *Skip,
+                     const llvm::SmallPtrSetImpl<const Decl *> &IndexVars) {
+  if (!S)
+    return true;
+  if (isa<AsmStmt, GotoStmt, IndirectGotoStmt, CXXNewExpr, CXXDeleteExpr,
+          LambdaExpr>(S))
+    return false;
+  auto WritesLocal = [&](const Expr *Target) {
+    if (Target->IgnoreParens() == Skip)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !IndexVars.contains(V);
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && !WritesLocal(BO->getLHS()))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp() && !WritesLocal(UO->getSubExpr()))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isValueCall(SM, Call))
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+      CE && !CE->getConstructor()->isTrivial() &&
+      !SM.isInSystemHeader(CE->getConstructor()->getLocation()))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (!changesNoMemory(SM, Child, Skip, IndexVars))
+      return false;
+  return true;
+}
+
+// The element or member \p S stores to when it is a whole assignment
+// statement (`p[i] = v;`, `p[i] *= d;`, `p[i]++;`, `o[i] = make_float4(...)`);
+// null otherwise.
+const Expr *storedAccess(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    E = EWC->getSubExpr();
+  E = E->IgnoreParens();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isAssignmentOp() ? BO->getLHS()->IgnoreParens() : nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->isIncrementDecrementOp() ? UO->getSubExpr()->IgnoreParens()
+                                        : nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2
+               ? Op->getArg(0)->IgnoreParens()
+               : nullptr;
+  return nullptr;
+}
+
+// The bytes \p Access reads or writes: its pointer parameter, index, byte
+// offset in the element and size.
+std::optional<
+    std::tuple<const ParmVarDecl *, IndexPoly, int64_t, int64_t, int64_t>>
+accessBytes(ASTContext &Ctx, const FunctionDecl *Kernel, const Expr *Access,
+            ThreadIndexAnalysis &TIA) {
+  const Expr *BasePtr = nullptr, *Idx = nullptr;
+  const FieldDecl *Member = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(Access)) {
+    if (!memberAccess(ME, BasePtr, Idx, Member))
+      return std::nullopt;
+  } else if (!elementAccess(Access, BasePtr, Idx)) {
+    return std::nullopt;
+  }
+  std::optional<AccessInfo> Info =
+      describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
+  if (!Info || !Info->Index.Poly)
+    return std::nullopt;
+  int64_t Offset =
+      Member ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+             : 0;
+  return std::make_tuple(Info->Param, *Info->Index.Poly, Offset,
+                         Info->AccessSize, Info->ElemSize);
+}
+
+// True when the same thread has just stored the bytes \p Access reads: an
+// earlier statement of an enclosing block stores to the same pointer, index
+// and bytes (`p[x] *= d;` before `s += p[x];`), and nothing from it to
+// \p Access can change memory or the index's variables (see
+// changesNoMemory), nor jump in between. The compiler keeps the stored value
+// in a register: no load is issued.
+bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        const Expr *Access, ThreadIndexAnalysis &TIA) {
+  auto Bytes = accessBytes(Ctx, Kernel, Access, TIA);
+  if (!Bytes ||
+      std::get<0>(*Bytes)->getType()->getPointeeType().isVolatileQualified())
+    return false;
+  llvm::SmallPtrSet<const Decl *, 4> IndexVars;
+  for (const auto &[M, C] : std::get<1>(*Bytes).terms())
+    for (const IndexSymbol &Sym : M)
+      if (const ValueDecl *D = Sym.getDecl())
+        IndexVars.insert(D);
+  const SourceManager &SM = Ctx.getSourceManager();
+  DynTypedNode Node = DynTypedNode::create(*Access);
+  const Stmt *Cur = Access;
+  for (unsigned Steps = 0; Steps < 256; ++Steps) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    Node = Parents[0];
+    if (Node.get<FunctionDecl>() || Node.get<LambdaExpr>())
+      return false;
+    const Stmt *P = Node.get<Stmt>();
+    if (!P)
+      continue;
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      if (holdsJumpTarget(Cur) || !changesNoMemory(SM, Cur, Access, IndexVars))
+        return false;
+      auto Body = CS->body();
+      const auto *Pos = llvm::find(Body, Cur);
+      while (Pos != Body.begin()) {
+        const Stmt *Sib = *--Pos;
+        if (holdsJumpTarget(Sib))
+          return false;
+        if (const Expr *Stored = storedAccess(Sib))
+          if (auto Other = accessBytes(Ctx, Kernel, Stored, TIA);
+              Other && *Other == *Bytes)
+            return true;
+        if (!changesNoMemory(SM, Sib, nullptr, IndexVars))
+          return false;
+      }
+    }
+    Cur = P;
+  }
+  return false;
+}
+
 } // namespace
 
 const llvm::DenseMap<const Expr *, UncoalescedAccessCheck::RecordRead> &
@@ -846,6 +1013,15 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Info)
     return;
   AccessKind Kind = Info->Kind;
+  // The same thread stored these bytes just before: the value is still in
+  // a register, and no load is issued (`p[x] *= d; s += p[x];`); a
+  // load-and-store is then a store.
+  if (Kind != AccessKind::Store &&
+      loadedFromOwnStore(Ctx, Kernel, Access, TIA)) {
+    if (Kind == AccessKind::Load)
+      return;
+    Kind = AccessKind::Store;
+  }
   const ParmVarDecl *Param = Info->Param;
   const IndexForm &Index = Info->Index;
   int64_t ElemSize = Info->ElemSize, AccessSize = Info->AccessSize;
