@@ -435,7 +435,7 @@ public:
     if (!Kernel || !Config || Config->getNumArgs() < 2)
       return true;
     Consumed.insert(Ref);
-    add(Kernel, Config->getArg(1));
+    add(Kernel, Config->getArg(1), Config->getArg(0));
     return true;
   }
 
@@ -450,7 +450,7 @@ public:
     const DeclRefExpr *Ref = nullptr;
     if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
       Consumed.insert(Ref);
-      add(Kernel, Call->getArg(2));
+      add(Kernel, Call->getArg(2), Call->getArg(1));
     }
     return true;
   }
@@ -462,8 +462,18 @@ public:
     return true;
   }
 
-  void add(const FunctionDecl *Kernel, const Expr *Block) {
+  void add(const FunctionDecl *Kernel, const Expr *Block, const Expr *Grid) {
     KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
+    // A grid that depends on the launching template's arguments: its
+    // instantiations have the values.
+    std::optional<BlockShape> G =
+        KernelLaunches::evaluateDim3(Grid, Caller, Ctx);
+    if (G) {
+      if (!llvm::is_contained(L.Grids, *G))
+        L.Grids.push_back(*G);
+    } else if (!Grid->isValueDependent() && !Grid->isTypeDependent()) {
+      L.GridUnknown = true;
+    }
     std::optional<BlockShape> S =
         KernelLaunches::evaluateBlock(Block, Caller, Ctx);
     std::optional<int64_t> X = S ? std::optional((*S)[0]) : blockX(Block);
@@ -554,6 +564,10 @@ KernelLaunches::KernelLaunches(ASTContext &Ctx) {
     Launches &Into = ByKernel[Pattern];
     Into.Unknown |= L.Unknown;
     Into.XUnknown |= L.XUnknown;
+    Into.GridUnknown |= L.GridUnknown;
+    for (const BlockShape &G : L.Grids)
+      if (!llvm::is_contained(Into.Grids, G))
+        Into.Grids.push_back(G);
     for (const BlockShape &S : L.Shapes)
       if (!llvm::is_contained(Into.Shapes, S))
         Into.Shapes.push_back(S);
@@ -575,6 +589,14 @@ KernelLaunches::onlyShape(const FunctionDecl *Kernel) const {
   if (!L || L->Unknown || L->Shapes.size() != 1)
     return std::nullopt;
   return L->Shapes.front();
+}
+
+std::optional<BlockShape>
+KernelLaunches::onlyGrid(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->GridUnknown || L->Grids.size() != 1)
+    return std::nullopt;
+  return L->Grids.front();
 }
 
 std::optional<int64_t> KernelLaunches::onlyX(const FunctionDecl *Kernel) const {

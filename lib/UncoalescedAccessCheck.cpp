@@ -286,11 +286,19 @@ bool runsEveryIteration(ASTContext &Ctx, const Stmt *Loop) {
       .empty();
 }
 
+const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
+                              ThreadIndexAnalysis &TIA);
+
+/// The value of a uniform expression where the launches make it a constant.
+using BoundValueFn = llvm::function_ref<std::optional<int64_t>(const Expr *)>;
+
 // A term `c * i` of \p Rest whose `i` is the counter of a loop with constant
-// bounds that every thread runs in full: the counter and c.
-std::optional<std::pair<IndexSymbol, int64_t>>
+// bounds that every thread runs in full (`for (i = 0; i < 4; i++)`, or
+// `for (i = 0; i < w; i++)` with \p BoundValue giving w): the counter, c
+// and the values the counter takes.
+std::optional<std::tuple<IndexSymbol, int64_t, LoopSpan>>
 loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
-                ThreadIndexAnalysis &TIA) {
+                ThreadIndexAnalysis &TIA, BoundValueFn BoundValue) {
   for (const auto &[M, Coef] : Rest.terms()) {
     if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
       continue;
@@ -299,7 +307,15 @@ loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
       continue;
     std::optional<LoopSpan> Span = TIA.constantLoopSpan(V);
     if (Span && Span->Step != 0 && runsEveryIteration(Ctx, Span->Loop))
-      return std::make_pair(M[0], Coef);
+      return std::make_tuple(M[0], Coef, *Span);
+    if (const Expr *Bound = countingLoopBound(Ctx, V, TIA))
+      if (std::optional<int64_t> N = BoundValue(Bound); N && *N >= 1) {
+        LoopSpan Known;
+        Known.First = 0;
+        Known.Last = *N - 1;
+        Known.Step = 1;
+        return std::make_tuple(M[0], Coef, Known);
+      }
   }
   return std::nullopt;
 }
@@ -460,7 +476,58 @@ struct AccessInfo {
   const ParmVarDecl *Param = nullptr;
   int64_t ElemSize = 0, AccessSize = 0;
   IndexForm Index;
+  /// The run-time lane stride that the launch values make a constant.
+  std::optional<IndexPoly> LaunchStride;
 };
+
+/// The value every launch passes for a parameter of the kernel.
+using ParamValueFn =
+    llvm::function_ref<std::optional<int64_t>(const ParmVarDecl *)>;
+
+// \p Poly with each parameter of \p Kernel that \p Value knows replaced by
+// its value; \p Changed is set when one is.
+IndexPoly withLaunchValues(const IndexPoly &Poly, const FunctionDecl *Kernel,
+                           ParamValueFn Value, bool &Changed) {
+  IndexPoly Out;
+  for (const auto &[M, C] : Poly.terms()) {
+    IndexPoly Term = IndexPoly::constant(C);
+    for (const IndexSymbol &S : M) {
+      const auto *P = dyn_cast_or_null<ParmVarDecl>(S.getDecl());
+      std::optional<int64_t> V;
+      if (P && P->getDeclContext() == Kernel)
+        V = Value(P);
+      if (V && *V > -(int64_t(1) << 24) && *V < (int64_t(1) << 24)) {
+        Term = Term * *V;
+        Changed = true;
+      } else {
+        Term = Term * IndexPoly::symbol(S);
+      }
+    }
+    Out = Out + Term;
+  }
+  return Out;
+}
+
+// The index of \p Info with the kernel's parameters that every launch
+// passes one constant for replaced by it, where that makes the lane stride
+// a constant (`zi[tx * w + i]` with `w == 2` at every launch: stride 2).
+void applyLaunchValues(AccessInfo &Info, const FunctionDecl *Kernel,
+                       ThreadIndexAnalysis &TIA, ParamValueFn Value) {
+  if (!Info.Index.Poly)
+    return;
+  bool Changed = false;
+  IndexForm New = Info.Index;
+  New.Poly = withLaunchValues(*Info.Index.Poly, Kernel, Value, Changed);
+  if (!Changed)
+    return;
+  LaneStride Before = TIA.laneStride(Info.Index);
+  LaneStride After = TIA.laneStride(New);
+  if (!After.isConstant())
+    return;
+  if (Before.isSymbolic())
+    Info.LaunchStride = Before.Symbols;
+  Info.Index = New;
+}
 
 // What \p Access (with the pointer \p BasePtr it goes through, its subscript
 // \p Idx, and for a member of an element the member \p Member at byte
@@ -754,10 +821,15 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
   };
   std::vector<Group> Groups;
   const Stmt &Body = *Kernel->getBody();
+  auto Value = [&](const ParmVarDecl *P) {
+    return launchValue(Ctx, Kernel, P);
+  };
   auto Visit = [&](const Expr *E, const Expr *BasePtr, const Expr *Idx,
                    const FieldDecl *Member) {
     std::optional<AccessInfo> Info =
         describeAccess(Ctx, Kernel, E, BasePtr, Idx, Member, TIA);
+    if (Info)
+      applyLaunchValues(*Info, Kernel, TIA, Value);
     // Reads only: `a[i] += v` reads too, plain stores do not.
     if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
       return;
@@ -791,16 +863,23 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
     // the elements at every value it takes, as constant offsets would.
     SmallVector<int64_t, 8> Consts = {C};
-    if (std::optional<std::pair<IndexSymbol, int64_t>> Counter =
-            loopCounterTerm(Ctx, Rest, TIA)) {
-      std::optional<LoopSpan> Span =
-          TIA.constantLoopSpan(cast<VarDecl>(Counter->first.getDecl()));
+    auto BoundValue = [&](const Expr *Bound) -> std::optional<int64_t> {
+      IndexForm F = TIA.analyze(Bound);
+      if (!F.Poly)
+        return std::nullopt;
+      bool Changed = false;
+      return withLaunchValues(*F.Poly, Kernel, Value, Changed).getConstant();
+    };
+    if (std::optional<std::tuple<IndexSymbol, int64_t, LoopSpan>> Counter =
+            loopCounterTerm(Ctx, Rest, TIA, BoundValue)) {
+      const LoopSpan *Span = &std::get<2>(*Counter);
       Consts.clear();
       for (int64_t N = 0, V = Span->First;
            N < S && (Span->Step > 0 ? V <= Span->Last : V >= Span->Last);
            ++N, V += Span->Step)
-        Consts.push_back(C + Counter->second * V);
-      Rest = Rest - IndexPoly::symbol(Counter->first) * Counter->second;
+        Consts.push_back(C + std::get<1>(*Counter) * V);
+      Rest = Rest -
+             IndexPoly::symbol(std::get<0>(*Counter)) * std::get<1>(*Counter);
     }
     auto G = llvm::find_if(Groups, [&](const Group &G) {
       return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
@@ -886,6 +965,16 @@ UncoalescedAccessCheck::calls(ASTContext &Ctx) {
 std::optional<int64_t>
 UncoalescedAccessCheck::launchValue(ASTContext &Ctx, const FunctionDecl *Kernel,
                                     const ParmVarDecl *P) {
+  auto [Cached, Inserted] = ParamValues.try_emplace(P);
+  if (!Inserted)
+    return Cached->second;
+  std::optional<int64_t> V = launchValueImpl(Ctx, Kernel, P);
+  ParamValues[P] = V;
+  return V;
+}
+
+std::optional<int64_t> UncoalescedAccessCheck::launchValueImpl(
+    ASTContext &Ctx, const FunctionDecl *Kernel, const ParmVarDecl *P) {
   const KernelLaunches::Launches *L = Launches->launchesOf(Kernel);
   if (!L || L->Unknown)
     return std::nullopt;
@@ -954,6 +1043,10 @@ std::set<int64_t> UncoalescedAccessCheck::recordOffsets(
         continue;
       std::optional<AccessInfo> Info =
           describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+      if (Info)
+        applyLaunchValues(*Info, Kernel, TIA, [&](const ParmVarDecl *P) {
+          return launchValue(Ctx, Kernel, P);
+        });
       if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
         continue;
       LaneStride S = TIA.laneStride(Info->Index);
@@ -1012,6 +1105,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
   if (!Info)
     return;
+  applyLaunchValues(*Info, Kernel, TIA, [&](const ParmVarDecl *P) {
+    return launchValue(Ctx, Kernel, P);
+  });
   AccessKind Kind = Info->Kind;
   // The same thread stored these bytes just before: the value is still in
   // a register, and no load is issued (`p[x] *= d; s += p[x];`); a
@@ -1045,6 +1141,13 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     StrideText =
         Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
+    // A run-time stride that every launch passes one value for.
+    if (Info->LaunchStride)
+      StrideText = Member
+                       ? StrideText + " ('" + Info->LaunchStride->str() +
+                             "' is " + std::to_string(S) + " at every launch)"
+                       : "'" + Info->LaunchStride->str() + "' (" +
+                             std::to_string(S) + " at every launch)";
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
     // Each thread reads its whole record, element by element in a loop:
     // the sectors fetched are used across the loop while L1 keeps them,
@@ -1103,9 +1206,12 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   // the thread-index guards on the way let in take part (`if (tid == 0)`:
   // one lane, no strided request).
   std::optional<BlockShape> Shape = Launches->onlyShape(Kernel);
-  WarpCount Count =
-      countSectors(Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
-                   LaneGuards(Ctx, TIA, Shape, Access));
+  WarpCount Count = countSectors(
+      Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
+      LaneGuards(
+          Ctx, TIA, Shape, Access,
+          [&](const ParmVarDecl *P) { return launchValue(Ctx, Kernel, P); },
+          Launches->onlyGrid(Kernel)));
   if (Count.Lanes <= 1)
     return;
   int64_t Sectors = Count.Sectors, Coalesced = Count.Coalesced;
@@ -1220,6 +1326,7 @@ void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   Reported.clear();
   Launches.reset();
   KernelLoads.clear();
+  ParamValues.clear();
   Calls.clear();
   CallsCollected = false;
 }

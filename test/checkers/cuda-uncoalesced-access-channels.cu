@@ -28,16 +28,16 @@ void toneMap(const float *in, float *out, unsigned w, unsigned h) {
 }
 
 // The same kernel launched directly with the constant 8: 3 of 8 floats
-// read, reported.
+// read, reported, with the sectors counted at that stride.
 __global__ void luminance8(const float *__restrict__ in, float *out,
                            unsigned nc, unsigned w) {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   float r = in[x * nc + 0];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart, so a warp request touches 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   float g = in[x * nc + 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart
   float b = in[x * nc + 2];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart
   out[x] = r + g + b;
 }
 
