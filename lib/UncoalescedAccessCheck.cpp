@@ -1206,18 +1206,37 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   // the thread-index guards on the way let in take part (`if (tid == 0)`:
   // one lane, no strided request).
   std::optional<BlockShape> Shape = Launches->onlyShape(Kernel);
-  WarpCount Count = countSectors(
-      Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
-      LaneGuards(
-          Ctx, TIA, Shape, Access,
-          [&](const ParmVarDecl *P) { return launchValue(Ctx, Kernel, P); },
-          Launches->onlyGrid(Kernel)));
+  auto Guards = [&] {
+    return LaneGuards(
+        Ctx, TIA, Shape, Access,
+        [&](const ParmVarDecl *P) { return launchValue(Ctx, Kernel, P); },
+        Launches->onlyGrid(Kernel));
+  };
+  WarpCount Count = countSectors(Index, Stride, ElemSize, AccessSize, Offset,
+                                 Inside, Shape, Guards());
   if (Count.Lanes <= 1)
     return;
   int64_t Sectors = Count.Sectors, Coalesced = Count.Coalesced;
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
+  // A run-time record of which each thread reads the consecutive offsets
+  // First..Last: it holds at least Last + 1 elements, so the lanes are at
+  // least that far apart. The fewest sectors a request can then touch.
+  std::string CountText = std::to_string(Sectors);
+  int64_t FewestSectors = Sectors;
+  if (ReadOffsets && ReadOffsets->first >= 0) {
+    LaneStride Shortest;
+    Shortest.Kind = LaneStride::Constant;
+    Shortest.Value = ReadOffsets->second + 1;
+    FewestSectors = countSectors(Index, Shortest, ElemSize, AccessSize, Offset,
+                                 Inside, Shape, Guards())
+                        .Sectors;
+    if (FewestSectors < Sectors)
+      CountText = std::to_string(FewestSectors) + " to " + CountText;
+    else
+      FewestSectors = Sectors;
+  }
   std::string ShapeText;
   if (Shape && (*Shape)[0] < 32) {
     ShapeText = " (blocks of " + std::to_string((*Shape)[0]);
@@ -1265,8 +1284,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
             "%select{elements|member '%6'}5 %1 apart, so a warp "
             "request touches %select{|up to }2%3 32-byte sectors instead of "
             "%4%7")
-      << KindNames[static_cast<int>(Kind)] << StrideText << !Stride.isConstant()
-      << Sectors << Coalesced << (Member != nullptr)
+      << KindNames[static_cast<int>(Kind)] << StrideText
+      << (!Stride.isConstant() && FewestSectors == Sectors) << CountText
+      << Coalesced << (Member != nullptr)
       << (Member ? Member->getName() : StringRef()) << ShapeText
       << Access->getSourceRange();
   for (const IndexDefinition &D : Index.Definitions) {
@@ -1279,7 +1299,18 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
-  if (ReadOffsets)
+  if (ReadOffsets && FewestSectors < Sectors && ReadOffsets->first == 0)
+    diag(Loc,
+         "each thread reads the %0 consecutive elements at offsets 0 to %1 "
+         "of its record of %2: if the record is %0 elements long, that is "
+         "all of it, the request touches %3 sectors and every byte fetched "
+         "is used (the cost is in L1 requests, not DRAM traffic); the "
+         "longer the record, the more of each sector is wasted",
+         DiagnosticIDs::Note)
+        << static_cast<int>(ReadOffsets->second + 1)
+        << static_cast<int>(ReadOffsets->second) << StrideText
+        << static_cast<int>(FewestSectors);
+  else if (ReadOffsets)
     diag(Loc,
          "each thread reads the %0 consecutive elements at offsets %1 to %2 "
          "of its record of %3: the fewer elements the record has beyond "
