@@ -642,9 +642,14 @@ const Expr *ThreadIndexAnalysis::sameValueUse(const VarDecl *V,
   // and Use: the ones that hold Use while they define nothing, and their
   // earlier siblings up to the nearest one that defines V.
   SmallVector<const Stmt *, 8> Region;
-  const Stmt *Cur = Use;
+  // The read itself: the reference with its parentheses and conversions
+  // (`(jj)` in a macro's expansion).
+  const Stmt *Read = Use;
+  while (isa_and_nonnull<ParenExpr, ImplicitCastExpr>(Parents.lookup(Read)))
+    Read = Parents.lookup(Read);
+  const Stmt *Cur = Read;
   for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
-    if (Cur != Use && (definesVar(Cur, V) || isa<SwitchCase, LabelStmt>(Cur)))
+    if (Cur != Read && (definesVar(Cur, V) || isa<SwitchCase, LabelStmt>(Cur)))
       break;
     Region.push_back(Cur);
     const auto *CS = dyn_cast<CompoundStmt>(P);

@@ -27,6 +27,25 @@ __global__ void contract(const cplx *__restrict__ y,
   out[a] = s;
 }
 
+// The same through an index macro, which puts `jj` in parentheses.
+#define AT(a, b) ((a) + n * (b))
+__global__ void contract_macro(const cplx *__restrict__ y,
+                               const int *__restrict__ start, double *out,
+                               int n, int m) {
+  int a = blockIdx.x * blockDim.x + threadIdx.x;
+  double s = 0.0;
+  for (int j = 0; j < m; j++) {
+    int jj = start[j];
+    for (int k = 0; k < j; k++) {
+      double r = y[AT(a, jj)].re;
+      double i = y[AT(a, jj)].im;
+      s += r * i;
+      jj++;
+    }
+  }
+  out[a] = s;
+}
+
 // `jj` moves between the two reads: `.re` of one record, `.im` of the next,
 // each half of its record unused.
 __global__ void skewed(const cplx *__restrict__ y,
@@ -80,6 +99,7 @@ __global__ void branchy(const cplx *__restrict__ y,
 
 void run(const cplx *y, const int *st, double *o, int n, int m) {
   contract<<<n / 256, 256>>>(y, st, o, n, m);
+  contract_macro<<<n / 256, 256>>>(y, st, o, n, m);
   skewed<<<n / 256, 256>>>(y, st, o, n, m);
   branchy<<<n / 256, 256>>>(y, st, o, n, m);
 }
