@@ -287,7 +287,8 @@ bool runsEveryIteration(ASTContext &Ctx, const Stmt *Loop) {
 }
 
 const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
-                              ThreadIndexAnalysis &TIA);
+                              ThreadIndexAnalysis &TIA,
+                              int64_t *First = nullptr);
 
 /// The value of a uniform expression where the launches make it a constant.
 using BoundValueFn = llvm::function_ref<std::optional<int64_t>(const Expr *)>;
@@ -308,10 +309,11 @@ loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
     std::optional<LoopSpan> Span = TIA.constantLoopSpan(V);
     if (Span && Span->Step != 0 && runsEveryIteration(Ctx, Span->Loop))
       return std::make_tuple(M[0], Coef, *Span);
-    if (const Expr *Bound = countingLoopBound(Ctx, V, TIA))
-      if (std::optional<int64_t> N = BoundValue(Bound); N && *N >= 1) {
+    int64_t First = 0;
+    if (const Expr *Bound = countingLoopBound(Ctx, V, TIA, &First))
+      if (std::optional<int64_t> N = BoundValue(Bound); N && *N > First) {
         LoopSpan Known;
-        Known.First = 0;
+        Known.First = First;
         Known.Last = *N - 1;
         Known.Step = 1;
         return std::make_tuple(M[0], Coef, Known);
@@ -322,16 +324,21 @@ loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
 
 // The bound B of `for (int i = 0; i < B; ++i)` (`i++`, `i += 1`, `B > i`)
 // whose counter \p V every thread runs from 0 to B - 1 in full; null for
-// any other variable.
+// any other variable. With \p First, the counter may start at any constant
+// from 0 up (`for (int i = 1; i < B; i++)`), which \p First receives.
 const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
-                              ThreadIndexAnalysis &TIA) {
+                              ThreadIndexAnalysis &TIA, int64_t *First) {
   if (!TIA.isInductionVariable(V))
     return nullptr;
   Expr::EvalResult Init;
   if (!V->getInit() || V->getInit()->isValueDependent() ||
       !V->getInit()->EvaluateAsInt(Init, Ctx) || !Init.Val.isInt() ||
-      Init.Val.getInt() != 0)
+      Init.Val.getInt().isNegative() ||
+      Init.Val.getInt().getSignificantBits() > 32 ||
+      (!First && Init.Val.getInt() != 0))
     return nullptr;
+  if (First)
+    *First = Init.Val.getInt().getExtValue();
   DynTypedNodeList Parents = Ctx.getParents(*V);
   const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
   if (!DS)
@@ -863,7 +870,14 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
     // the elements at every value it takes, as constant offsets would.
     SmallVector<int64_t, 8> Consts = {C};
+    // A bound that the launches make a constant: for records of up to a
+    // cache line (128 bytes), which the loop's first iterations bring into
+    // L1 whole; a longer row per thread (`for (l = 0; l < seqlen; l++)
+    // u[d * seqlen + l]`) is the textbook strided pattern and stays
+    // reported.
     auto BoundValue = [&](const Expr *Bound) -> std::optional<int64_t> {
+      if (S * Info->ElemSize > 128)
+        return std::nullopt;
       IndexForm F = TIA.analyze(Bound);
       if (!F.Poly)
         return std::nullopt;

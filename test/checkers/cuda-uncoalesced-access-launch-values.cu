@@ -56,6 +56,33 @@ template <int np> void run_transpose(double *out, const double *in) {
               dim3(BLOCK, BLOCK)>>>(out, in, np);
 }
 
+// Class scores: offset 0, then 1 to classes - 1 in a loop; 3 classes at
+// every launch: each thread's whole record, no finding.
+__global__ void best_class(const float *__restrict__ cls, int *out,
+                           int classes) {
+  int a = threadIdx.x;
+  const float *scores = cls + blockIdx.x * 6 * classes + a * classes;
+  float best = scores[0];
+  int id = 0;
+  for (int i = 1; i < classes; i++)
+    if (scores[i] > best) {
+      best = scores[i];
+      id = i;
+    }
+  out[blockIdx.x * 6 + a] = id;
+}
+
+// A row of `len` (1024 at every launch) floats per thread, read in a loop:
+// the textbook strided pattern, reported at the stride the launches give.
+__global__ void row_sums(const float *__restrict__ u, float *out, int len) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int l = 0; l < len; ++l)
+    s += u[d * len + l];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: uncoalesced load from global memory: consecutive threads access elements 'len' (1024 at every launch) apart, so a warp request touches 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  out[d] = s;
+}
+
 // Launched with two different widths: nothing is known, the worst case is
 // reported.
 __global__ void rows(const float *__restrict__ in, float *out, int w) {
@@ -69,6 +96,8 @@ int main() {
   filtering<float>(nullptr, nullptr, 8, width);
   filtering<double>(nullptr, nullptr, 8, width);
   run_transpose<4>(nullptr, nullptr);
+  best_class<<<16, 6>>>(nullptr, nullptr, 3);
+  row_sums<<<4, 256>>>(nullptr, nullptr, 1024);
   rows<<<4, 256>>>(nullptr, nullptr, 3);
   rows<<<4, 256>>>(nullptr, nullptr, 5);
 }
