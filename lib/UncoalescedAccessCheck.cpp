@@ -395,6 +395,30 @@ bool walksWholeRecord(ASTContext &Ctx, const IndexPoly &Index,
   return false;
 }
 
+// True when every term of \p Rest is a multiple of the one-term stride
+// \p Stride (`n * tid`, `n * blockIdx.x * blockDim.x`): the index's
+// constant part is then an offset into the thread's record, which starts
+// at a multiple of the stride (not so for `n * tid + n * n`).
+bool startsRecords(const IndexPoly &Rest, const IndexPoly &Stride) {
+  if (Stride.terms().size() != 1)
+    return false;
+  const auto &[SM, SC] = *Stride.terms().begin();
+  if (SC == 0)
+    return false;
+  for (const auto &[M, C] : Rest.terms()) {
+    if (C % SC != 0)
+      return false;
+    IndexPoly::Monomial Left(M.begin(), M.end());
+    for (const IndexSymbol &S : SM) {
+      auto It = llvm::find(Left, S);
+      if (It == Left.end())
+        return false;
+      Left.erase(It);
+    }
+  }
+  return true;
+}
+
 // The value of \p E where it is an integer constant.
 std::optional<int64_t> constantValue(ASTContext &Ctx, const Expr *E) {
   Expr::EvalResult R;
@@ -1202,7 +1226,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
           return;
       } else if (Offsets.size() >= 2 &&
                  *Offsets.rbegin() - *Offsets.begin() + 1 ==
-                     static_cast<int64_t>(Offsets.size())) {
+                     static_cast<int64_t>(Offsets.size()) &&
+                 startsRecords(*Index.Poly - IndexPoly::constant(C),
+                               Stride.Symbols)) {
         ReadOffsets = std::make_pair(*Offsets.begin(), *Offsets.rbegin());
       }
     }

@@ -78,3 +78,19 @@ void runMixed(const float *in, float *out, unsigned w) {
   luminanceMixed<<<w / 256, 256>>>(in, out, 4);
   luminanceMixed<<<w / 256, 256>>>(in, out, 16);
 }
+
+// Offsets past a uniform term that is not a multiple of the record's
+// length (`n * n`): not offsets into the record from its start, so no range
+// and no note.
+__global__ void statsAfterMatrix(const float *__restrict__ res, float *out,
+                                 int n) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *r = res + x * (n * n + n);
+  out[x] = r[n * n] - r[n * n + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: uncoalesced load from global memory: consecutive threads access elements 'n + n * n' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: index 'x' is computed here
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'res' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
+  // CHECK-NOTES: :[[@LINE-4]]:23: warning: uncoalesced load from global memory: consecutive threads access elements 'n + n * n' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-7]]:12: note: index 'x' is computed here
+  // CHECK-NOTES: :[[@LINE-6]]:23: note: 'res' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
+}
