@@ -437,7 +437,7 @@ public:
     if (!Kernel || !Config || Config->getNumArgs() < 2)
       return true;
     Consumed.insert(Ref);
-    add(Kernel, Config->getArg(1), Caller, 0);
+    add(Kernel, Config->getArg(1), Caller, 0, Config->getArg(0));
     return true;
   }
 
@@ -462,7 +462,7 @@ public:
     const DeclRefExpr *Ref = nullptr;
     if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
       Consumed.insert(Ref);
-      add(Kernel, Call->getArg(2), Caller, 0);
+      add(Kernel, Call->getArg(2), Caller, 0, Call->getArg(1));
     }
     return true;
   }
@@ -501,9 +501,23 @@ public:
     return P;
   }
 
+  /// Records the launch of \p Kernel with \p Block from \p From (\p Depth
+  /// parameters up from the launch) and, at the launch itself, its \p Grid.
   void add(const FunctionDecl *Kernel, const Expr *Block,
-           const FunctionDecl *From, int Depth) {
+           const FunctionDecl *From, int Depth, const Expr *Grid = nullptr) {
     KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
+    // A grid that depends on the launching template's arguments: its
+    // instantiations have the values.
+    if (Grid) {
+      std::optional<BlockShape> G =
+          KernelLaunches::evaluateDim3(Grid, From, Ctx);
+      if (G) {
+        if (!llvm::is_contained(L.Grids, *G))
+          L.Grids.push_back(*G);
+      } else if (!Grid->isValueDependent() && !Grid->isTypeDependent()) {
+        L.GridUnknown = true;
+      }
+    }
     std::optional<BlockShape> S =
         KernelLaunches::evaluateBlock(Block, From, Ctx);
     // A block passed in by the caller: the values at its calls.
@@ -667,6 +681,10 @@ KernelLaunches::KernelLaunches(ASTContext &Ctx) {
     Launches &Into = ByKernel[Pattern];
     Into.Unknown |= L.Unknown;
     Into.XUnknown |= L.XUnknown;
+    Into.GridUnknown |= L.GridUnknown;
+    for (const BlockShape &G : L.Grids)
+      if (!llvm::is_contained(Into.Grids, G))
+        Into.Grids.push_back(G);
     for (const BlockShape &S : L.Shapes)
       if (!llvm::is_contained(Into.Shapes, S))
         Into.Shapes.push_back(S);
@@ -688,6 +706,14 @@ KernelLaunches::onlyShape(const FunctionDecl *Kernel) const {
   if (!L || L->Unknown || L->Shapes.size() != 1)
     return std::nullopt;
   return L->Shapes.front();
+}
+
+std::optional<BlockShape>
+KernelLaunches::onlyGrid(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->GridUnknown || L->Grids.size() != 1)
+    return std::nullopt;
+  return L->Grids.front();
 }
 
 std::optional<int64_t> KernelLaunches::onlyX(const FunctionDecl *Kernel) const {

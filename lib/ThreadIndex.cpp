@@ -616,8 +616,66 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
   if (F.Poly || !F.MayDependOnThread || !Ref || !isUniformVariable(V))
     return F;
   if (isIntegerLike(V->getType()))
-    return uniformOpaque(Ref);
+    return uniformOpaque(sameValueUse(V, Ref));
   return unknown(false);
+}
+
+namespace {
+// True when \p S is, or holds, a label or a `case`: a jump may land inside.
+bool holdsJumpTarget(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<SwitchCase, LabelStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (holdsJumpTarget(Child))
+      return true;
+  return false;
+}
+} // namespace
+
+const Expr *ThreadIndexAnalysis::sameValueUse(const VarDecl *V,
+                                              const Expr *Use) {
+  scanBody();
+  if (HasGoto)
+    return Use;
+  // The statements in which no definition of V comes between a reference
+  // and Use: the ones that hold Use while they define nothing, and their
+  // earlier siblings up to the nearest one that defines V.
+  SmallVector<const Stmt *, 8> Region;
+  // The read itself: the reference with its parentheses and conversions
+  // (`(jj)` in a macro's expansion).
+  const Stmt *Read = Use;
+  while (isa_and_nonnull<ParenExpr, ImplicitCastExpr>(Parents.lookup(Read)))
+    Read = Parents.lookup(Read);
+  const Stmt *Cur = Read;
+  for (const Stmt *P = Parents.lookup(Cur); P; Cur = P, P = Parents.lookup(P)) {
+    if (Cur != Read && (definesVar(Cur, V) || isa<SwitchCase, LabelStmt>(Cur)))
+      break;
+    Region.push_back(Cur);
+    const auto *CS = dyn_cast<CompoundStmt>(P);
+    if (!CS)
+      continue;
+    auto Body = CS->body();
+    const auto *Pos = llvm::find(Body, Cur);
+    bool Stop = false;
+    while (Pos != Body.begin()) {
+      const Stmt *Sib = *--Pos;
+      if (holdsJumpTarget(Sib) || definesVar(Sib, V)) {
+        Stop = true;
+        break;
+      }
+      Region.push_back(Sib);
+    }
+    if (Stop)
+      break;
+  }
+  // The first reference in the body's order that the region holds.
+  for (const DeclRefExpr *R : Refs.lookup(V))
+    for (const Stmt *S : Region)
+      if (isAncestor(S, R))
+        return R;
+  return Use;
 }
 
 bool ThreadIndexAnalysis::isAncestor(const Stmt *A, const Stmt *S) const {

@@ -286,11 +286,20 @@ bool runsEveryIteration(ASTContext &Ctx, const Stmt *Loop) {
       .empty();
 }
 
+const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
+                              ThreadIndexAnalysis &TIA,
+                              int64_t *First = nullptr);
+
+/// The value of a uniform expression where the launches make it a constant.
+using BoundValueFn = llvm::function_ref<std::optional<int64_t>(const Expr *)>;
+
 // A term `c * i` of \p Rest whose `i` is the counter of a loop with constant
-// bounds that every thread runs in full: the counter and c.
-std::optional<std::pair<IndexSymbol, int64_t>>
+// bounds that every thread runs in full (`for (i = 0; i < 4; i++)`, or
+// `for (i = 0; i < w; i++)` with \p BoundValue giving w): the counter, c
+// and the values the counter takes.
+std::optional<std::tuple<IndexSymbol, int64_t, LoopSpan>>
 loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
-                ThreadIndexAnalysis &TIA) {
+                ThreadIndexAnalysis &TIA, BoundValueFn BoundValue) {
   for (const auto &[M, Coef] : Rest.terms()) {
     if (M.size() != 1 || M[0].Kind != IndexSymbol::Variable)
       continue;
@@ -299,23 +308,37 @@ loopCounterTerm(ASTContext &Ctx, const IndexPoly &Rest,
       continue;
     std::optional<LoopSpan> Span = TIA.constantLoopSpan(V);
     if (Span && Span->Step != 0 && runsEveryIteration(Ctx, Span->Loop))
-      return std::make_pair(M[0], Coef);
+      return std::make_tuple(M[0], Coef, *Span);
+    int64_t First = 0;
+    if (const Expr *Bound = countingLoopBound(Ctx, V, TIA, &First))
+      if (std::optional<int64_t> N = BoundValue(Bound); N && *N > First) {
+        LoopSpan Known;
+        Known.First = First;
+        Known.Last = *N - 1;
+        Known.Step = 1;
+        return std::make_tuple(M[0], Coef, Known);
+      }
   }
   return std::nullopt;
 }
 
 // The bound B of `for (int i = 0; i < B; ++i)` (`i++`, `i += 1`, `B > i`)
 // whose counter \p V every thread runs from 0 to B - 1 in full; null for
-// any other variable.
+// any other variable. With \p First, the counter may start at any constant
+// from 0 up (`for (int i = 1; i < B; i++)`), which \p First receives.
 const Expr *countingLoopBound(ASTContext &Ctx, const VarDecl *V,
-                              ThreadIndexAnalysis &TIA) {
+                              ThreadIndexAnalysis &TIA, int64_t *First) {
   if (!TIA.isInductionVariable(V))
     return nullptr;
   Expr::EvalResult Init;
   if (!V->getInit() || V->getInit()->isValueDependent() ||
       !V->getInit()->EvaluateAsInt(Init, Ctx) || !Init.Val.isInt() ||
-      Init.Val.getInt() != 0)
+      Init.Val.getInt().isNegative() ||
+      Init.Val.getInt().getSignificantBits() > 32 ||
+      (!First && Init.Val.getInt() != 0))
     return nullptr;
+  if (First)
+    *First = Init.Val.getInt().getExtValue();
   DynTypedNodeList Parents = Ctx.getParents(*V);
   const auto *DS = Parents.empty() ? nullptr : Parents[0].get<DeclStmt>();
   if (!DS)
@@ -370,6 +393,30 @@ bool walksWholeRecord(ASTContext &Ctx, const IndexPoly &Index,
       return true;
   }
   return false;
+}
+
+// True when every term of \p Rest is a multiple of the one-term stride
+// \p Stride (`n * tid`, `n * blockIdx.x * blockDim.x`): the index's
+// constant part is then an offset into the thread's record, which starts
+// at a multiple of the stride (not so for `n * tid + n * n`).
+bool startsRecords(const IndexPoly &Rest, const IndexPoly &Stride) {
+  if (Stride.terms().size() != 1)
+    return false;
+  const auto &[SM, SC] = *Stride.terms().begin();
+  if (SC == 0)
+    return false;
+  for (const auto &[M, C] : Rest.terms()) {
+    if (C % SC != 0)
+      return false;
+    IndexPoly::Monomial Left(M.begin(), M.end());
+    for (const IndexSymbol &S : SM) {
+      auto It = llvm::find(Left, S);
+      if (It == Left.end())
+        return false;
+      Left.erase(It);
+    }
+  }
+  return true;
 }
 
 // The value of \p E where it is an integer constant.
@@ -460,7 +507,58 @@ struct AccessInfo {
   const ParmVarDecl *Param = nullptr;
   int64_t ElemSize = 0, AccessSize = 0;
   IndexForm Index;
+  /// The run-time lane stride that the launch values make a constant.
+  std::optional<IndexPoly> LaunchStride;
 };
+
+/// The value every launch passes for a parameter of the kernel.
+using ParamValueFn =
+    llvm::function_ref<std::optional<int64_t>(const ParmVarDecl *)>;
+
+// \p Poly with each parameter of \p Kernel that \p Value knows replaced by
+// its value; \p Changed is set when one is.
+IndexPoly withLaunchValues(const IndexPoly &Poly, const FunctionDecl *Kernel,
+                           ParamValueFn Value, bool &Changed) {
+  IndexPoly Out;
+  for (const auto &[M, C] : Poly.terms()) {
+    IndexPoly Term = IndexPoly::constant(C);
+    for (const IndexSymbol &S : M) {
+      const auto *P = dyn_cast_or_null<ParmVarDecl>(S.getDecl());
+      std::optional<int64_t> V;
+      if (P && P->getDeclContext() == Kernel)
+        V = Value(P);
+      if (V && *V > -(int64_t(1) << 24) && *V < (int64_t(1) << 24)) {
+        Term = Term * *V;
+        Changed = true;
+      } else {
+        Term = Term * IndexPoly::symbol(S);
+      }
+    }
+    Out = Out + Term;
+  }
+  return Out;
+}
+
+// The index of \p Info with the kernel's parameters that every launch
+// passes one constant for replaced by it, where that makes the lane stride
+// a constant (`zi[tx * w + i]` with `w == 2` at every launch: stride 2).
+void applyLaunchValues(AccessInfo &Info, const FunctionDecl *Kernel,
+                       ThreadIndexAnalysis &TIA, ParamValueFn Value) {
+  if (!Info.Index.Poly)
+    return;
+  bool Changed = false;
+  IndexForm New = Info.Index;
+  New.Poly = withLaunchValues(*Info.Index.Poly, Kernel, Value, Changed);
+  if (!Changed)
+    return;
+  LaneStride Before = TIA.laneStride(Info.Index);
+  LaneStride After = TIA.laneStride(New);
+  if (!After.isConstant())
+    return;
+  if (Before.isSymbolic())
+    Info.LaunchStride = Before.Symbols;
+  Info.Index = New;
+}
 
 // What \p Access (with the pointer \p BasePtr it goes through, its subscript
 // \p Idx, and for a member of an element the member \p Member at byte
@@ -563,6 +661,173 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return false;
 }
 
+// True when \p S is, or holds, a label or a `case`: a jump may land inside.
+bool holdsJumpTarget(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<SwitchCase, LabelStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (holdsJumpTarget(Child))
+      return true;
+  return false;
+}
+
+// True when \p Call neither writes memory nor orders it: a function of the
+// CUDA headers or a built-in that returns a value and takes no pointer or
+// reference (`__expf`, `sqrtf`, `min`), other than barriers, fences and
+// atomics.
+bool isValueCall(const SourceManager &SM, const CallExpr *Call) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || F->getReturnType()->isVoidType() || !F->getIdentifier() ||
+      (F->getBuiltinID() == 0 && !SM.isInSystemHeader(F->getLocation())))
+    return false;
+  for (const ParmVarDecl *P : F->parameters())
+    if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      return false;
+  std::string Name = F->getName().lower();
+  for (const char *Word : {"sync", "fence", "atomic", "barrier"})
+    if (Name.find(Word) != std::string::npos)
+      return false;
+  return true;
+}
+
+// True when nothing in \p S can change memory the kernel reads, or a
+// variable of \p IndexVars: \p S stores to local variables only (besides
+// \p Skip, the access whose load is asked about), and calls only value
+// functions (see isValueCall); no inline assembly, no `goto`.
+bool changesNoMemory(const SourceManager &SM, const Stmt *S, const Expr *Skip,
+                     const llvm::SmallPtrSetImpl<const Decl *> &IndexVars) {
+  if (!S)
+    return true;
+  if (isa<AsmStmt, GotoStmt, IndirectGotoStmt, CXXNewExpr, CXXDeleteExpr,
+          LambdaExpr>(S))
+    return false;
+  auto WritesLocal = [&](const Expr *Target) {
+    if (Target->IgnoreParens() == Skip)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !IndexVars.contains(V);
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && !WritesLocal(BO->getLHS()))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp() && !WritesLocal(UO->getSubExpr()))
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isValueCall(SM, Call))
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+      CE && !CE->getConstructor()->isTrivial() &&
+      !SM.isInSystemHeader(CE->getConstructor()->getLocation()))
+    return false;
+  for (const Stmt *Child : S->children())
+    if (!changesNoMemory(SM, Child, Skip, IndexVars))
+      return false;
+  return true;
+}
+
+// The element or member \p S stores to when it is a whole assignment
+// statement (`p[i] = v;`, `p[i] *= d;`, `p[i]++;`, `o[i] = make_float4(...)`);
+// null otherwise.
+const Expr *storedAccess(const Stmt *S) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    E = EWC->getSubExpr();
+  E = E->IgnoreParens();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return BO->isAssignmentOp() ? BO->getLHS()->IgnoreParens() : nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->isIncrementDecrementOp() ? UO->getSubExpr()->IgnoreParens()
+                                        : nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2
+               ? Op->getArg(0)->IgnoreParens()
+               : nullptr;
+  return nullptr;
+}
+
+// The bytes \p Access reads or writes: its pointer parameter, index, byte
+// offset in the element and size.
+std::optional<
+    std::tuple<const ParmVarDecl *, IndexPoly, int64_t, int64_t, int64_t>>
+accessBytes(ASTContext &Ctx, const FunctionDecl *Kernel, const Expr *Access,
+            ThreadIndexAnalysis &TIA) {
+  const Expr *BasePtr = nullptr, *Idx = nullptr;
+  const FieldDecl *Member = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(Access)) {
+    if (!memberAccess(ME, BasePtr, Idx, Member))
+      return std::nullopt;
+  } else if (!elementAccess(Access, BasePtr, Idx)) {
+    return std::nullopt;
+  }
+  std::optional<AccessInfo> Info =
+      describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
+  if (!Info || !Info->Index.Poly)
+    return std::nullopt;
+  int64_t Offset =
+      Member ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+             : 0;
+  return std::make_tuple(Info->Param, *Info->Index.Poly, Offset,
+                         Info->AccessSize, Info->ElemSize);
+}
+
+// True when the same thread has just stored the bytes \p Access reads: an
+// earlier statement of an enclosing block stores to the same pointer, index
+// and bytes (`p[x] *= d;` before `s += p[x];`), and nothing from it to
+// \p Access can change memory or the index's variables (see
+// changesNoMemory), nor jump in between. The compiler keeps the stored value
+// in a register: no load is issued.
+bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,
+                        const Expr *Access, ThreadIndexAnalysis &TIA) {
+  auto Bytes = accessBytes(Ctx, Kernel, Access, TIA);
+  if (!Bytes ||
+      std::get<0>(*Bytes)->getType()->getPointeeType().isVolatileQualified())
+    return false;
+  llvm::SmallPtrSet<const Decl *, 4> IndexVars;
+  for (const auto &[M, C] : std::get<1>(*Bytes).terms())
+    for (const IndexSymbol &Sym : M)
+      if (const ValueDecl *D = Sym.getDecl())
+        IndexVars.insert(D);
+  const SourceManager &SM = Ctx.getSourceManager();
+  DynTypedNode Node = DynTypedNode::create(*Access);
+  const Stmt *Cur = Access;
+  for (unsigned Steps = 0; Steps < 256; ++Steps) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    Node = Parents[0];
+    if (Node.get<FunctionDecl>() || Node.get<LambdaExpr>())
+      return false;
+    const Stmt *P = Node.get<Stmt>();
+    if (!P)
+      continue;
+    if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      if (holdsJumpTarget(Cur) || !changesNoMemory(SM, Cur, Access, IndexVars))
+        return false;
+      auto Body = CS->body();
+      const auto *Pos = llvm::find(Body, Cur);
+      while (Pos != Body.begin()) {
+        const Stmt *Sib = *--Pos;
+        if (holdsJumpTarget(Sib))
+          return false;
+        if (const Expr *Stored = storedAccess(Sib))
+          if (auto Other = accessBytes(Ctx, Kernel, Stored, TIA);
+              Other && *Other == *Bytes)
+            return true;
+        if (!changesNoMemory(SM, Sib, nullptr, IndexVars))
+          return false;
+      }
+    }
+    Cur = P;
+  }
+  return false;
+}
+
 } // namespace
 
 const llvm::DenseMap<const Expr *, UncoalescedAccessCheck::RecordRead> &
@@ -587,10 +852,15 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
   };
   std::vector<Group> Groups;
   const Stmt &Body = *Kernel->getBody();
+  auto Value = [&](const ParmVarDecl *P) {
+    return launchValue(Ctx, Kernel, P);
+  };
   auto Visit = [&](const Expr *E, const Expr *BasePtr, const Expr *Idx,
                    const FieldDecl *Member) {
     std::optional<AccessInfo> Info =
         describeAccess(Ctx, Kernel, E, BasePtr, Idx, Member, TIA);
+    if (Info)
+      applyLaunchValues(*Info, Kernel, TIA, Value);
     // Reads only: `a[i] += v` reads too, plain stores do not.
     if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
       return;
@@ -624,16 +894,30 @@ UncoalescedAccessCheck::recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
     // (`for (int i = 0; i < 4; ++i) a[4 * t + i]`) reads, over the loop,
     // the elements at every value it takes, as constant offsets would.
     SmallVector<int64_t, 8> Consts = {C};
-    if (std::optional<std::pair<IndexSymbol, int64_t>> Counter =
-            loopCounterTerm(Ctx, Rest, TIA)) {
-      std::optional<LoopSpan> Span =
-          TIA.constantLoopSpan(cast<VarDecl>(Counter->first.getDecl()));
+    // A bound that the launches make a constant: for records of up to a
+    // cache line (128 bytes), which the loop's first iterations bring into
+    // L1 whole; a longer row per thread (`for (l = 0; l < seqlen; l++)
+    // u[d * seqlen + l]`) is the textbook strided pattern and stays
+    // reported.
+    auto BoundValue = [&](const Expr *Bound) -> std::optional<int64_t> {
+      if (S * Info->ElemSize > 128)
+        return std::nullopt;
+      IndexForm F = TIA.analyze(Bound);
+      if (!F.Poly)
+        return std::nullopt;
+      bool Changed = false;
+      return withLaunchValues(*F.Poly, Kernel, Value, Changed).getConstant();
+    };
+    if (std::optional<std::tuple<IndexSymbol, int64_t, LoopSpan>> Counter =
+            loopCounterTerm(Ctx, Rest, TIA, BoundValue)) {
+      const LoopSpan *Span = &std::get<2>(*Counter);
       Consts.clear();
       for (int64_t N = 0, V = Span->First;
            N < S && (Span->Step > 0 ? V <= Span->Last : V >= Span->Last);
            ++N, V += Span->Step)
-        Consts.push_back(C + Counter->second * V);
-      Rest = Rest - IndexPoly::symbol(Counter->first) * Counter->second;
+        Consts.push_back(C + std::get<1>(*Counter) * V);
+      Rest = Rest -
+             IndexPoly::symbol(std::get<0>(*Counter)) * std::get<1>(*Counter);
     }
     auto G = llvm::find_if(Groups, [&](const Group &G) {
       return G.Param == Info->Param && G.ElemSize == Info->ElemSize &&
@@ -719,6 +1003,16 @@ UncoalescedAccessCheck::calls(ASTContext &Ctx) {
 std::optional<int64_t>
 UncoalescedAccessCheck::launchValue(ASTContext &Ctx, const FunctionDecl *Kernel,
                                     const ParmVarDecl *P) {
+  auto [Cached, Inserted] = ParamValues.try_emplace(P);
+  if (!Inserted)
+    return Cached->second;
+  std::optional<int64_t> V = launchValueImpl(Ctx, Kernel, P);
+  ParamValues[P] = V;
+  return V;
+}
+
+std::optional<int64_t> UncoalescedAccessCheck::launchValueImpl(
+    ASTContext &Ctx, const FunctionDecl *Kernel, const ParmVarDecl *P) {
   const KernelLaunches::Launches *L = Launches->launchesOf(Kernel);
   if (!L || L->Unknown)
     return std::nullopt;
@@ -787,6 +1081,10 @@ std::set<int64_t> UncoalescedAccessCheck::recordOffsets(
         continue;
       std::optional<AccessInfo> Info =
           describeAccess(Ctx, Kernel, E, BasePtr, Idx, nullptr, TIA);
+      if (Info)
+        applyLaunchValues(*Info, Kernel, TIA, [&](const ParmVarDecl *P) {
+          return launchValue(Ctx, Kernel, P);
+        });
       if (!Info || Info->Kind == AccessKind::Store || !Info->Index.Poly)
         continue;
       LaneStride S = TIA.laneStride(Info->Index);
@@ -845,7 +1143,19 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
   if (!Info)
     return;
+  applyLaunchValues(*Info, Kernel, TIA, [&](const ParmVarDecl *P) {
+    return launchValue(Ctx, Kernel, P);
+  });
   AccessKind Kind = Info->Kind;
+  // The same thread stored these bytes just before: the value is still in
+  // a register, and no load is issued (`p[x] *= d; s += p[x];`); a
+  // load-and-store is then a store.
+  if (Kind != AccessKind::Store &&
+      loadedFromOwnStore(Ctx, Kernel, Access, TIA)) {
+    if (Kind == AccessKind::Load)
+      return;
+    Kind = AccessKind::Store;
+  }
   const ParmVarDecl *Param = Info->Param;
   const IndexForm &Index = Info->Index;
   int64_t ElemSize = Info->ElemSize, AccessSize = Info->AccessSize;
@@ -869,6 +1179,13 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
       return;
     StrideText =
         Member ? std::to_string(S * ElemSize) + " bytes" : std::to_string(S);
+    // A run-time stride that every launch passes one value for.
+    if (Info->LaunchStride)
+      StrideText = Member
+                       ? StrideText + " ('" + Info->LaunchStride->str() +
+                             "' is " + std::to_string(S) + " at every launch)"
+                       : "'" + Info->LaunchStride->str() + "' (" +
+                             std::to_string(S) + " at every launch)";
   } else if (Stride.isSymbolic() && isRunTimeWidth(Stride.Symbols)) {
     // Each thread reads its whole record, element by element in a loop:
     // the sectors fetched are used across the loop while L1 keeps them,
@@ -909,7 +1226,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
           return;
       } else if (Offsets.size() >= 2 &&
                  *Offsets.rbegin() - *Offsets.begin() + 1 ==
-                     static_cast<int64_t>(Offsets.size())) {
+                     static_cast<int64_t>(Offsets.size()) &&
+                 startsRecords(*Index.Poly - IndexPoly::constant(C),
+                               Stride.Symbols)) {
         ReadOffsets = std::make_pair(*Offsets.begin(), *Offsets.rbegin());
       }
     }
@@ -927,15 +1246,37 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   // the thread-index guards on the way let in take part (`if (tid == 0)`:
   // one lane, no strided request).
   std::optional<BlockShape> Shape = Launches->onlyShape(Kernel);
-  WarpCount Count =
-      countSectors(Index, Stride, ElemSize, AccessSize, Offset, Inside, Shape,
-                   LaneGuards(Ctx, TIA, Shape, Access));
+  auto Guards = [&] {
+    return LaneGuards(
+        Ctx, TIA, Shape, Access,
+        [&](const ParmVarDecl *P) { return launchValue(Ctx, Kernel, P); },
+        Launches->onlyGrid(Kernel));
+  };
+  WarpCount Count = countSectors(Index, Stride, ElemSize, AccessSize, Offset,
+                                 Inside, Shape, Guards());
   if (Count.Lanes <= 1)
     return;
   int64_t Sectors = Count.Sectors, Coalesced = Count.Coalesced;
   // Elements of 32 bytes fill whole sectors whatever the stride.
   if (Sectors <= Coalesced)
     return;
+  // A run-time record of which each thread reads the consecutive offsets
+  // First..Last: it holds at least Last + 1 elements, so the lanes are at
+  // least that far apart. The fewest sectors a request can then touch.
+  std::string CountText = std::to_string(Sectors);
+  int64_t FewestSectors = Sectors;
+  if (ReadOffsets && ReadOffsets->first >= 0) {
+    LaneStride Shortest;
+    Shortest.Kind = LaneStride::Constant;
+    Shortest.Value = ReadOffsets->second + 1;
+    FewestSectors = countSectors(Index, Shortest, ElemSize, AccessSize, Offset,
+                                 Inside, Shape, Guards())
+                        .Sectors;
+    if (FewestSectors < Sectors)
+      CountText = std::to_string(FewestSectors) + " to " + CountText;
+    else
+      FewestSectors = Sectors;
+  }
   std::string ShapeText;
   if (Shape && (*Shape)[0] < 32) {
     ShapeText = " (blocks of " + std::to_string((*Shape)[0]);
@@ -983,8 +1324,9 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
             "%select{elements|member '%6'}5 %1 apart, so a warp "
             "request touches %select{|up to }2%3 32-byte sectors instead of "
             "%4%7")
-      << KindNames[static_cast<int>(Kind)] << StrideText << !Stride.isConstant()
-      << Sectors << Coalesced << (Member != nullptr)
+      << KindNames[static_cast<int>(Kind)] << StrideText
+      << (!Stride.isConstant() && FewestSectors == Sectors) << CountText
+      << Coalesced << (Member != nullptr)
       << (Member ? Member->getName() : StringRef()) << ShapeText
       << Access->getSourceRange();
   for (const IndexDefinition &D : Index.Definitions) {
@@ -997,7 +1339,18 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     diag(D.Loc, "index '%0' is computed here", DiagnosticIDs::Note)
         << D.Var->getName();
   }
-  if (ReadOffsets)
+  if (ReadOffsets && FewestSectors < Sectors && ReadOffsets->first == 0)
+    diag(Loc,
+         "each thread reads the %0 consecutive elements at offsets 0 to %1 "
+         "of its record of %2: if the record is %0 elements long, that is "
+         "all of it, the request touches %3 sectors and every byte fetched "
+         "is used (the cost is in L1 requests, not DRAM traffic); the "
+         "longer the record, the more of each sector is wasted",
+         DiagnosticIDs::Note)
+        << static_cast<int>(ReadOffsets->second + 1)
+        << static_cast<int>(ReadOffsets->second) << StrideText
+        << static_cast<int>(FewestSectors);
+  else if (ReadOffsets)
     diag(Loc,
          "each thread reads the %0 consecutive elements at offsets %1 to %2 "
          "of its record of %3: the fewer elements the record has beyond "
@@ -1044,6 +1397,7 @@ void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   Reported.clear();
   Launches.reset();
   KernelLoads.clear();
+  ParamValues.clear();
   Calls.clear();
   CallsCollected = false;
 }

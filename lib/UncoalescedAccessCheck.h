@@ -59,6 +59,9 @@ private:
   std::optional<int64_t> launchValue(ASTContext &Ctx,
                                      const FunctionDecl *Kernel,
                                      const ParmVarDecl *P);
+  std::optional<int64_t> launchValueImpl(ASTContext &Ctx,
+                                         const FunctionDecl *Kernel,
+                                         const ParmVarDecl *P);
   /// The constant offsets of the loads with a run-time lane stride.
   std::set<int64_t> recordOffsets(ASTContext &Ctx, const FunctionDecl *Kernel,
                                   ThreadIndexAnalysis &TIA,
@@ -86,6 +89,8 @@ private:
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Calls;
   bool CallsCollected = false;
   std::unique_ptr<KernelLaunches> Launches;
+  /// launchValue's answers.
+  llvm::DenseMap<const ParmVarDecl *, std::optional<int64_t>> ParamValues;
 };
 
 } // namespace clang::tidy::cuda

@@ -53,6 +53,10 @@ public:
     /// (`dim3(32, rows)`); XUnknown: some launch's x is not a constant.
     llvm::SmallVector<int64_t, 2> Xs;
     bool XUnknown = false;
+    /// The distinct constant grids; GridUnknown: some launch's grid is not
+    /// a constant.
+    llvm::SmallVector<BlockShape, 2> Grids;
+    bool GridUnknown = false;
   };
 
   /// The launches of \p Kernel (a specialisation for a template; for a
@@ -63,6 +67,10 @@ public:
   /// The shape of every launch of \p Kernel, when the translation unit
   /// launches it and always with that one constant shape.
   std::optional<BlockShape> onlyShape(const FunctionDecl *Kernel) const;
+
+  /// The grid of every launch of \p Kernel, when the translation unit
+  /// launches it and always with that one constant grid.
+  std::optional<BlockShape> onlyGrid(const FunctionDecl *Kernel) const;
 
   /// The x extent of every launch of \p Kernel, when the translation unit
   /// launches it and always with that one constant x extent.

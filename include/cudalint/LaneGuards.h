@@ -24,6 +24,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
+#include <functional>
 #include <optional>
 
 namespace clang::tidy::cuda {
@@ -31,12 +32,20 @@ namespace clang::tidy::cuda {
 /// The conditions on the way to an access that decide, thread by thread,
 /// whether it runs. A lane that a condition provably keeps out does not
 /// take part in the access; a condition the analysis cannot evaluate lets
-/// every lane in. \p Exact, where known, gives blockDim its value.
+/// every lane in. \p Exact, where known, gives blockDim its value;
+/// \p ParamValue, where given, the values of parameters that every launch
+/// passes one constant for (`if (i < n && j < n)` with `n == 4`); \p Grid,
+/// where known, gridDim (and blockIdx, 0 in a dimension one block wide).
 class LaneGuards {
 public:
+  using ParamValueFn =
+      std::function<std::optional<int64_t>(const ParmVarDecl *)>;
   LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-             std::optional<BlockShape> Exact, const Expr *Access)
-      : Ctx(Ctx), TIA(TIA), Exact(Exact) {
+             std::optional<BlockShape> Exact, const Expr *Access,
+             ParamValueFn ParamValue = nullptr,
+             std::optional<BlockShape> Grid = std::nullopt)
+      : Ctx(Ctx), TIA(TIA), Exact(Exact), ParamValue(std::move(ParamValue)),
+        Grid(Grid) {
     collect(Access);
   }
 
@@ -131,6 +140,10 @@ private:
         return Coords[Sym->Dim];
       if (Sym->Kind == IndexSymbol::BlockDim && Exact)
         return (*Exact)[Sym->Dim];
+      if (Sym->Kind == IndexSymbol::GridDim && Grid)
+        return (*Grid)[Sym->Dim];
+      if (Sym->Kind == IndexSymbol::BlockIdx && Grid && (*Grid)[Sym->Dim] == 1)
+        return 0;
       return std::nullopt;
     }
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
@@ -145,7 +158,9 @@ private:
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))
+        return ParamValue && TIA.isUnmodified(P) ? ParamValue(P) : std::nullopt;
+      if (!V || !V->hasLocalStorage())
         return std::nullopt;
       if (const Expr *Def = TIA.definitionAt(V, DRE))
         return evalInt(Def, Depth + 1);
@@ -246,6 +261,8 @@ private:
   ASTContext &Ctx;
   ThreadIndexAnalysis &TIA;
   std::optional<BlockShape> Exact;
+  ParamValueFn ParamValue;
+  std::optional<BlockShape> Grid;
   SmallVector<std::pair<const Expr *, bool>, 4> Conds;
   std::array<int64_t, 3> Coords = {0, 0, 0};
 };

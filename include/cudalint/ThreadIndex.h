@@ -233,6 +233,12 @@ private:
   /// other than of a variable born in that loop by its increment, a
   /// `goto`, or the variable escaping, make it non-uniform.
   bool isUniformVariable(const VarDecl *V);
+  /// The first reference to \p V (in the body's order) that provably reads
+  /// the same value as \p Use: no definition of \p V, label or `case`
+  /// comes between them in straight-line code (`r = y[jj].re;
+  /// i = y[jj].im;` read one `jj`, whatever defines it elsewhere); \p Use
+  /// itself when there is none.
+  const Expr *sameValueUse(const VarDecl *V, const Expr *Use);
   /// True when \p E is uniform, taking \p V to be.
   bool isUniformModulo(const Expr *E, const VarDecl *V);
   /// True when every condition that decides whether \p S runs, from \p S

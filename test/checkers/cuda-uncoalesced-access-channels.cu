@@ -28,16 +28,16 @@ void toneMap(const float *in, float *out, unsigned w, unsigned h) {
 }
 
 // The same kernel launched directly with the constant 8: 3 of 8 floats
-// read, reported.
+// read, reported, with the sectors counted at that stride.
 __global__ void luminance8(const float *__restrict__ in, float *out,
                            unsigned nc, unsigned w) {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   float r = in[x * nc + 0];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart, so a warp request touches 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   float g = in[x * nc + 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart
   float b = in[x * nc + 2];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' (8 at every launch) apart
   out[x] = r + g + b;
 }
 
@@ -45,20 +45,21 @@ void runLuminance8(const float *in, float *out, unsigned w) {
   luminance8<<<w / 256, 256>>>(in, out, 8, w);
 }
 
-// No launch in the translation unit: reported, with a note on what the cost
-// depends on.
+// No launch in the translation unit: reported, with the fewest sectors
+// (records of 2 elements, read whole) and the most, and a note on what the
+// cost depends on.
 __global__ void luminanceAnyCount(const float *__restrict__ in, float *out,
                                   unsigned nc) {
   unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
   float r = in[x * nc + 0];
-  // CHECK-NOTES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   // CHECK-NOTES: :[[@LINE-3]]:12: note: index 'x' is computed here
-  // CHECK-NOTES: :[[@LINE-3]]:13: note: each thread reads the 2 consecutive elements at offsets 0 to 1 of its record of 'nc': the fewer elements the record has beyond them, the more of each sector fetched is used
+  // CHECK-NOTES: :[[@LINE-3]]:13: note: each thread reads the 2 consecutive elements at offsets 0 to 1 of its record of 'nc': if the record is 2 elements long, that is all of it, the request touches 8 sectors and every byte fetched is used (the cost is in L1 requests, not DRAM traffic); the longer the record, the more of each sector is wasted
   // CHECK-NOTES: :[[@LINE-4]]:13: note: 'in' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
   float g = in[x * nc + 1];
-  // CHECK-NOTES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'nc' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   // CHECK-NOTES: :[[@LINE-8]]:12: note: index 'x' is computed here
-  // CHECK-NOTES: :[[@LINE-3]]:13: note: each thread reads the 2 consecutive elements at offsets 0 to 1 of its record of 'nc': the fewer elements the record has beyond them, the more of each sector fetched is used
+  // CHECK-NOTES: :[[@LINE-3]]:13: note: each thread reads the 2 consecutive elements at offsets 0 to 1 of its record of 'nc': if the record is 2 elements long, that is all of it, the request touches 8 sectors and every byte fetched is used (the cost is in L1 requests, not DRAM traffic); the longer the record, the more of each sector is wasted
   // CHECK-NOTES: :[[@LINE-4]]:13: note: 'in' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
   out[x] = r + g;
 }
@@ -76,4 +77,20 @@ __global__ void luminanceMixed(const float *__restrict__ in, float *out,
 void runMixed(const float *in, float *out, unsigned w) {
   luminanceMixed<<<w / 256, 256>>>(in, out, 4);
   luminanceMixed<<<w / 256, 256>>>(in, out, 16);
+}
+
+// Offsets past a uniform term that is not a multiple of the record's
+// length (`n * n`): not offsets into the record from its start, so no range
+// and no note.
+__global__ void statsAfterMatrix(const float *__restrict__ res, float *out,
+                                 int n) {
+  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+  const float *r = res + x * (n * n + n);
+  out[x] = r[n * n] - r[n * n + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: uncoalesced load from global memory: consecutive threads access elements 'n + n * n' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-4]]:12: note: index 'x' is computed here
+  // CHECK-NOTES: :[[@LINE-3]]:12: note: 'res' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
+  // CHECK-NOTES: :[[@LINE-4]]:23: warning: uncoalesced load from global memory: consecutive threads access elements 'n + n * n' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-7]]:12: note: index 'x' is computed here
+  // CHECK-NOTES: :[[@LINE-6]]:23: note: 'res' is only read: load it with consecutive threads reading consecutive elements into a __shared__ tile, then read the tile
 }

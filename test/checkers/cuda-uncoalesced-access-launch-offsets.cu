@@ -82,8 +82,8 @@ void runPairSum(const float *zi, float *o) {
 __global__ void pairSumMixed(const float *__restrict__ zi, float *out, int w) {
   int tx = threadIdx.x;
   out[tx] = zi[tx * w] + zi[tx * w + 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
 }
 
 template <typename T>
@@ -101,8 +101,8 @@ void runPairSumMixed(const float *zi, float *o) {
 __global__ void pairSumMember(const float *__restrict__ zi, float *out, int w) {
   int tx = threadIdx.x;
   out[tx] = zi[tx * w] + zi[tx * w + 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: uncoalesced load from global memory: consecutive threads access elements 'w' apart, so a warp request touches 8 to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
 }
 
 struct PairRunner {
