@@ -599,8 +599,20 @@ private:
             dyn_cast<DeclRefExpr>(Store->getRHS()->IgnoreParenImpCasts());
         if (Store->getOpcode() == BO_Assign && Self && Self->getDecl() == V)
           continue;
-        if (Value || Store->getOpcode() != BO_Assign)
+        if (Store->getOpcode() != BO_Assign)
           return false;
+        // The same expression stored again (wsm5 sets `ttp = t0c + 0.01f`
+        // at the start of each of its two phases): the same value, when it
+        // is folded.
+        if (Value) {
+          llvm::FoldingSetNodeID A, B;
+          Value->IgnoreParenImpCasts()->Profile(A, Ctx, /*Canonical=*/true);
+          Store->getRHS()->IgnoreParenImpCasts()->Profile(B, Ctx,
+                                                          /*Canonical=*/true);
+          if (A != B)
+            return false;
+          continue;
+        }
         Value = Store->getRHS();
         continue;
       }

@@ -358,8 +358,11 @@ __global__ void constChain(float *out, const float *in) {
   float a = 2.5;
   float b = a * 3.0;
   b = b; // wsm5's `cvap = cpv;` with `#define cvap cpv`: no change
-  float c = b - 1.0;
+  float c;
+  c = b - 1.0;
   out[threadIdx.x] = c * 0.1;
+  c = b - 1.0; // the same value again (wsm5's second phase)
+  out[threadIdx.x] += c * 0.1;
   float d = in[0];
   float e = d * 3.0f;
   float f = e - 1.0f;
