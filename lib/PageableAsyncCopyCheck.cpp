@@ -432,6 +432,143 @@ bool usesSeveralStreams(const FunctionDecl *F, ASTContext &Ctx,
 
 bool isLoop(const Stmt *S, ASTContext &Ctx);
 
+/// The variable whose value, or whose element, \p E names: `fns`, `fns[j]`,
+/// `*fns`.
+const VarDecl *storageOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase()->IgnoreParenImpCasts();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_Deref)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+bool isAllocation(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (isa<CXXNewExpr>(E))
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() &&
+         llvm::is_contained({"malloc", "calloc"}, FD->getName());
+}
+
+bool addCallTargets(const Expr *E, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+                    SmallVectorImpl<const FunctionDecl *> &Out);
+
+/// Adds the functions that \p V (a function pointer, or an array or a
+/// buffer of them) can hold: every value stored into it in the translation
+/// unit must be a function, an element of another such variable, or (for
+/// the variable itself) a fresh allocation, and the variable must not be
+/// used otherwise (its address passed on, an extern or a parameter).
+bool addStoredTargets(const VarDecl *V,
+                      llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+                      SmallVectorImpl<const FunctionDecl *> &Out) {
+  if (!Seen.insert(V).second)
+    return true;
+  if (isa<ParmVarDecl>(V) || V->hasExternalStorage() || Seen.size() > 8)
+    return false;
+  if (const Expr *Init = V->getInit()) {
+    if (const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreParenImpCasts())) {
+      for (const Expr *X : IL->inits())
+        if (!isa<ImplicitValueInitExpr>(X) && !addCallTargets(X, Seen, Out))
+          return false;
+    } else if (!isAllocation(Init) && !addCallTargets(Init, Seen, Out)) {
+      return false;
+    }
+  }
+  // Every use must be one of: a store (`V[i] = X`, `V = malloc(...)`), a
+  // call through an element, a copy of an element into another variable
+  // (whose own stores are followed from there), `free(V)`.
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const VarDecl *V;
+    llvm::SmallPtrSetImpl<const VarDecl *> &Seen;
+    SmallVectorImpl<const FunctionDecl *> &Out;
+    unsigned Uses = 0, Accounted = 0;
+    bool Ok = true;
+    Visitor(const VarDecl *V, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+            SmallVectorImpl<const FunctionDecl *> &Out)
+        : V(V), Seen(Seen), Out(Out) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool isElementOfV(const Expr *E) const {
+      E = E->IgnoreParenImpCasts();
+      return (isa<ArraySubscriptExpr>(E) || isa<UnaryOperator>(E)) &&
+             storageOf(E) == V;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      Uses += DRE->getDecl() == V;
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_Assign)
+        return true;
+      if (storageOf(BO->getLHS()) == V) {
+        ++Accounted;
+        bool Whole = isa<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        if (!(Whole && isAllocation(BO->getRHS())) &&
+            !addCallTargets(BO->getRHS(), Seen, Out))
+          Ok = false;
+      }
+      Accounted += isElementOfV(BO->getRHS());
+      return Ok;
+    }
+    bool VisitVarDecl(VarDecl *D) {
+      Accounted += D != V && D->getInit() && isElementOfV(D->getInit());
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD && storageOf(Call->getCallee()) == V)
+        ++Accounted;
+      else if (FD && FD->getIdentifier() && FD->getName() == "free" &&
+               Call->getNumArgs() == 1 && storageOf(Call->getArg(0)) == V)
+        ++Accounted;
+      return true;
+    }
+  } Vis(V, Seen, Out);
+  Vis.TraverseDecl(V->getASTContext().getTranslationUnitDecl());
+  return Vis.Ok && Vis.Uses == Vis.Accounted;
+}
+
+/// Adds the functions \p E (the callee of a call through a pointer, or a
+/// value stored into one) can be: `f`, `&f`, `fns[j]`.
+bool addCallTargets(const Expr *E, llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
+                    SmallVectorImpl<const FunctionDecl *> &Out) {
+  E = E->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    E = UO->getSubExpr()->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      Out.push_back(FD);
+      return true;
+    }
+  const VarDecl *V = storageOf(E);
+  return V && V->getType()->isFunctionPointerType() == isa<DeclRefExpr>(E) &&
+         addStoredTargets(V, Seen, Out);
+}
+
+/// The functions a call through a pointer can reach, when the pointer's
+/// every value is visible in this translation unit (crs calls
+/// `coding_function_ptrs[j](...)`, a buffer filled from
+/// `void (*coding_func_array[])(...) = {m_1_w_4_coding, ...}`); empty when
+/// they are not known.
+SmallVector<const FunctionDecl *, 8> callTargets(const CallExpr *Call) {
+  SmallVector<const FunctionDecl *, 8> Out;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  if (Call->getDirectCallee() || !addCallTargets(Call->getCallee(), Seen, Out))
+    Out.clear();
+  return Out;
+}
+
+bool launchesOnlyThrough(const CallExpr *Call);
+
 /// Whether \p S does nothing on the host but issue device work: kernel
 /// launches, CUDA runtime calls, declarations and updates of local scalars
 /// (a launch loop's offsets), in blocks, branches and loops of those; with
@@ -456,6 +593,8 @@ bool launchesOnly(const Stmt *S, unsigned Depth = 0) {
         const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
         if (Depth == 0 && Def && Def->getBody() &&
             launchesOnly(Def->getBody(), Depth + 1))
+          return true;
+        if (Depth == 0 && !FD && launchesOnlyThrough(Call))
           return true;
         Ok = false;
         return false;
@@ -515,6 +654,16 @@ bool launchesOnly(const Stmt *S, unsigned Depth = 0) {
     return false;
   }
   return false;
+}
+
+/// Whether \p Call, a call through a function pointer, can only reach
+/// functions that only launch kernels (see callTargets).
+bool launchesOnlyThrough(const CallExpr *Call) {
+  SmallVector<const FunctionDecl *, 8> Targets = callTargets(Call);
+  return !Targets.empty() && llvm::all_of(Targets, [](const FunctionDecl *F) {
+    const FunctionDecl *Def = F->getDefinition();
+    return Def && Def->getBody() && launchesOnly(Def->getBody(), 1);
+  });
 }
 
 /// Whether \p S launches a kernel (directly, through `cudaLaunch*`, or in a
@@ -676,6 +825,8 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
       if (isa<CUDAKernelCallExpr>(Call))
         return true;
       const FunctionDecl *FD = Call->getDirectCallee();
+      if (!FD && launchesOnlyThrough(Call))
+        return true;
       if (!FD || !FD->getIdentifier()) {
         Host = true;
         return true;

@@ -177,3 +177,77 @@ void twoStreams(int n) {
   free(hA);
   free(hB);
 }
+
+// Kernels launched through a table of function pointers (HeCBench's crs
+// picks its coding kernel from `void (*table[])(...) = {...}`): when every
+// function the table can hold only launches, the call is no host work.
+typedef void (*stepFn)(float *, int);
+void launchStep(float *d, int n) { step<<<(n + 255) / 256, 256>>>(d, n); }
+void launchStepTwice(float *d, int n) {
+  step<<<(n + 255) / 256, 256>>>(d, n);
+  step<<<(n + 255) / 256, 256>>>(d, n);
+}
+void prepareThenStep(float *d, int n) {
+  prepare(d, n, 0);
+  step<<<(n + 255) / 256, 256>>>(d, n);
+}
+void (*stepTable[])(float *, int) = {launchStep, &launchStepTwice};
+
+void chunksThroughTable(float *d, int n, int count, int which) {
+  float *in = (float *)malloc(n * count * sizeof(float));
+  float *out = (float *)malloc(n * count * sizeof(float));
+  stepFn *chosen = (stepFn *)malloc(2 * sizeof(stepFn));
+  chosen[0] = stepTable[which];
+  chosen[1] = launchStep;
+  for (int c = 0; c < count; ++c) {
+    cudaMemcpyAsync(d, in + c * n, n * sizeof(float), cudaMemcpyHostToDevice,
+                    0);
+    for (int j = 0; j < 2; ++j)
+      chosen[j](d, n);
+    cudaMemcpyAsync(out + c * n, d, n * sizeof(float), cudaMemcpyDeviceToHost,
+                    0);
+  }
+  cudaDeviceSynchronize();
+  free(chosen);
+  free(in);
+  free(out);
+}
+
+// One function the table can hold does host work: the next iteration's
+// call could overlap with the download.
+void (*mixedTable[])(float *, int) = {launchStep, prepareThenStep};
+
+void chunksThroughMixedTable(float *d, int n, int count, int which) {
+  float *in = (float *)malloc(n * count * sizeof(float));
+  float *out = (float *)malloc(n * count * sizeof(float));
+  for (int c = 0; c < count; ++c) {
+    cudaMemcpyAsync(d, in + c * n, n * sizeof(float), cudaMemcpyHostToDevice,
+                    0);
+    mixedTable[which](d, n);
+    cudaMemcpyAsync(out + c * n, d, n * sizeof(float), cudaMemcpyDeviceToHost,
+                    0);
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, so the host work that follows cannot overlap with it (and, on one stream, overlap with kernels needs a second stream as well) [cuda-pageable-async-copy]
+    // CHECK-NOTES: :[[@LINE-8]]:25: note: the memory from 'malloc' is pageable
+  }
+  cudaDeviceSynchronize();
+  free(in);
+  free(out);
+}
+
+// A function pointer from the caller: what it does is unknown.
+void chunksThroughParameter(float *d, int n, int count, stepFn fn) {
+  float *in = (float *)malloc(n * count * sizeof(float));
+  float *out = (float *)malloc(n * count * sizeof(float));
+  for (int c = 0; c < count; ++c) {
+    cudaMemcpyAsync(d, in + c * n, n * sizeof(float), cudaMemcpyHostToDevice,
+                    0);
+    fn(d, n);
+    cudaMemcpyAsync(out + c * n, d, n * sizeof(float), cudaMemcpyDeviceToHost,
+                    0);
+    // CHECK-MESSAGES: :[[@LINE-2]]:5: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, so the host work that follows cannot overlap with it (and, on one stream, overlap with kernels needs a second stream as well) [cuda-pageable-async-copy]
+    // CHECK-NOTES: :[[@LINE-8]]:25: note: the memory from 'malloc' is pageable
+  }
+  cudaDeviceSynchronize();
+  free(in);
+  free(out);
+}
