@@ -118,6 +118,8 @@ def run_one(args, plan_dir, name):
            "--program-timeout", str(args.timeout)]
     if args.no_sanitizer:
         cmd.append("--no-sanitizer")
+    else:
+        cmd += ["--sanitizer-launches", str(args.sanitizer_launches)]
     t0 = time.time()
     with open(os.path.join(bundle, "validate.log"), "w") as log:
         rc = subprocess.call(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -297,6 +299,8 @@ def main():
     b.add_argument("--timeout", type=int, default=120, help="per build or run")
     b.add_argument("--budget", type=float, help="start no program after this many seconds")
     b.add_argument("--no-sanitizer", action="store_true")
+    b.add_argument("--sanitizer-launches", type=int, default=20,
+                   help="kernel launches compute-sanitizer checks per run (0: all)")
     b.add_argument("--only")
     b.add_argument("--shard", help="K/N: every N-th program from the K-th")
     c = sub.add_parser("report")

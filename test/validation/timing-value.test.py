@@ -39,3 +39,8 @@ for a, b in [("NRepetitions=100 elapsed time=4.0e+06 GDOF/s=0.5",
     print("%s: %.3f" % (a.split()[0], v.program_speedup(to, tf)[0]))
 # A command line echoed with its options (`-s 1`) is not a timing line.
 print("command:", bool(v.TIMING_LINE.search(v.NUMBER.sub(" ", "./main -q -n 64 -s 1"))))
+# Clock counts and efficiencies computed from them are timings (the clock
+# sample's output differs from run to run); a clock rate is not a result.
+for line in ["Total clocks = 17879829", "Execution efficiency = 90.282810"]:
+    print("clock:", bool(v.TIMING_LINE.search(v.NUMBER.sub(" ", line))))
+print("efficiency is a rate:", v.timing_pick("Execution efficiency = 90.28")[1])
