@@ -611,8 +611,12 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     Site.SpellingLoc = SpellingLoc;
     Site.Spelling = literalSpelling(Lit, *SM, *LangOpts);
     Site.Value = toFloat(Lit);
+    // A literal spelled in a macro's body, also when that macro is an
+    // argument of another (`MAX(q[i], QMIN)` with `#define QMIN 1e-15`).
     SourceLocation Loc = Lit->getLocation();
-    if (Loc.isMacroID() && !SM->isMacroArgExpansion(Loc)) {
+    while (Loc.isMacroID() && SM->isMacroArgExpansion(Loc))
+      Loc = SM->getImmediateSpellingLoc(Loc);
+    if (Loc.isMacroID()) {
       Site.InMacroBody = true;
       Site.MacroName = Lexer::getImmediateMacroName(Loc, *SM, *LangOpts).str();
       Site.MacroInMainFile = SM->isInMainFile(SpellingLoc);
@@ -830,6 +834,18 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
     }
     if (!First)
       continue;
+    // The finding goes where the literal really makes double work: a macro
+    // used once where nvcc narrows (`qq = PSAT * expf(x)`) and once in a
+    // chain (`PSAT * expf(x) * expf(-x)`) is reported at the chain, with
+    // its headline, not at the first use.
+    if (!AllNarrowed)
+      for (const Occurrence &Occ : Site.Occurrences)
+        if (Occ.Promotes && Occ.Narrowing != Occurrence::ConditionalBranch &&
+            !(Occ.Narrowing == Occurrence::SingleOperation && V.Representable &&
+              !V.Subnormal)) {
+          First = &Occ;
+          break;
+        }
 
     std::string WhyNot;
     if (StringRef Why = whyNotFixable(V); !Why.empty())

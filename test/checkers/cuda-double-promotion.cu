@@ -389,3 +389,36 @@ __global__ void guardedSelect(const int *idx, const float *w, float *out,
   // CHECK-NOTES: :[[@LINE-2]]:43: note: nvcc already converts this branch to float; the suffix makes that explicit
   out[threadIdx.x] = acc + t;
 }
+
+// A macro literal used where nvcc narrows it (one multiply, exact in float,
+// straight back to float) and in a chain that stays double: the finding is
+// at the chain, the use that makes f64 work (wsm5's psat, audit of stop 26).
+#define PSAT 0.610780029296875E+03
+__global__ void satPressure(const float *x, float *a, float *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  float qq = PSAT * expf(x[i]);
+  a[i] = qq;
+  float q1 = PSAT * expf(x[i]) * expf(-x[i]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: double-precision literal '0.610780029296875E+03' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-9]]:14: note: literal spelled in macro 'PSAT' here
+  b[i] = q1;
+}
+
+// A macro literal passed to another macro (`MAX(q[i], QMIN)`) is still
+// spelled in QMIN's body: the no-fix note says the macro is used elsewhere,
+// not that a template is.
+#define QMIN 1.00000000362749e-15
+#define MAXOF(x, y) ((x) > (y) ? (x) : (y))
+__global__ void clampMin(const float *q, float *a, float *b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  a[i] = 2.f * (1.f - MAXOF(q[i], QMIN));
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: double-precision literal '1.00000000362749e-15' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-2]]:35: note: '1.00000000362749e-15' is not exactly representable in float; '1.00000000362749e-15f' differs by a relative 3.7e-15, which can change the last bits of results
+  // CHECK-NOTES: :[[@LINE-9]]:14: note: literal spelled in macro 'QMIN' here
+  // CHECK-NOTES: :[[@LINE-4]]:35: note: no automatic fix: the macro is also used where the literal does not promote float data
+  b[i] = MAXOF(QMIN, q[i]);
+}
