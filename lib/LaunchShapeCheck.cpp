@@ -27,6 +27,24 @@ constexpr uint64_t MinBlock = 64;
 constexpr uint64_t MinMultiprocessors = 114;
 /// The most blocks a multiprocessor holds at once (sm_90).
 constexpr uint64_t MaxBlocksPerMultiprocessor = 32;
+// Shared memory per multiprocessor on sm_90 (228 KB), and what the runtime
+// reserves per block (1 KB).
+constexpr uint64_t SharedPerMultiprocessor = 228 * 1024;
+constexpr uint64_t SharedReservedPerBlock = 1024;
+
+/// The variables \p E refers to.
+void referencedVars(const Expr *E,
+                    llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!E)
+    return;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.insert(V);
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      referencedVars(CE, Out);
+}
 
 /// The number of threads (or blocks) that the launch configuration
 /// argument \p E (a `dim3` or an integer) describes, if it is a constant.
@@ -226,6 +244,25 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
         return;
       if (*Blocks <= MinMultiprocessors * MaxBlocksPerMultiprocessor &&
           *Threads % WarpSize == 0)
+        return;
+    }
+    // Dynamic shared memory that grows with the block (`<<<g, bsize,
+    // bsize * 32 * sizeof(long)>>>`, bitpermute) and already allows fewer
+    // than 32 blocks per multiprocessor: shared memory, not the block
+    // limit, sets how many warps are resident, and larger blocks would
+    // ask for proportionally more of it.
+    if (*Threads % WarpSize == 0 && Config->getNumArgs() > 2 &&
+        !isa<CXXDefaultArgExpr>(Config->getArg(2))) {
+      const Expr *Shared = Config->getArg(2);
+      llvm::SmallPtrSet<const VarDecl *, 4> BlockVars, SharedVars;
+      referencedVars(Block, BlockVars);
+      referencedVars(Shared, SharedVars);
+      bool Grows = llvm::any_of(
+          BlockVars, [&](const VarDecl *V) { return SharedVars.count(V); });
+      std::optional<uint64_t> Bytes = count(Shared, *FD, Ctx);
+      if (Grows && Bytes &&
+          SharedPerMultiprocessor / (*Bytes + SharedReservedPerBlock) <
+              MaxBlocksPerMultiprocessor)
         return;
     }
   }
