@@ -704,10 +704,79 @@ bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
   } C;
   C.Self = Self;
   C.TraverseStmt(FD->getBody());
+  // Whether the statement \p S is followed by `return V;`, directly or
+  // at the end of the blocks and `if` branches that enclose it.
+  std::function<bool(const Stmt *, const VarDecl *)> ReturnsNext =
+      [&](const Stmt *S, const VarDecl *V) {
+        DynTypedNodeList Parents = Ctx.getParents(*S);
+        if (Parents.size() != 1)
+          return false;
+        const Stmt *P = Parents[0].get<Stmt>();
+        if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
+          const Stmt *const *Pos = llvm::find(CS->body(), S);
+          if (Pos == CS->body_end())
+            return false;
+          if (Pos + 1 == CS->body_end())
+            return ReturnsNext(CS, V);
+          const auto *Ret = dyn_cast<ReturnStmt>(*(Pos + 1));
+          const auto *Ref = Ret && Ret->getRetValue()
+                                ? dyn_cast<DeclRefExpr>(
+                                      Ret->getRetValue()->IgnoreParenImpCasts())
+                                : nullptr;
+          return Ref && Ref->getDecl() == V;
+        }
+        if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+          return If->getCond() != S && ReturnsNext(If, V);
+        return false;
+      };
+  // Whether the result of the call \p Call is accumulated into the
+  // function's result by an associative operator: `return 1 + f(a) +
+  // f(b);`, or `ans += f(a);` followed by `return ans;` (Eval, CalcMFFC).
+  // nvcc's tail recursion elimination then turns one call into a loop with
+  // an accumulator and keeps the other, and it no longer proves anything
+  // about the pointer arguments (nvcc 13.0 -ptx): results stored into
+  // locals or memory (`int v = f(a);`, minatoIsopRec, a void BuildSubgr)
+  // leave the pointer's loads ld.global.nc.
+  auto IsAccumulative = [](BinaryOperatorKind Op) {
+    return Op == BO_Add || Op == BO_Mul || Op == BO_And || Op == BO_Or ||
+           Op == BO_Xor || Op == BO_AddAssign || Op == BO_MulAssign ||
+           Op == BO_AndAssign || Op == BO_OrAssign || Op == BO_XorAssign;
+  };
+  auto IsAccumulated = [&](const CallExpr *Call) {
+    const Stmt *S = Call;
+    bool Operand = false;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(*S);
+      if (Parents.size() != 1)
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<ReturnStmt>(P))
+        return Operand;
+      if (isa<ParenExpr, ImplicitCastExpr, ExprWithCleanups>(P)) {
+        S = P;
+        continue;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(P);
+      if (!BO || !IsAccumulative(BO->getOpcode()))
+        return false;
+      if (BO->isCompoundAssignmentOp()) {
+        const auto *Ref =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        return BO->getRHS() == S && V && V->hasLocalStorage() &&
+               ReturnsNext(BO, V);
+      }
+      Operand = true;
+      S = P;
+    }
+    return false;
+  };
   unsigned Kept = llvm::count_if(
       C.Found, [&](const CallExpr *Call) { return !IsTailCall(Call); });
   bool Result = false;
-  if (Kept >= 2) {
+  if (Kept >= 2 && llvm::any_of(C.Found, IsAccumulated)) {
     llvm::SmallPtrSet<const FunctionDecl *, 8> Visited;
     Result = mayWriteMemory(FD, Visited, 0);
   }

@@ -83,14 +83,17 @@ public:
   /// Whether a call of the device function \p FD (a definition) keeps a
   /// pointer argument from ever being loaded with ld.global.nc in the
   /// caller: \p FD calls itself at two or more places that are not tail
-  /// calls (so that nvcc can turn neither the recursion into a loop nor
-  /// inline it) and may write memory other than its own locals (a store
-  /// through a pointer, an atomic, printf, an unknown call). nvcc 13.0 then
-  /// proves nothing about what the call does with the pointer: with
-  /// `const __restrict__` on the kernel's parameter, its loads stay
-  /// ld.global, in the kernel as in the callee. A function that calls
-  /// itself once, only in tail position, or that writes nothing but its
-  /// locals does not block ld.global.nc (checked with nvcc -ptx).
+  /// calls, accumulates the result of one of them into its own
+  /// (`return 1 + f(a) + f(b);`, or `ans += f(a);` followed by
+  /// `return ans;`), and may write memory other than its own locals (a
+  /// store through a pointer, an atomic, printf, an unknown call). nvcc
+  /// 13.0 keeps such a recursion as a call and proves nothing about what it
+  /// does with the pointer: with `const __restrict__` on the kernel's
+  /// parameter, its loads stay ld.global, in the kernel as in the callee.
+  /// One recursive call, tail calls only, results stored rather than
+  /// accumulated (`int v = f(a);`, a void function), or no writes but its
+  /// locals do not block ld.global.nc (each checked with nvcc -ptx): the
+  /// model is empirical.
   bool isKeptRecursiveCall(const FunctionDecl *FD);
 
 private:

@@ -114,6 +114,38 @@ __global__ void depths(int *out, const int *child, int n) {
   out[threadIdx.x + 100] = depth(child, n) + child[n + 1];
 }
 
+// Two recursive calls whose results are stored, not accumulated into the
+// result (a void builder like logic-rewrite's BuildSubgr, or results kept
+// in locals and written out): nvcc still proves the pointer read-only.
+__device__ void build(int cur, const int *lib, int *match, int *fanin) {
+  if (match[cur] != -1)
+    return;
+  int in0 = lib[cur], in1 = lib[cur + 1];
+  build(in0, lib, match, fanin);
+  build(in1, lib, match, fanin);
+  fanin[cur] = match[in0] + match[in1];
+  match[cur] = cur;
+}
+__global__ void builds(const int *lib, int *match, int *fanin) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: pointer parameter 'lib' is only read; declare it 'const int *__restrict__'
+  int x = lib[threadIdx.x];
+  build(x, lib, match, fanin);
+  fanin[threadIdx.x + 1000] = lib[x + 3];
+}
+__device__ int size(int cur, const int *lib, int *match) {
+  if (match[cur] != -1)
+    return 0;
+  int s = size(lib[cur], lib, match);
+  s += size(lib[cur + 1], lib, match);
+  match[cur] = s;
+  return s;
+}
+__global__ void sizes(const int *lib, int *match, int *out) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: pointer parameter 'lib' is only read; declare it 'const int *__restrict__'
+  int x = lib[threadIdx.x];
+  out[threadIdx.x] = size(x, lib, match) + lib[x + 3];
+}
+
 // A kept recursion that is not passed the pointer.
 __device__ int visit(const int *q, int *out, int i) {
   if (i <= 0)
