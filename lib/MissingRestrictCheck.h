@@ -53,6 +53,11 @@ private:
     /// (see storesOnlyThroughRestrict): nvcc already proves the other
     /// pointers read-only and loads them with ld.global.nc.
     bool NcInferred = true;
+    /// Every analysed kernel passes the pointer to a call that keeps nvcc
+    /// from proving it read-only (ReadOnlyResult::NcBlocker): no load of it
+    /// becomes ld.global.nc, whatever its qualifiers.
+    bool NcBlocked = true;
+    const FunctionDecl *NcBlocker = nullptr;
   };
   struct AliasInfo {
     unsigned Other;

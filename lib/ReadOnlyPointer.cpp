@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include <functional>
 
 namespace clang::tidy::cuda {
 
@@ -203,6 +204,19 @@ private:
     if (!isa<Expr>(P))
       return true; // A condition, or a discarded value.
     return fail("used in a way the analysis does not follow", Loc);
+  }
+
+  /// `nvcuda::wmma::load_matrix_sync(frag, p, ldm[, layout])`: the PTX
+  /// instruction `wmma.load.{a,b,c}.sync.aligned...global`, an explicit load
+  /// without a non-coherent (read-only cache) form. nvcc proves nothing
+  /// about a pointer its intrinsic takes: with `const __restrict__`, the
+  /// other loads of the pointer stay ld.global too, and the PTX is
+  /// byte-identical (nvcc 13.0, sm_90).
+  static bool isWmmaFragmentLoad(const FunctionDecl *Callee) {
+    if (calleeName(Callee) != "load_matrix_sync")
+      return false;
+    const auto *NS = dyn_cast<NamespaceDecl>(Callee->getDeclContext());
+    return NS && NS->getIdentifier() && NS->getName() == "wmma";
   }
 
   /// Whether \p Operand is an input of \p Asm whose instructions access
@@ -427,6 +441,14 @@ private:
       R.ExplicitLoad = true;
       return true;
     }
+    if (isWmmaFragmentLoad(Callee)) {
+      R.ExplicitLoad = true;
+      if (!R.NcBlocker) {
+        R.NcBlocker = Callee;
+        R.NcBlockerLoc = Loc;
+      }
+      return true;
+    }
     if (Name == "printf")
       return true;
     if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee)) {
@@ -440,10 +462,18 @@ private:
     if (Callee->hasBody(Def) && Def->getBody() &&
         (Def->hasAttr<CUDADeviceAttr>() || Def->hasAttr<CUDAGlobalAttr>()) &&
         !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+      if (!R.NcBlocker && Analysis.isKeptRecursiveCall(Def)) {
+        R.NcBlocker = Def;
+        R.NcBlockerLoc = Loc;
+      }
       const ReadOnlyResult &Sub =
           Analysis.analyze(Def, Def->getParamDecl(Index));
       R.PlainAccess |= Sub.PlainAccess;
       R.ExplicitLoad |= Sub.ExplicitLoad;
+      if (!R.NcBlocker && Sub.NcBlocker) {
+        R.NcBlocker = Sub.NcBlocker;
+        R.NcBlockerLoc = Loc;
+      }
       if (Sub.ReadOnly) {
         if (!pointsToConst(Def->getParamDecl(Index)->getType()) &&
             llvm::none_of(R.NonConstCallees,
@@ -496,6 +526,261 @@ ReadOnlyPointerAnalysis::analyze(const FunctionDecl *FD,
   }
   InProgress.erase(Param);
   return Cache[Param] = std::move(R);
+}
+
+namespace {
+
+/// Whether the store target \p E is one of the function's own locals: a
+/// local variable (not a reference, not `__shared__`), or an element or
+/// member of a local array or struct. Stores to those are not memory effects
+/// of the function (LLVM keeps them in its own stack frame).
+bool isOwnLocal(const Expr *E) {
+  for (int Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow() || ME->getMemberDecl()->getType()->isReferenceType())
+        return false;
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+      if (!Base->getType()->isArrayType())
+        return false;
+      E = Base;
+      continue;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
+           !V->hasAttr<CUDASharedAttr>();
+  }
+  return false;
+}
+
+/// Whether a call of \p Callee, a function without a body here or from a
+/// system header, may write memory: atomics, printf, allocation, memory
+/// copies, assertions and unknown functions do; the math and intrinsic
+/// functions of the CUDA headers do not.
+bool mayWriteOpaque(const FunctionDecl *Callee) {
+  if (!Callee->getIdentifier())
+    return true;
+  StringRef Name = Callee->getName();
+  if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
+      Name.starts_with("__atomic") || Name.contains("Atomic") ||
+      Name.contains("printf") || Name.contains("alloc") ||
+      Name.contains("free") || Name.starts_with("mem") ||
+      Name.contains("assert") || Name.starts_with("__st"))
+    return true;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation()));
+}
+
+/// Whether \p FD may write memory other than its own locals, itself or in
+/// the user functions it calls (followed four calls deep; deeper counts as
+/// a write).
+bool mayWriteMemory(const FunctionDecl *FD,
+                    llvm::SmallPtrSetImpl<const FunctionDecl *> &Visited,
+                    unsigned Depth) {
+  if (Depth > 4)
+    return true;
+  if (!Visited.insert(FD->getCanonicalDecl()).second)
+    return false; // Already being scanned.
+  struct Scan : RecursiveASTVisitor<Scan> {
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Visited;
+    unsigned Depth;
+    bool Writes = false;
+    Scan(llvm::SmallPtrSetImpl<const FunctionDecl *> &Visited, unsigned Depth)
+        : Visited(Visited), Depth(Depth) {}
+    bool store(const Expr *Target) {
+      Writes |= !isOwnLocal(Target);
+      return !Writes;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      return BO->isAssignmentOp() ? store(BO->getLHS()) : true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      return UO->isIncrementDecrementOp() ? store(UO->getSubExpr()) : true;
+    }
+    bool VisitAsmStmt(AsmStmt *) { return !(Writes = true); }
+    bool VisitCXXNewExpr(CXXNewExpr *) { return !(Writes = true); }
+    bool VisitCXXDeleteExpr(CXXDeleteExpr *) { return !(Writes = true); }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        return !(Writes = true); // An indirect call.
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call))
+        if (Op->isAssignmentOp() && Op->getNumArgs() >= 1 &&
+            !isOwnLocal(Op->getArg(0)))
+          return !(Writes = true);
+      const FunctionDecl *Def = nullptr;
+      const SourceManager &SM = Callee->getASTContext().getSourceManager();
+      if (Callee->hasBody(Def) && Def->getBody() &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())))
+        Writes |= mayWriteMemory(Def, Visited, Depth + 1);
+      else
+        Writes |= mayWriteOpaque(Callee);
+      return !Writes;
+    }
+  } S(Visited, Depth);
+  S.TraverseStmt(FD->getBody());
+  return S.Writes;
+}
+
+} // namespace
+
+bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
+  if (!FD || !FD->getBody())
+    return false;
+  auto It = KeptRecursive.find(FD);
+  if (It != KeptRecursive.end())
+    return It->second;
+  const FunctionDecl *Self = FD->getCanonicalDecl();
+  bool ReturnsVoid = FD->getReturnType()->isVoidType();
+  // Whether the statement \p S is the last thing the function does: the
+  // last statement of its body, of a block or `if` branch that is, or one
+  // followed by `return;`.
+  std::function<bool(const Stmt *)> IsLast = [&](const Stmt *S) {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    if (Parents.size() != 1)
+      return false;
+    if (Parents[0].get<FunctionDecl>())
+      return true;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
+      const Stmt *const *Pos = llvm::find(CS->body(), S);
+      if (Pos == CS->body_end())
+        return false;
+      if (Pos + 1 == CS->body_end())
+        return IsLast(CS);
+      const auto *Ret = dyn_cast<ReturnStmt>(*(Pos + 1));
+      return Ret && !Ret->getRetValue();
+    }
+    if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+      return If->getCond() != S && IsLast(If);
+    return false;
+  };
+  // Whether the call \p Call is a tail call, which nvcc turns into a loop:
+  // `return f(...);` (or an arm of a `?:` that is returned), or, in a void
+  // function, a call statement that is the last thing the function does.
+  auto IsTailCall = [&](const CallExpr *Call) {
+    const Stmt *S = Call;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(*S);
+      if (Parents.size() != 1)
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<ReturnStmt>(P))
+        return true;
+      if (isa<ParenExpr, ExprWithCleanups>(P) ||
+          (isa<ImplicitCastExpr>(P) &&
+           cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp)) {
+        S = P;
+        continue;
+      }
+      if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+        if (CO->getCond() == S)
+          return false;
+        S = P;
+        continue;
+      }
+      if (isa<Expr>(P))
+        return false;
+      return ReturnsVoid && S == Call && IsLast(S);
+    }
+    return false;
+  };
+  struct Calls : RecursiveASTVisitor<Calls> {
+    const FunctionDecl *Self;
+    SmallVector<const CallExpr *, 4> Found;
+    bool VisitCallExpr(CallExpr *Call) {
+      if (const FunctionDecl *Callee = Call->getDirectCallee())
+        if (Callee->getCanonicalDecl() == Self)
+          Found.push_back(Call);
+      return true;
+    }
+  } C;
+  C.Self = Self;
+  C.TraverseStmt(FD->getBody());
+  // Whether the statement \p S is followed by `return V;`, directly or
+  // at the end of the blocks and `if` branches that enclose it.
+  std::function<bool(const Stmt *, const VarDecl *)> ReturnsNext =
+      [&](const Stmt *S, const VarDecl *V) {
+        DynTypedNodeList Parents = Ctx.getParents(*S);
+        if (Parents.size() != 1)
+          return false;
+        const Stmt *P = Parents[0].get<Stmt>();
+        if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
+          const Stmt *const *Pos = llvm::find(CS->body(), S);
+          if (Pos == CS->body_end())
+            return false;
+          if (Pos + 1 == CS->body_end())
+            return ReturnsNext(CS, V);
+          const auto *Ret = dyn_cast<ReturnStmt>(*(Pos + 1));
+          const auto *Ref = Ret && Ret->getRetValue()
+                                ? dyn_cast<DeclRefExpr>(
+                                      Ret->getRetValue()->IgnoreParenImpCasts())
+                                : nullptr;
+          return Ref && Ref->getDecl() == V;
+        }
+        if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+          return If->getCond() != S && ReturnsNext(If, V);
+        return false;
+      };
+  // Whether the result of the call \p Call is accumulated into the
+  // function's result by an associative operator: `return 1 + f(a) +
+  // f(b);`, or `ans += f(a);` followed by `return ans;` (Eval, CalcMFFC).
+  // nvcc's tail recursion elimination then turns one call into a loop with
+  // an accumulator and keeps the other, and it no longer proves anything
+  // about the pointer arguments (nvcc 13.0 -ptx): results stored into
+  // locals or memory (`int v = f(a);`, minatoIsopRec, a void BuildSubgr)
+  // leave the pointer's loads ld.global.nc.
+  auto IsAccumulative = [](BinaryOperatorKind Op) {
+    return Op == BO_Add || Op == BO_Mul || Op == BO_And || Op == BO_Or ||
+           Op == BO_Xor || Op == BO_AddAssign || Op == BO_MulAssign ||
+           Op == BO_AndAssign || Op == BO_OrAssign || Op == BO_XorAssign;
+  };
+  auto IsAccumulated = [&](const CallExpr *Call) {
+    const Stmt *S = Call;
+    bool Operand = false;
+    for (int Depth = 0; Depth < 16; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(*S);
+      if (Parents.size() != 1)
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<ReturnStmt>(P))
+        return Operand;
+      if (isa<ParenExpr, ImplicitCastExpr, ExprWithCleanups>(P)) {
+        S = P;
+        continue;
+      }
+      const auto *BO = dyn_cast<BinaryOperator>(P);
+      if (!BO || !IsAccumulative(BO->getOpcode()))
+        return false;
+      if (BO->isCompoundAssignmentOp()) {
+        const auto *Ref =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+        return BO->getRHS() == S && V && V->hasLocalStorage() &&
+               ReturnsNext(BO, V);
+      }
+      Operand = true;
+      S = P;
+    }
+    return false;
+  };
+  unsigned Kept = llvm::count_if(
+      C.Found, [&](const CallExpr *Call) { return !IsTailCall(Call); });
+  bool Result = false;
+  if (Kept >= 2 && llvm::any_of(C.Found, IsAccumulated)) {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Visited;
+    Result = mayWriteMemory(FD, Visited, 0);
+  }
+  return KeptRecursive[FD] = Result;
 }
 
 const ValueDecl *pointerRoot(const Expr *E) {

@@ -31,9 +31,11 @@ struct ReadOnlyResult {
   /// instruction for.
   bool PlainAccess = false;
   /// Whether it is read by explicit load instructions: `__ldg`, `__ldcs`,
-  /// `__ldcg` and the other `__ld*` intrinsics, or inline asm whose only
-  /// memory instructions are loads. `const __restrict__` changes nothing for
-  /// those: the instruction and its cache policy are written out.
+  /// `__ldcg` and the other `__ld*` intrinsics, inline asm whose only
+  /// memory instructions are loads, or WMMA fragment loads
+  /// (`wmma::load_matrix_sync`, PTX `wmma.load`, which has no
+  /// non-coherent form). `const __restrict__` changes nothing for those: the
+  /// instruction and its cache policy are written out.
   bool ExplicitLoad = false;
   /// Local pointer variables that hold the pointer without `const`: adding
   /// `const` to the parameter means adding it to these too.
@@ -51,6 +53,16 @@ struct ReadOnlyResult {
     SourceLocation Loc; ///< The argument.
   };
   llvm::SmallVector<Callee, 2> NonConstCallees;
+  /// A call, here or in a callee, that keeps nvcc from ever proving the
+  /// pointer read-only, so that no load of it in the kernel becomes
+  /// ld.global.nc, `const __restrict__` or not (the PTX is the same): a
+  /// recursive device function that nvcc keeps as a call (see
+  /// isKeptRecursiveCall), or a WMMA fragment load
+  /// (`wmma::load_matrix_sync`, whose intrinsic takes the pointer: even
+  /// the kernel's ordinary loads of it stay ld.global). Null when there is
+  /// none.
+  const FunctionDecl *NcBlocker = nullptr;
+  SourceLocation NcBlockerLoc; ///< The argument.
 };
 
 /// Decides whether pointer parameters are read-only. A parameter is
@@ -68,10 +80,27 @@ public:
   const ReadOnlyResult &analyze(const FunctionDecl *FD,
                                 const ParmVarDecl *Param);
 
+  /// Whether a call of the device function \p FD (a definition) keeps a
+  /// pointer argument from ever being loaded with ld.global.nc in the
+  /// caller: \p FD calls itself at two or more places that are not tail
+  /// calls, accumulates the result of one of them into its own
+  /// (`return 1 + f(a) + f(b);`, or `ans += f(a);` followed by
+  /// `return ans;`), and may write memory other than its own locals (a
+  /// store through a pointer, an atomic, printf, an unknown call). nvcc
+  /// 13.0 keeps such a recursion as a call and proves nothing about what it
+  /// does with the pointer: with `const __restrict__` on the kernel's
+  /// parameter, its loads stay ld.global, in the kernel as in the callee.
+  /// One recursive call, tail calls only, results stored rather than
+  /// accumulated (`int v = f(a);`, a void function), or no writes but its
+  /// locals do not block ld.global.nc (each checked with nvcc -ptx): the
+  /// model is empirical.
+  bool isKeptRecursiveCall(const FunctionDecl *FD);
+
 private:
   ASTContext &Ctx;
   llvm::DenseMap<const ParmVarDecl *, ReadOnlyResult> Cache;
   llvm::DenseMap<const ParmVarDecl *, bool> InProgress;
+  llvm::DenseMap<const FunctionDecl *, bool> KeptRecursive;
 };
 
 /// The variable a pointer expression points into, looking through

@@ -154,6 +154,40 @@ __global__ void energyNoinline(int n, float *__restrict__ v, const Table *p) {
   v[i] = e;
 }
 
+// The exp/log family is inlined arithmetic too: nvcc expands expf, logf,
+// log1pf, tanhf, erff, powf (float and double alike, checked one by one)
+// without a call or local memory, and 'p' is ld.global.nc as written
+// (prna's calc_x sums Boltzmann weights through expf and log1pf in a
+// helper; a false finding of the audit of stop 26). Not findings.
+__device__ float logAddExp(float a, float b) {
+  float hi = fmaxf(a, b), lo = fminf(a, b);
+  return hi + log1pf(expf(lo - hi));
+}
+__global__ void boltzmann(int n, float *__restrict__ x, const Table *p,
+                          float kT) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    x[i] = logAddExp(x[i], -p->bonus / kT) +
+           logf(kT) * tanhf(p->stack[0][i & 3]) + powf(erff(x[i]), 2.0f);
+}
+__global__ void boltzmannDouble(int n, double *__restrict__ x,
+                                const double *w) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    x[i] = log(x[i]) + exp2(w[i & 7]) * atan2(w[0], x[i]);
+}
+
+// cosf's argument reduction has a slow path in local memory: nvcc then
+// loads 'p' with plain ld.global, `const __restrict__` makes it
+// ld.global.nc, and the finding stays (qem's cosf, a true finding of the
+// same audit).
+__global__ void boltzmannAngle(int n, float *__restrict__ x, const Table *p) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:75: warning: pointer parameter 'p' is only read; declare it 'const Table *__restrict__'
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    x[i] = expf(x[i]) * cosf(p->bonus * i);
+}
+
 // The same kernel without `__restrict__` on `in`: the atomic forces plain
 // loads, and the finding stays.
 __global__ void gatherPlain(float *out, float *in, const int *__restrict__ idx,

@@ -66,3 +66,20 @@ __global__ void volatileLoads(float *out, volatile float *v) {
   // CHECK-NOTES-LDG: :[[@LINE-1]]:22: note: '__ldg' has no overload for volatile 'float', and a volatile load must not go through a cache; this load is left unchanged
   // CHECK-FIXES-LDG: {{^}}  out[threadIdx.x] = v[threadIdx.x];{{$}}
 }
+
+// A pointer passed to a recursion that nvcc keeps as a call (see
+// cuda-missing-restrict-recursion.cu): `const __restrict__` changes no
+// load, and without UseLdg it is not reported; `__ldg` forces
+// ld.global.nc for the kernel's own load.
+__device__ int cover(const int *fanin, int *seen, int i) {
+  if (i <= 0 || seen[i & 7])
+    return 0;
+  seen[i & 7] = 1;
+  return 1 + cover(fanin, seen, fanin[i]) + cover(fanin, seen, fanin[i + 1]);
+}
+__global__ void covers(int *__restrict__ out, const int *fanin, int n) {
+  // CHECK-MESSAGES-LDG: :[[@LINE-1]]:58: warning: pointer parameter 'fanin' is only read; load it with '__ldg()'
+  int seen[8] = {0};
+  out[threadIdx.x] = cover(fanin, seen, n) + fanin[n + 1];
+  // CHECK-FIXES-LDG: {{^}}  out[threadIdx.x] = cover(fanin, seen, n) + __ldg(&fanin[n + 1]);{{$}}
+}

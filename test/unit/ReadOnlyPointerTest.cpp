@@ -278,3 +278,103 @@ TEST(ReadOnlyPointerTest, PointerRoots) {
 }
 
 } // namespace
+
+namespace {
+/// The call that keeps nvcc from proving parameter \p Index of kernel
+/// \p Name read-only (ReadOnlyResult::NcBlocker), by name; empty if none.
+std::string ncBlocker(const std::string &Code, StringRef Name, unsigned Index,
+                      bool *ExplicitLoad = nullptr) {
+  std::unique_ptr<ASTUnit> AST = build(Code);
+  EXPECT_TRUE(AST);
+  if (!AST)
+    return "";
+  const FunctionDecl *FD = function(*AST, Name);
+  EXPECT_TRUE(FD) << Name.str();
+  if (!FD)
+    return "";
+  ReadOnlyPointerAnalysis Analysis(AST->getASTContext());
+  const ReadOnlyResult &R = Analysis.analyze(FD, FD->getParamDecl(Index));
+  EXPECT_TRUE(R.ReadOnly) << R.Reason;
+  if (ExplicitLoad)
+    *ExplicitLoad = R.ExplicitLoad;
+  return R.NcBlocker ? R.NcBlocker->getNameAsString() : "";
+}
+} // namespace
+
+TEST(ReadOnlyPointerTest, KeptRecursion) {
+  const char *Code = R"cu(
+    __device__ int eval(int cur, int *match, const int *lib) {
+      if (match[cur] > -1) return 0;
+      match[cur] = 1;
+      return 1 + eval(lib[cur], match, lib) + eval(lib[cur + 1], match, lib);
+    }
+    __device__ int mffc(int cur, const int *f, int *size) {
+      int ans = 1;
+      if (++*size < 8) ans += mffc(f[cur], f, size);
+      if (++*size < 8) ans += mffc(f[cur + 1], f, size);
+      return ans;
+    }
+    __device__ int through(const int *lib, int *match) {
+      return eval(0, match, lib) * 2;
+    }
+    __device__ void build(int cur, const int *lib, int *match) {
+      if (match[cur] != -1) return;
+      build(lib[cur], lib, match);
+      build(lib[cur + 1], lib, match);
+      match[cur] = cur;
+    }
+    __device__ int once(const int *lib, int *match, int i) {
+      if (i < 0) return 0;
+      match[i & 7] = 1;
+      return 1 + once(lib, match, lib[i]);
+    }
+    __device__ int tails(const int *lib, int *match, int i) {
+      if (i <= 0) return 0;
+      match[i & 7] = 1;
+      if (lib[i] > 3) return tails(lib, match, lib[i] - 1);
+      return tails(lib, match, lib[i + 1]);
+    }
+    __device__ int pure(const int *lib, int i) {
+      if (i <= 0) return lib[0];
+      return pure(lib, i - 1) + pure(lib, i - 2);
+    }
+    __global__ void k(int *out, const int *a, const int *b, const int *c,
+                      const int *d, const int *e, const int *f,
+                      const int *g) {
+      int match[8], size = 0;
+      out[0] = eval(0, match, a) + mffc(0, b, &size) + through(c, match) +
+               once(e, match, 3) + tails(f, match, 3) + pure(g, 3);
+      build(0, d, match);
+    })cu";
+  EXPECT_EQ(ncBlocker(Code, "k", 1), "eval");
+  EXPECT_EQ(ncBlocker(Code, "k", 2), "mffc");
+  EXPECT_EQ(ncBlocker(Code, "k", 3), "eval"); // Through an inlined helper.
+  EXPECT_EQ(ncBlocker(Code, "k", 4), "");     // Results not accumulated.
+  EXPECT_EQ(ncBlocker(Code, "k", 5), "");     // One recursive call.
+  EXPECT_EQ(ncBlocker(Code, "k", 6), "");     // Tail calls.
+  EXPECT_EQ(ncBlocker(Code, "k", 7), "");     // Writes nothing.
+}
+
+TEST(ReadOnlyPointerTest, WmmaFragmentLoads) {
+  const char *Code = R"cu(
+    namespace nvcuda { namespace wmma {
+    template <typename T> struct fragment { T x[8]; };
+    template <typename T>
+    __device__ void load_matrix_sync(fragment<T> &f, const T *p, unsigned ld);
+    } }
+    namespace other {
+    template <typename T>
+    __device__ void load_matrix_sync(T *f, const T *p, unsigned ld);
+    }
+    __global__ void k(const float *c, const float *d, float *out) {
+      nvcuda::wmma::fragment<float> f;
+      nvcuda::wmma::load_matrix_sync(f, c + 16, 16);
+      other::load_matrix_sync(out, d, 16);
+      out[0] = f.x[0];
+    })cu";
+  bool Explicit = false;
+  EXPECT_EQ(ncBlocker(Code, "k", 0, &Explicit), "load_matrix_sync");
+  EXPECT_TRUE(Explicit);
+  EXPECT_EQ(ncBlocker(Code, "k", 1, &Explicit), "");
+  EXPECT_FALSE(Explicit);
+}
