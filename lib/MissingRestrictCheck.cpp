@@ -114,8 +114,13 @@ bool isRestrictParamPointer(const Expr *E) {
                       : P->getType().isRestrictQualified());
 }
 
-/// Whether \p E names a thread's own array, or a row of one: a local,
-/// non-static, non-`__shared__` array variable.
+/// Whether \p E names an array in a space of its own that global loads
+/// cannot alias, or a row of one: a thread's own array (a local,
+/// non-static array variable) or a `__shared__` array. nvcc knows both
+/// spaces: stores there leave a global pointer's loads `ld.global.nc`
+/// (checked in the PTX: a tile staged through shared memory, a shared
+/// histogram's atomics, a shared array passed to an inlined helper; the
+/// audit of stop 26, prna).
 bool isLocalArray(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
@@ -123,8 +128,8 @@ bool isLocalArray(const Expr *E) {
            isLocalArray(AS->getBase());
   const auto *Ref = dyn_cast<DeclRefExpr>(E);
   const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return V && V->hasLocalStorage() && V->getType()->isArrayType() &&
-         !V->hasAttr<CUDASharedAttr>();
+  return V && V->getType()->isArrayType() &&
+         (V->hasAttr<CUDASharedAttr>() || V->hasLocalStorage());
 }
 
 /// Whether the store target \p E is a register (a local scalar or struct),
@@ -134,8 +139,9 @@ bool isRestrictOrRegisterStore(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-    return V && V->hasLocalStorage() && !V->getType()->isReferenceType() &&
-           !V->getType()->isArrayType() && !V->hasAttr<CUDASharedAttr>();
+    return V && !V->getType()->isReferenceType() &&
+           !V->getType()->isArrayType() &&
+           (V->hasAttr<CUDASharedAttr>() || V->hasLocalStorage());
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return !ME->getMemberDecl()->getType()->isReferenceType() &&
@@ -193,6 +199,15 @@ bool helperStoresOnlyThroughRestrict(const CallExpr *Call, unsigned Depth) {
       Bound.insert(P);
     else if (isRestrictParamPointer(Arg))
       Bound.insert(P);
+    // A shared or thread-local array, or an element's address in one.
+    else if (isLocalArray(Arg) ||
+             (isa<UnaryOperator>(Arg) &&
+              cast<UnaryOperator>(Arg)->getOpcode() == UO_AddrOf &&
+              isa<ArraySubscriptExpr>(
+                  cast<UnaryOperator>(Arg)->getSubExpr()->IgnoreParens()) &&
+              isRestrictOrRegisterStore(
+                  cast<UnaryOperator>(Arg)->getSubExpr())))
+      Bound.insert(P);
   }
   // The helper's body, with its bound parameters as the only pointers that
   // it may store through.
@@ -217,7 +232,11 @@ bool storesOnlyThroughRestrict(
           Call->getNumArgs() >= 1) {
         auto *Saved = BoundParams;
         BoundParams = Bound;
-        OK &= isRestrictParamPointer(Call->getArg(0));
+        const Expr *Target = Call->getArg(0)->IgnoreParenImpCasts();
+        const auto *Addr = dyn_cast<UnaryOperator>(Target);
+        OK &= isRestrictParamPointer(Target) ||
+              (Addr && Addr->getOpcode() == UO_AddrOf &&
+               isRestrictOrRegisterStore(Addr->getSubExpr()));
         BoundParams = Saved;
         return OK;
       }
@@ -283,10 +302,11 @@ bool storesOnlyThroughRestrict(
       return OK;
     }
     bool VisitVarDecl(VarDecl *V) {
-      // Shared memory, or a static array, is memory nvcc must consider; a
-      // thread's own array is not (stores to it are checked as stores).
-      if (V->hasAttr<CUDASharedAttr>() ||
-          (V->getType()->isArrayType() && !V->hasLocalStorage()))
+      // A static array is memory nvcc must consider; a thread's own array
+      // and a `__shared__` one are not (stores to them are checked as
+      // stores).
+      if (!V->hasAttr<CUDASharedAttr>() && V->getType()->isArrayType() &&
+          !V->hasLocalStorage())
         OK = false;
       return OK;
     }
