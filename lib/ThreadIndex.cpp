@@ -620,8 +620,6 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
   return unknown(false);
 }
 
-namespace {
-// True when \p S is, or holds, a label or a `case`: a jump may land inside.
 bool holdsJumpTarget(const Stmt *S) {
   if (!S)
     return false;
@@ -632,7 +630,6 @@ bool holdsJumpTarget(const Stmt *S) {
       return true;
   return false;
 }
-} // namespace
 
 const Expr *ThreadIndexAnalysis::sameValueUse(const VarDecl *V,
                                               const Expr *Use) {

@@ -661,18 +661,6 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return false;
 }
 
-// True when \p S is, or holds, a label or a `case`: a jump may land inside.
-bool holdsJumpTarget(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<SwitchCase, LabelStmt>(S))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (holdsJumpTarget(Child))
-      return true;
-  return false;
-}
-
 // True when \p Call neither writes memory nor orders it: a function of the
 // CUDA headers or a built-in that returns a value and takes no pointer or
 // reference (`__expf`, `sqrtf`, `min`), other than barriers, fences and

@@ -278,6 +278,9 @@ private:
   llvm::DenseMap<const VarDecl *, Uniformity> Uniform;
 };
 
+/// Whether \p S is, or holds, a label or a `case`: a jump may land inside.
+bool holdsJumpTarget(const Stmt *S);
+
 /// Whether \p S lies in the body of a loop below \p Top (a function body).
 bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top);
 
