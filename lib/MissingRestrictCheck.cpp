@@ -192,21 +192,16 @@ bool helperStoresOnlyThroughRestrict(const CallExpr *Call, unsigned Depth) {
     if (!P->getType()->isPointerType())
       continue;
     const Expr *Arg = Call->getArg(I)->IgnoreParenImpCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(Arg);
-        UO && UO->getOpcode() == UO_AddrOf &&
-        isa<DeclRefExpr>(UO->getSubExpr()->IgnoreParens()) &&
-        isRestrictOrRegisterStore(UO->getSubExpr()))
-      Bound.insert(P);
-    else if (isRestrictParamPointer(Arg))
-      Bound.insert(P);
-    // A shared or thread-local array, or an element's address in one.
-    else if (isLocalArray(Arg) ||
-             (isa<UnaryOperator>(Arg) &&
-              cast<UnaryOperator>(Arg)->getOpcode() == UO_AddrOf &&
-              isa<ArraySubscriptExpr>(
-                  cast<UnaryOperator>(Arg)->getSubExpr()->IgnoreParens()) &&
-              isRestrictOrRegisterStore(
-                  cast<UnaryOperator>(Arg)->getSubExpr())))
+    // `&x` of a register or shared variable, `&a[i]` of an element of a
+    // thread's own or a shared array, a `__restrict__` pointer (or an
+    // element's address through one), a thread's own or a shared array.
+    const auto *UO = dyn_cast<UnaryOperator>(Arg);
+    const Expr *Taken = UO && UO->getOpcode() == UO_AddrOf
+                            ? UO->getSubExpr()->IgnoreParens()
+                            : nullptr;
+    if ((Taken && isa<DeclRefExpr, ArraySubscriptExpr>(Taken) &&
+         isRestrictOrRegisterStore(Taken)) ||
+        isRestrictParamPointer(Arg) || isLocalArray(Arg))
       Bound.insert(P);
   }
   // The helper's body, with its bound parameters as the only pointers that
