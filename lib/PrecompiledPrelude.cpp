@@ -1,6 +1,7 @@
 //===--- PrecompiledPrelude.cpp - cuda-lint -------------------------------===//
 
 #include "cudalint/PrecompiledPrelude.h"
+#include "cudalint/ResultCache.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -11,6 +12,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
+#include <map>
 
 using llvm::StringRef;
 
@@ -50,6 +53,42 @@ std::vector<std::string> preludeFlags(const std::vector<std::string> &Args,
     Out.push_back(A.str());
   }
   return Out;
+}
+
+/// Whether \p Flags name a path relative to the working directory where the
+/// headers are searched: only then does a PCH built from them depend on the
+/// directory it is built in. Keying every PCH by its directory gave each
+/// directory of a code base a prelude of its own (10 MB each).
+static bool flagsNeedDirectory(llvm::ArrayRef<std::string> Flags) {
+  static const char *const PathFlags[] = {"-I",
+                                          "-isystem",
+                                          "-iquote",
+                                          "-idirafter",
+                                          "-include",
+                                          "-imacros",
+                                          "--include-directory=",
+                                          "-cxx-isystem",
+                                          "-isysroot",
+                                          "--sysroot=",
+                                          "-iprefix",
+                                          "-iwithprefix",
+                                          "-F",
+                                          "-resource-dir=",
+                                          "--cuda-path="};
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef A = Flags[I];
+    for (StringRef F : PathFlags) {
+      if (!A.starts_with(F))
+        continue;
+      StringRef V = A.drop_front(F.size());
+      if (V.empty() && !F.ends_with("=") && I + 1 < Flags.size())
+        V = Flags[I + 1];
+      if (!V.empty() && !llvm::sys::path::is_absolute(V))
+        return true;
+      break;
+    }
+  }
+  return false;
 }
 
 static std::string stamp(StringRef Path) {
@@ -97,6 +136,82 @@ static bool writeOnce(StringRef Path, StringRef Text) {
   return true;
 }
 
+/// Records a use of the PCH named \p Key for the cache's least-recently-used
+/// bound. Not the PCH's own time: a PCH built on top of it records that, and
+/// clang rejects the newer one when it changes; nor the `.cuh` it was built
+/// from, which clang checks too.
+static void markUsed(StringRef Dir, StringRef Key) {
+  llvm::SmallString<256> Used(Dir);
+  llvm::sys::path::append(Used, Key + ".used");
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Used, EC);
+}
+
+uint64_t pchCacheMaxSize() {
+  uint64_t Max = uint64_t(4) << 30;
+  if (auto V = llvm::sys::Process::GetEnv("CUDA_LINT_PCH_MAX_SIZE")) {
+    uint64_t N;
+    if (parseCacheSize(*V, N))
+      Max = N;
+  }
+  return Max;
+}
+
+void evictPchCache(StringRef Dir, uint64_t MaxSize) {
+  using namespace std::chrono;
+  struct Group {
+    uint64_t Size = 0;
+    system_clock::time_point Time;
+    std::vector<std::string> Files;
+  };
+  std::map<std::string, Group> Groups;
+  uint64_t Total = 0;
+  auto Now = system_clock::now();
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::sys::fs::file_status S;
+    if (llvm::sys::fs::status(It->path(), S) ||
+        !llvm::sys::fs::is_regular_file(S))
+      continue;
+    StringRef Name = llvm::sys::path::filename(It->path());
+    auto Time = S.getLastModificationTime();
+    // A temporary file of a build that was killed before its rename.
+    if (Name.ends_with(".tmp") || Name.contains(".tmp.")) {
+      if (Now - Time > hours(1))
+        llvm::sys::fs::remove(It->path());
+      continue;
+    }
+    // `<key>.pch`, `<key>.cuh`, `<key>.used`, `<key>-<inputs>.pch`, ...
+    std::string Key =
+        Name.take_until([](char C) { return C == '.' || C == '-'; }).str();
+    Group &G = Groups[Key];
+    G.Size += S.getSize();
+    G.Time = std::max(G.Time, Time);
+    G.Files.push_back(It->path());
+    Total += S.getSize();
+  }
+  if (Total <= MaxSize)
+    return;
+  std::vector<std::pair<system_clock::time_point, std::string>> Order;
+  for (auto &[Key, G] : Groups)
+    Order.push_back({G.Time, Key});
+  llvm::sort(Order);
+  uint64_t Target = MaxSize / 10 * 9;
+  for (auto &[Time, Key] : Order) {
+    if (Total <= Target)
+      break;
+    // In use by a run going on now (or one that just ended): removing it
+    // would fail that run's parse.
+    if (Now - Time < minutes(10))
+      break;
+    Group &G = Groups[Key];
+    for (const std::string &F : G.Files)
+      llvm::sys::fs::remove(F);
+    Total -= G.Size;
+  }
+}
+
 std::optional<std::string> preludePch(const std::vector<std::string> &Args,
                                       StringRef File, StringRef Directory,
                                       const CudaEnvironment &Env,
@@ -117,7 +232,8 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   };
   Add(LLVM_VERSION_STRING);
   Add(stamp(*Clang));
-  Add(Directory);
+  if (flagsNeedDirectory(Flags))
+    Add(Directory);
   Add(stamp(Env.ResourceDir + "/include/__clang_cuda_runtime_wrapper.h"));
   Add(stamp(Env.CudaPath + "/include/cuda_runtime.h"));
   Add(stamp(Env.CudaPath + "/include/crt/host_defines.h"));
@@ -152,8 +268,10 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
   // its key (the includes are part of the key).
   llvm::sys::path::append(Prelude,
                           Includes.empty() ? "prelude.cuh" : Key + ".cuh");
-  if (llvm::sys::fs::exists(Pch))
+  if (llvm::sys::fs::exists(Pch)) {
+    markUsed(Dir, Key);
     return std::string(Pch);
+  }
   // A variant that failed to build once is not tried again for this key.
   llvm::SmallString<256> Failed(Pch);
   llvm::sys::path::replace_extension(Failed, "failed");
@@ -204,7 +322,408 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
       writeOnce(Failed, "");
     return preludePch(Args, File, Directory, Env, Includes.drop_back());
   }
+  markUsed(Dir, Key);
+  evictPchCache(Dir, pchCacheMaxSize());
   return std::string(Pch);
+}
+
+} // namespace cudalint
+
+//===--- The include prefix ----------------------------------------------===//
+
+namespace cudalint {
+
+std::vector<std::string> leadingIncludes(StringRef Text) {
+  std::vector<std::string> Out;
+  size_t I = Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  const size_t N = Text.size();
+  auto At = [&](StringRef S) { return Text.substr(I).starts_with(S); };
+  // Skips a comment at I; false (and the scan ends) where the comment does
+  // not end or a line comment is continued with a backslash.
+  auto SkipComment = [&]() {
+    if (At("//")) {
+      size_t E = Text.find('\n', I);
+      StringRef Body = Text.slice(I, E).rtrim("\r");
+      if (Body.ends_with("\\"))
+        return false;
+      I = E == StringRef::npos ? N : E;
+      return true;
+    }
+    size_t E = Text.find("*/", I + 2);
+    if (E == StringRef::npos)
+      return false;
+    I = E + 2;
+    return true;
+  };
+  while (I < N) {
+    char C = Text[I];
+    if (C == ' ' || C == '\t' || C == '\r' || C == '\n' || C == '\f' ||
+        C == '\v') {
+      ++I;
+      continue;
+    }
+    if (At("//") || At("/*")) {
+      if (!SkipComment())
+        return Out;
+      continue;
+    }
+    if (C != '#')
+      return Out;
+    // The directive's line, which must hold nothing but the include (and
+    // comments): a continued line, a computed include or anything else ends
+    // the prefix.
+    size_t EOL = Text.find('\n', I);
+    if (Text.slice(I, EOL).rtrim("\r").ends_with("\\"))
+      return Out;
+    I = Text.find_first_not_of(" \t", I + 1);
+    if (I == StringRef::npos || !At("include"))
+      return Out;
+    I = Text.find_first_not_of(" \t", I + 7);
+    if (I == StringRef::npos || (Text[I] != '<' && Text[I] != '"'))
+      return Out;
+    char Close = Text[I] == '<' ? '>' : '"';
+    size_t E = Text.find_first_of(StringRef(&Close, 1), I + 1);
+    if (E == StringRef::npos || E > EOL)
+      return Out;
+    std::string Line = ("#include " + Text.slice(I, E + 1)).str();
+    I = E + 1;
+    while (I < N && Text[I] != '\n') {
+      if (Text[I] == ' ' || Text[I] == '\t' || Text[I] == '\r') {
+        ++I;
+      } else if (At("//") || At("/*")) {
+        if (!SkipComment())
+          return Out;
+      } else {
+        return Out;
+      }
+    }
+    Out.push_back(std::move(Line));
+  }
+  return Out;
+}
+
+namespace {
+
+/// The directories of \p Args that the build's own headers are found in
+/// (`-I`, `-iquote`, `-idirafter`), absolute; `-iquote` ones only for quoted
+/// includes.
+std::vector<std::pair<std::string, bool>>
+userIncludeDirs(llvm::ArrayRef<std::string> Args, StringRef Directory) {
+  std::vector<std::pair<std::string, bool>> Dirs;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    for (StringRef F :
+         {"--include-directory=", "-iquote", "-idirafter", "-I"}) {
+      if (!A.starts_with(F))
+        continue;
+      StringRef V = A.drop_front(F.size());
+      if (V.empty() && !F.ends_with("=") && I + 1 < Args.size())
+        V = Args[++I];
+      llvm::SmallString<256> D(V);
+      if (!llvm::sys::path::is_absolute(D)) {
+        D = Directory;
+        llvm::sys::path::append(D, V);
+      }
+      Dirs.push_back({std::string(D), F == "-iquote"});
+      break;
+    }
+  }
+  return Dirs;
+}
+
+/// The flags of \p Args that a PCH of its include prefix is built with: the
+/// input, outputs and dependency-file flags removed; the prelude PCH and the
+/// `-include`s kept (the prefix comes after them).
+std::vector<std::string> prefixFlags(llvm::ArrayRef<std::string> Args,
+                                     StringRef File) {
+  std::vector<std::string> Out;
+  StringRef FileName = llvm::sys::path::filename(File);
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ") {
+      ++I;
+      continue;
+    }
+    if (A == "-c" || A == "-MD" || A == "-MMD" || A == "-fsyntax-only" ||
+        (A.starts_with("-o") && A != "-o") ||
+        (!A.starts_with("-") && llvm::sys::path::filename(A) == FileName &&
+         (I == 0 || Args[I - 1] != "-include-pch")))
+      continue;
+    Out.push_back(A.str());
+  }
+  return Out;
+}
+
+/// The files of a Make dependency file, absolute.
+std::vector<std::string> depFiles(StringRef Text, StringRef Directory) {
+  std::vector<std::string> Files;
+  std::string Cur;
+  bool Target = true;
+  auto Flush = [&]() {
+    if (Cur.empty())
+      return;
+    if (Target) {
+      if (StringRef(Cur).ends_with(":"))
+        Target = false;
+    } else {
+      llvm::SmallString<256> P(Cur);
+      if (!llvm::sys::path::is_absolute(P)) {
+        P = Directory;
+        llvm::sys::path::append(P, Cur);
+      }
+      Files.push_back(std::string(P));
+    }
+    Cur.clear();
+  };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '\\' && I + 1 < Text.size()) {
+      char D = Text[I + 1];
+      if (D == '\n' || D == '\r') {
+        Flush();
+        ++I;
+        continue;
+      }
+      if (D == ' ' || D == '#' || D == '\\') {
+        Cur += D;
+        ++I;
+        continue;
+      }
+    }
+    if (C == '$' && I + 1 < Text.size() && Text[I + 1] == '$') {
+      Cur += '$';
+      ++I;
+      continue;
+    }
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r') {
+      Flush();
+      continue;
+    }
+    Cur += C;
+  }
+  Flush();
+  return Files;
+}
+
+/// Writes \p Text to \p Path through a temporary file renamed into place.
+bool writeAtomically(StringRef Path, StringRef Text) {
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Tmp))
+    return false;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
+/// The PCH that the index \p Deps names, if every file it lists still has
+/// the size and modification time it had when the PCH was built.
+std::optional<std::string> currentPch(StringRef Dir, StringRef Index) {
+  auto Buf = llvm::MemoryBuffer::getFile(Index);
+  if (!Buf)
+    return std::nullopt;
+  llvm::SmallVector<StringRef, 64> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.empty())
+    return std::nullopt;
+  llvm::SmallString<256> Pch(Dir);
+  llvm::sys::path::append(Pch, Lines.front());
+  for (StringRef L : llvm::ArrayRef(Lines).drop_front()) {
+    StringRef Path = L.ends_with(":missing")
+                         ? L.drop_back(8)
+                         : L.rsplit(':').first.rsplit(':').first;
+    if (stamp(Path) != L)
+      return std::nullopt;
+  }
+  if (!llvm::sys::fs::exists(Pch))
+    return std::nullopt;
+  return std::string(Pch);
+}
+
+} // namespace
+
+PrefixPolicy prefixPchPolicy() {
+  if (auto V = llvm::sys::Process::GetEnv("CUDA_LINT_PREFIX_PCH")) {
+    StringRef S(*V);
+    if (S == "off" || S == "0" || S == "no")
+      return PrefixPolicy::Off;
+    if (S == "eager")
+      return PrefixPolicy::Eager;
+  }
+  return PrefixPolicy::Auto;
+}
+
+std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
+                                     StringRef File, StringRef Directory,
+                                     PrefixPolicy Policy) {
+  if (Policy == PrefixPolicy::Off)
+    return std::nullopt;
+  auto PchArg = llvm::find(Args, std::string("-include-pch"));
+  if (PchArg == Args.end() || PchArg + 1 == Args.end())
+    return std::nullopt;
+  std::string Prelude = *(PchArg + 1);
+  llvm::SmallString<256> Abs(File);
+  if (!llvm::sys::path::is_absolute(Abs)) {
+    Abs = Directory;
+    llvm::sys::path::append(Abs, File);
+  }
+  auto Source = llvm::MemoryBuffer::getFile(Abs);
+  if (!Source)
+    return std::nullopt;
+  // The leading includes of system headers: a header of the build's own
+  // (found beside the file or through -I) ends the prefix, since the checks
+  // analyse the code of those headers as they are parsed.
+  std::vector<std::pair<std::string, bool>> UserDirs =
+      userIncludeDirs(Args, Directory);
+  std::string PrefixText;
+  unsigned Count = 0;
+  for (const std::string &Line : leadingIncludes((*Source)->getBuffer())) {
+    StringRef Spelled = StringRef(Line).drop_front(9); // "#include "
+    bool Quoted = Spelled.front() == '"';
+    StringRef Name = Spelled.drop_front().drop_back();
+    if (Name.empty() || llvm::sys::path::is_absolute(Name) ||
+        Name.contains(".."))
+      break;
+    auto Has = [&](StringRef D) {
+      llvm::SmallString<256> P(D);
+      llvm::sys::path::append(P, Name);
+      return llvm::sys::fs::exists(P);
+    };
+    if (Quoted && Has(llvm::sys::path::parent_path(Abs)))
+      break;
+    if (llvm::any_of(UserDirs, [&](const auto &D) {
+          return (Quoted || !D.second) && Has(D.first);
+        }))
+      break;
+    PrefixText += Line + "\n";
+    ++Count;
+  }
+  if (!Count)
+    return std::nullopt;
+  std::optional<std::string> Clang = findClang();
+  if (!Clang)
+    return std::nullopt;
+  std::vector<std::string> Flags = prefixFlags(Args, File);
+
+  llvm::SHA256 Hash;
+  auto Add = [&](StringRef S) {
+    Hash.update(S);
+    Hash.update(StringRef("\0", 1));
+  };
+  Add("prefix-1");
+  Add(LLVM_VERSION_STRING);
+  Add(stamp(*Clang));
+  if (flagsNeedDirectory(Flags))
+    Add(Directory);
+  for (const std::string &F : Flags)
+    Add(F);
+  Add(PrefixText);
+  std::string Key = llvm::toHex(Hash.final(), /*LowerCase=*/true).substr(0, 24);
+
+  llvm::SmallString<256> Dir(cacheDirectory());
+  llvm::sys::path::append(Dir, "pch");
+  if (llvm::sys::fs::create_directories(Dir))
+    return std::nullopt;
+  auto InDir = [&](StringRef Name) {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    return std::string(P);
+  };
+  std::string Index = InDir(Key + ".deps");
+  if (std::optional<std::string> Pch = currentPch(Dir, Index)) {
+    markUsed(Dir, Key);
+    return Pch;
+  }
+  // A prefix that did not build (a header that is not include-guarded, or
+  // that does not parse with these flags) is not tried again.
+  if (llvm::sys::fs::exists(InDir(Key + ".failed")))
+    return std::nullopt;
+  // A PCH costs more to build than the headers cost to parse once: it is
+  // built the second time a prefix is seen (by this run or an earlier one).
+  std::string Seen = InDir(Key + ".seen");
+  if (Policy == PrefixPolicy::Auto && !llvm::sys::fs::exists(Seen)) {
+    writeAtomically(Seen, "");
+    return std::nullopt;
+  }
+
+  // The source: the prefix twice. The file being linted includes the
+  // headers again after the PCH: a header that is not include-guarded
+  // (and so would be parsed again) fails this build, and the prefix is
+  // not used.
+  std::string Cuh = InDir(Key + ".cuh");
+  if (!llvm::sys::fs::exists(Cuh) &&
+      !writeAtomically(Cuh, "// The include prefix of a source; see "
+                            "cuda-lint.\n" +
+                                PrefixText + PrefixText))
+    return std::nullopt;
+  llvm::SmallString<256> Tmp, DepTmp;
+  if (llvm::sys::fs::createUniqueFile(InDir(Key + ".%%%%%%.pch.tmp"), Tmp))
+    return std::nullopt;
+  DepTmp = Tmp;
+  DepTmp += ".d";
+  std::vector<StringRef> Argv{*Clang};
+  for (const std::string &F : Flags)
+    Argv.push_back(F);
+  std::vector<std::string> Tail{"-x",      "cuda",      "-fsyntax-only",
+                                "-Xclang", "-emit-pch", "-Xclang",
+                                "-o",      "-Xclang",   std::string(Tmp),
+                                "-MD",     "-MF",       std::string(DepTmp),
+                                "-MT",     "pch",       Cuh};
+  for (const std::string &T : Tail)
+    Argv.push_back(T);
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""),
+                                          StringRef("")};
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  if (!Directory.empty())
+    llvm::sys::fs::set_current_path(Directory);
+  int RC = llvm::sys::ExecuteAndWait(*Clang, Argv, std::nullopt, Redirects,
+                                     /*SecondsToWait=*/120);
+  if (!Directory.empty())
+    llvm::sys::fs::set_current_path(Cwd);
+  auto Deps = llvm::MemoryBuffer::getFile(DepTmp);
+  llvm::sys::fs::remove(DepTmp);
+  if (RC != 0 || !Deps) {
+    llvm::sys::fs::remove(Tmp);
+    if (RC != 0)
+      writeAtomically(InDir(Key + ".failed"), "");
+    return std::nullopt;
+  }
+  // The index: the PCH's name, then the size and time of every file it was
+  // built from (the prelude PCH it extends included). A PCH whose inputs
+  // changed is replaced by one under another name, so a run that read the
+  // old index never loads a PCH it does not describe.
+  std::vector<std::string> Inputs = depFiles((*Deps)->getBuffer(), Directory);
+  Inputs.push_back(Prelude);
+  std::string Stamps;
+  for (const std::string &In : Inputs)
+    Stamps += stamp(In) + "\n";
+  std::string Name =
+      Key + "-" +
+      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Stamps)),
+                  /*LowerCase=*/true)
+          .substr(0, 12) +
+      ".pch";
+  std::string Pch = InDir(Name);
+  if (llvm::sys::fs::rename(Tmp, Pch) ||
+      !writeAtomically(Index, Name + "\n" + Stamps)) {
+    llvm::sys::fs::remove(Tmp);
+    return std::nullopt;
+  }
+  markUsed(Dir, Key);
+  evictPchCache(Dir, pchCacheMaxSize());
+  return Pch;
 }
 
 } // namespace cudalint

@@ -12,6 +12,7 @@
 
 #include "cudalint/CompileFlags.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,48 @@ std::optional<std::string>
 preludePch(const std::vector<std::string> &Args, llvm::StringRef File,
            llvm::StringRef Directory, const CudaEnvironment &Env,
            llvm::ArrayRef<std::string> Includes = {});
+
+/// The leading `#include` lines of a source, as `#include <name>` or
+/// `#include "name"`: those before anything but comments and blank lines.
+/// A conditional, a `#define`, a computed or continued include, or any code
+/// ends them.
+std::vector<std::string> leadingIncludes(llvm::StringRef Text);
+
+/// When a PCH of a source's include prefix is built: `Auto` the second time
+/// the prefix is seen (a PCH costs more to build than the headers cost to
+/// parse once), `Eager` the first time, `Off` never. From
+/// $CUDA_LINT_PREFIX_PCH (`off`, `eager`; anything else is `Auto`).
+enum class PrefixPolicy { Off, Auto, Eager };
+PrefixPolicy prefixPchPolicy();
+
+/// A PCH of the CUDA prelude and the leading includes of system headers of
+/// \p File, for compile command \p Args (argv[0] first, with the prelude's
+/// `-include-pch`), run in \p Directory; it extends the prelude PCH (a
+/// chained PCH), so it holds only what the prefix adds. Those headers are
+/// the ones every source of a code base begins with (`<stdio.h>`,
+/// `<vector>`, `<cooperative_groups.h>`, thrust): the prefix ends at the
+/// first header found beside the file or through `-I`, `-iquote` or
+/// `-idirafter`, whose code the checks analyse as they parse it.
+///
+/// Cached by the flags, the prefix's text and the size and modification
+/// time of every file the PCH was built from (checked on each use; a change
+/// builds a new one). The file is parsed with the PCH in place of the
+/// prelude's, and includes the headers again, at no cost when they are
+/// include-guarded; a prefix with a header that is not (which the build,
+/// including each header twice, detects) is not used. None when there is no
+/// such prefix, by \p Policy, or when the build fails.
+std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
+                                     llvm::StringRef File,
+                                     llvm::StringRef Directory,
+                                     PrefixPolicy Policy);
+
+/// The bound of the PCH cache's size: $CUDA_LINT_PCH_MAX_SIZE, else 4 GiB.
+uint64_t pchCacheMaxSize();
+
+/// Removes the least recently used PCHs of \p Dir (with the files they were
+/// built from) until it holds at most 90% of \p MaxSize, when it holds more
+/// than \p MaxSize. PCHs used in the last 10 minutes are kept.
+void evictPchCache(llvm::StringRef Dir, uint64_t MaxSize);
 
 } // namespace cudalint
 

@@ -333,6 +333,13 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
                 Args, Cmd.Filename, Cmd.Directory, Env, PreludeIncludes)) {
           Args.insert(Args.begin() + 1, *Pch);
           Args.insert(Args.begin() + 1, "-include-pch");
+          // One source: its own include prefix (a bulk run's child, a
+          // pre-commit hook, the launcher). Several sources share one
+          // clang-tidy call, and each would build a PCH for one file.
+          if (Sources.size() == 1)
+            if (std::optional<std::string> Prefix = prefixPch(
+                    Args, Cmd.Filename, Cmd.Directory, prefixPchPolicy()))
+              Args[2] = *Prefix;
         }
     }
     llvm::json::Array JArgs;
@@ -1067,6 +1074,11 @@ int lintMain(int argc, const char **argv) {
               preludePch(Cmd, "", "", Env, PreludeIncludes)) {
         Cmd.push_back("-include-pch");
         Cmd.push_back(*Pch);
+        if (Sources.size() == 1)
+          if (std::optional<std::string> Prefix =
+                  prefixPch(Cmd, absolute(Sources.front()), absolute("."),
+                            prefixPchPolicy()))
+            Cmd.back() = *Prefix;
       }
     CompileArgs.assign(Cmd.begin() + 1, Cmd.end());
     HasDoubleDash = true;
