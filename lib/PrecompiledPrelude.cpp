@@ -110,9 +110,22 @@ static std::optional<std::string> findClang() {
   return std::nullopt;
 }
 
+/// Moves the finished file \p Tmp to \p Path unless \p Path exists: the
+/// first file published under a name stays. Two runs that build the same
+/// PCH (or write the same source of one) at once must not replace each
+/// other's: clang records the size and time of a PCH's inputs, the PCH a
+/// chained one extends included, and rejects a replaced one ("out of date")
+/// in a run that has already built on it. A hard link fails where the name
+/// exists, which a rename does not.
+static bool publishOnce(StringRef Tmp, StringRef Path) {
+  std::error_code EC = llvm::sys::fs::create_hard_link(Tmp, Path);
+  llvm::sys::fs::remove(Tmp);
+  return !EC || llvm::sys::fs::exists(Path);
+}
+
 /// Writes \p Text to \p Path unless the file exists, through a unique
-/// temporary file renamed into place: concurrent runs never read a
-/// half-written prelude.
+/// temporary file published in place: concurrent runs never read a
+/// half-written prelude, nor replace each other's.
 static bool writeOnce(StringRef Path, StringRef Text) {
   if (llvm::sys::fs::exists(Path))
     return true;
@@ -129,11 +142,7 @@ static bool writeOnce(StringRef Path, StringRef Text) {
       return false;
     }
   }
-  if (llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return false;
-  }
-  return true;
+  return publishOnce(Tmp, Path);
 }
 
 /// Records a use of the PCH named \p Key for the cache's least-recently-used
@@ -312,7 +321,7 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
                                      /*SecondsToWait=*/120);
   if (!Directory.empty())
     llvm::sys::fs::set_current_path(Cwd);
-  if (RC != 0 || llvm::sys::fs::rename(Tmp, Pch)) {
+  if (RC != 0 || !publishOnce(Tmp, Pch)) {
     llvm::sys::fs::remove(Tmp);
     if (Includes.empty())
       return std::nullopt;
@@ -662,10 +671,8 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
   // (and so would be parsed again) fails this build, and the prefix is
   // not used.
   std::string Cuh = InDir(Key + ".cuh");
-  if (!llvm::sys::fs::exists(Cuh) &&
-      !writeAtomically(Cuh, "// The include prefix of a source; see "
-                            "cuda-lint.\n" +
-                                PrefixText + PrefixText))
+  if (!writeOnce(Cuh, "// The include prefix of a source; see cuda-lint.\n" +
+                          PrefixText + PrefixText))
     return std::nullopt;
   llvm::SmallString<256> Tmp, DepTmp;
   if (llvm::sys::fs::createUniqueFile(InDir(Key + ".%%%%%%.pch.tmp"), Tmp))
@@ -716,8 +723,7 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
           .substr(0, 12) +
       ".pch";
   std::string Pch = InDir(Name);
-  if (llvm::sys::fs::rename(Tmp, Pch) ||
-      !writeAtomically(Index, Name + "\n" + Stamps)) {
+  if (!publishOnce(Tmp, Pch) || !writeAtomically(Index, Name + "\n" + Stamps)) {
     llvm::sys::fs::remove(Tmp);
     return std::nullopt;
   }
