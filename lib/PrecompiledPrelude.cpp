@@ -342,8 +342,8 @@ std::optional<std::string> preludePch(const std::vector<std::string> &Args,
 
 namespace cudalint {
 
-std::vector<std::string> leadingIncludes(StringRef Text) {
-  std::vector<std::string> Out;
+std::vector<PrefixLine> leadingDirectives(StringRef Text) {
+  std::vector<PrefixLine> Out;
   size_t I = Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   const size_t N = Text.size();
   auto At = [&](StringRef S) { return Text.substr(I).starts_with(S); };
@@ -378,35 +378,49 @@ std::vector<std::string> leadingIncludes(StringRef Text) {
     }
     if (C != '#')
       return Out;
-    // The directive's line, which must hold nothing but the include (and
-    // comments): a continued line, a computed include or anything else ends
-    // the prefix.
-    size_t EOL = Text.find('\n', I);
-    if (Text.slice(I, EOL).rtrim("\r").ends_with("\\"))
-      return Out;
-    I = Text.find_first_not_of(" \t", I + 1);
-    if (I == StringRef::npos || !At("include"))
-      return Out;
-    I = Text.find_first_not_of(" \t", I + 7);
-    if (I == StringRef::npos || (Text[I] != '<' && Text[I] != '"'))
-      return Out;
-    char Close = Text[I] == '<' ? '>' : '"';
-    size_t E = Text.find_first_of(StringRef(&Close, 1), I + 1);
-    if (E == StringRef::npos || E > EOL)
-      return Out;
-    std::string Line = ("#include " + Text.slice(I, E + 1)).str();
-    I = E + 1;
-    while (I < N && Text[I] != '\n') {
-      if (Text[I] == ' ' || Text[I] == '\t' || Text[I] == '\r') {
-        ++I;
-      } else if (At("//") || At("/*")) {
-        if (!SkipComment())
-          return Out;
-      } else {
-        return Out;
+    // The directive's logical line (continued lines joined).
+    size_t Begin = I, EOL = I;
+    for (;;) {
+      EOL = Text.find('\n', EOL);
+      if (EOL == StringRef::npos) {
+        EOL = N;
+        break;
       }
+      if (!Text.slice(Begin, EOL).rtrim("\r").ends_with("\\"))
+        break;
+      ++EOL;
     }
-    Out.push_back(std::move(Line));
+    StringRef Line = Text.slice(Begin, EOL).rtrim("\r");
+    // A block comment that the line opens and does not close would be cut.
+    size_t Open = Line.rfind("/*");
+    if (Open != StringRef::npos && Line.find("*/", Open) == StringRef::npos)
+      return Out;
+    StringRef Rest = Line.drop_front().ltrim(" \t");
+    StringRef Name = Rest.take_while(llvm::isAlnum);
+    PrefixLine L;
+    L.Text = Line.str();
+    if (Name == "include") {
+      StringRef Arg = Rest.drop_front(7).ltrim(" \t");
+      if (Arg.empty() || (Arg.front() != '<' && Arg.front() != '"'))
+        return Out; // A computed include.
+      char Close = Arg.front() == '<' ? '>' : '"';
+      size_t E = Arg.find(Close, 1);
+      if (E == StringRef::npos)
+        return Out;
+      StringRef After = Arg.drop_front(E + 1).ltrim(" \t");
+      if (!After.empty() && !After.starts_with("//") &&
+          !(After.starts_with("/*") && After.ends_with("*/")))
+        return Out;
+      L.Quoted = Close == '"';
+      L.Include = Arg.slice(1, E).str();
+    } else if (!llvm::is_contained({"define", "undef", "if", "ifdef", "ifndef",
+                                    "elif", "elifdef", "elifndef", "else",
+                                    "endif"},
+                                   Name)) {
+      return Out; // #pragma, #error, #line, ...
+    }
+    Out.push_back(std::move(L));
+    I = EOL;
   }
   return Out;
 }
@@ -595,28 +609,58 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
   // analyse the code of those headers as they are parsed.
   std::vector<std::pair<std::string, bool>> UserDirs =
       userIncludeDirs(Args, Directory);
+  // The lines up to the first include of such a header, or anything that
+  // is not a directive of the prefix, cut back to where no conditional is
+  // open; the file repeats them after the PCH (its includes skipped by their
+  // guards, its definitions identical).
   std::string PrefixText;
   unsigned Count = 0;
-  for (const std::string &Line : leadingIncludes((*Source)->getBuffer())) {
-    StringRef Spelled = StringRef(Line).drop_front(9); // "#include "
-    bool Quoted = Spelled.front() == '"';
-    StringRef Name = Spelled.drop_front().drop_back();
-    if (Name.empty() || llvm::sys::path::is_absolute(Name) ||
-        Name.contains(".."))
-      break;
-    auto Has = [&](StringRef D) {
-      llvm::SmallString<256> P(D);
-      llvm::sys::path::append(P, Name);
-      return llvm::sys::fs::exists(P);
-    };
-    if (Quoted && Has(llvm::sys::path::parent_path(Abs)))
-      break;
-    if (llvm::any_of(UserDirs, [&](const auto &D) {
-          return (Quoted || !D.second) && Has(D.first);
-        }))
-      break;
-    PrefixText += Line + "\n";
-    ++Count;
+  {
+    std::string Text;
+    unsigned Depth = 0, Includes = 0;
+    for (const PrefixLine &L : leadingDirectives((*Source)->getBuffer())) {
+      // What differs between the file and the PCH's source: its name, its
+      // lines, and the directory that `__has_include("...")` searches.
+      if (llvm::any_of(
+              std::initializer_list<StringRef>{
+                  "__has_include", "__FILE", "__LINE__", "__COUNTER__",
+                  "__INCLUDE_LEVEL__", "__BASE_FILE__"},
+              [&](StringRef T) { return StringRef(L.Text).contains(T); }))
+        break;
+      if (!L.Include.empty()) {
+        StringRef Name = L.Include;
+        if (llvm::sys::path::is_absolute(Name) || Name.contains(".."))
+          break;
+        auto Has = [&](StringRef D) {
+          llvm::SmallString<256> P(D);
+          llvm::sys::path::append(P, Name);
+          return llvm::sys::fs::exists(P);
+        };
+        if (L.Quoted && Has(llvm::sys::path::parent_path(Abs)))
+          break;
+        if (llvm::any_of(UserDirs, [&](const auto &D) {
+              return (L.Quoted || !D.second) && Has(D.first);
+            }))
+          break;
+        ++Includes;
+      } else {
+        StringRef D = StringRef(L.Text).drop_front().ltrim(" \t");
+        if (D.starts_with("el") && !Depth)
+          break;
+        if (D.starts_with("if"))
+          ++Depth;
+        else if (D.starts_with("endif")) {
+          if (!Depth)
+            break;
+          --Depth;
+        }
+      }
+      Text += L.Text + "\n";
+      if (Depth == 0) {
+        PrefixText = Text;
+        Count = Includes;
+      }
+    }
   }
   if (!Count)
     return std::nullopt;

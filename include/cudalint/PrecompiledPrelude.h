@@ -50,11 +50,18 @@ preludePch(const std::vector<std::string> &Args, llvm::StringRef File,
            llvm::StringRef Directory, const CudaEnvironment &Env,
            llvm::ArrayRef<std::string> Includes = {});
 
-/// The leading `#include` lines of a source, as `#include <name>` or
-/// `#include "name"`: those before anything but comments and blank lines.
-/// A conditional, a `#define`, a computed or continued include, or any code
-/// ends them.
-std::vector<std::string> leadingIncludes(llvm::StringRef Text);
+/// A directive of a source's leading lines.
+struct PrefixLine {
+  std::string Text;    ///< As written (continued lines joined by their `\`).
+  std::string Include; ///< The header named, for an `#include`.
+  bool Quoted = false; ///< `#include "..."`.
+};
+
+/// The leading directives of a source: those before anything but comments
+/// and blank lines that are `#include`s of a named header, `#define`,
+/// `#undef` or conditionals. Any other directive (`#pragma`, a computed
+/// include) or code ends them.
+std::vector<PrefixLine> leadingDirectives(llvm::StringRef Text);
 
 /// When a PCH of a source's include prefix is built: `Auto` the second time
 /// the prefix is seen (a PCH costs more to build than the headers cost to
