@@ -69,8 +69,10 @@ public:
     // decls() would first deserialize every top-level declaration of the
     // CUDA headers from the PCH (tens of thousands, about 5% of a small
     // file's run) only to drop them as system-header code. Without a PCH
-    // both give the same list.
-    for (Decl *D : TU->noload_decls()) {
+    // both give the same list. A precompiled include prefix that holds the
+    // build's own headers holds user code: then all are loaded
+    // (userCodeDecls).
+    for (Decl *D : userCodeDecls(TU)) {
       SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
       if (Loc.isValid() && !SM.isInSystemHeader(Loc))
         User.push_back(D);
@@ -80,6 +82,15 @@ public:
 };
 
 } // namespace
+
+static bool UserHeadersPrecompiled = false;
+
+void setUserHeadersPrecompiled(bool Yes) { UserHeadersPrecompiled = Yes; }
+bool userHeadersPrecompiled() { return UserHeadersPrecompiled; }
+
+DeclContext::decl_range userCodeDecls(const DeclContext *DC) {
+  return UserHeadersPrecompiled ? DC->decls() : DC->noload_decls();
+}
 
 void limitParentMapToUserCode(ast_matchers::MatchFinder *Finder) {
   // The traversal starts at the translation unit, so this runs before any

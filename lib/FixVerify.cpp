@@ -1,6 +1,7 @@
 //===--- FixVerify.cpp - cuda-lint ----------------------------------------===//
 
 #include "cudalint/FixVerify.h"
+#include "cudalint/PrecompiledPrelude.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
@@ -117,6 +118,13 @@ std::vector<std::string> sideArgs(const VerifyUnit &U, bool Host) {
     bool Device = A == "--cuda-device-only" || A == "--offload-device-only";
     bool HostOnly = A == "--cuda-host-only" || A == "--offload-host-only";
     HasSide |= Device || HostOnly;
+    if (A == "-include-pch" && !Host && I + 1 < U.ClangArgs.size()) {
+      // A fix to a header that the include prefix's PCH holds makes it out
+      // of date: the prelude's instead, and the headers parsed again.
+      Out.push_back(A.str());
+      Out.push_back(basePch(U.ClangArgs[++I]));
+      continue;
+    }
     if (Host) {
       if (A == "-include-pch") {
         ++I;

@@ -266,6 +266,7 @@ void IntegerDivisionCheck::registerPPCallbacks(const SourceManager &SM,
                                                Preprocessor *PP,
                                                Preprocessor *) {
   this->SM = &SM;
+  this->PP = PP;
   LangOpts = &PP->getLangOpts();
   PP->addPPCallbacks(std::make_unique<MacroRecorder>(Macros));
 }
@@ -1405,6 +1406,25 @@ std::optional<FixItHint> IntegerDivisionCheck::macroFix(SourceLocation Spelling,
       Def = &D;
       break;
     }
+  // A macro of a header in a precompiled include prefix: defined before
+  // the callbacks listened, so it is looked up among the preprocessor's
+  // macros (all of them loaded, which this rare case can afford).
+  MacroDef FromPch;
+  if (!Def && userHeadersPrecompiled() && PP) {
+    for (const auto &[II, State] : PP->macros()) {
+      const MacroInfo *MI = PP->getMacroInfo(II);
+      if (!MI || !MI->getDefinitionLoc().isValid() ||
+          !SM->isWrittenInSameFile(MI->getDefinitionLoc(), Spelling) ||
+          SM->isBeforeInTranslationUnit(Spelling, MI->getDefinitionLoc()) ||
+          SM->isBeforeInTranslationUnit(MI->getDefinitionEndLoc(), Spelling))
+        continue;
+      FromPch.Name = II->getName().str();
+      FromPch.Begin = MI->getDefinitionLoc();
+      FromPch.End = MI->getDefinitionEndLoc();
+      Def = &FromPch;
+      break;
+    }
+  }
   if (!Def) {
     WhyNot = "the operation is spelled in a macro";
     return std::nullopt;

@@ -73,6 +73,7 @@ private:
   llvm::DenseSet<SourceLocation> Reported;
   const SourceManager *SM = nullptr;
   const LangOptions *LangOpts = nullptr;
+  Preprocessor *PP = nullptr;
   llvm::DenseMap<const void *, MacroDef> Macros; ///< By MacroInfo.
   llvm::DenseMap<SourceLocation, llvm::SmallVector<MacroInstance, 4>> MacroOps;
   llvm::SmallVector<Finding, 8> Deferred;

@@ -2,8 +2,10 @@
 
 #include "cudalint/PrecompiledPrelude.h"
 #include "cudalint/ResultCache.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -576,6 +578,29 @@ std::optional<std::string> currentPch(StringRef Dir, StringRef Index) {
 
 } // namespace
 
+static std::optional<std::string>
+prefixPchFor(const std::vector<std::string> &Args, StringRef File,
+             StringRef Directory, PrefixPolicy Policy, StringRef Prelude,
+             StringRef PrefixText,
+             llvm::function_ref<bool(StringRef)> IsUserPath, bool &Failed);
+
+std::string basePch(StringRef Pch) {
+  StringRef Name = llvm::sys::path::filename(Pch);
+  if (!Name.contains('-'))
+    return Pch.str();
+  llvm::SmallString<256> Index(llvm::sys::path::parent_path(Pch));
+  llvm::sys::path::append(Index, Name.split('-').first + ".deps");
+  auto Buf = llvm::MemoryBuffer::getFile(Index);
+  if (!Buf)
+    return Pch.str();
+  // The index's last line is the stamp of the prelude PCH it extends.
+  StringRef Last = (*Buf)->getBuffer().rtrim('\n').rsplit('\n').second;
+  StringRef Path = Last.ends_with(":missing")
+                       ? Last.drop_back(8)
+                       : Last.rsplit(':').first.rsplit(':').first;
+  return Path.empty() ? Pch.str() : Path.str();
+}
+
 PrefixPolicy prefixPchPolicy() {
   if (auto V = llvm::sys::Process::GetEnv("CUDA_LINT_PREFIX_PCH")) {
     StringRef S(*V);
@@ -589,7 +614,7 @@ PrefixPolicy prefixPchPolicy() {
 
 std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
                                      StringRef File, StringRef Directory,
-                                     PrefixPolicy Policy) {
+                                     PrefixPolicy Policy, bool *UserHeaders) {
   if (Policy == PrefixPolicy::Off)
     return std::nullopt;
   auto PchArg = llvm::find(Args, std::string("-include-pch"));
@@ -604,20 +629,23 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
   auto Source = llvm::MemoryBuffer::getFile(Abs);
   if (!Source)
     return std::nullopt;
-  // The leading includes of system headers: a header of the build's own
-  // (found beside the file or through -I) ends the prefix, since the checks
-  // analyse the code of those headers as they are parsed.
+  // Whether the prefix holds a header of the build's own (found beside the
+  // file or through -I, -iquote or -idirafter): the checks analyse its code,
+  // and must then take its declarations from the PCH.
   std::vector<std::pair<std::string, bool>> UserDirs =
       userIncludeDirs(Args, Directory);
-  // The lines up to the first include of such a header, or anything that
-  // is not a directive of the prefix, cut back to where no conditional is
-  // open; the file repeats them after the PCH (its includes skipped by their
-  // guards, its definitions identical).
-  std::string PrefixText;
-  unsigned Count = 0;
+  // The leading directives up to anything that is not one of the prefix,
+  // cut back to where no conditional is open; the file repeats them after
+  // the PCH (its includes skipped by their guards, its definitions
+  // identical).
+  std::string PrefixText, SysText;
+  unsigned Count = 0, SysCount = 0;
+  bool UserAtCut = false;
+  StringRef SourceDir = llvm::sys::path::parent_path(Abs);
   {
     std::string Text;
     unsigned Depth = 0, Includes = 0;
+    bool User = false;
     for (const PrefixLine &L : leadingDirectives((*Source)->getBuffer())) {
       // What differs between the file and the PCH's source: its name, its
       // lines, and the directory that `__has_include("...")` searches.
@@ -636,12 +664,26 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
           llvm::sys::path::append(P, Name);
           return llvm::sys::fs::exists(P);
         };
-        if (L.Quoted && Has(llvm::sys::path::parent_path(Abs)))
-          break;
+        if (L.Quoted && Has(SourceDir)) {
+          // Found beside the file: the PCH's source, elsewhere, names it by
+          // its absolute path (the file's own include finds the same file,
+          // already included).
+          llvm::SmallString<256> P(SourceDir);
+          llvm::sys::path::append(P, Name);
+          Text += "#include \"" + std::string(P) + "\"\n";
+          User = true;
+          ++Includes;
+          if (Depth == 0) {
+            PrefixText = Text;
+            Count = Includes;
+            UserAtCut = User;
+          }
+          continue;
+        }
         if (llvm::any_of(UserDirs, [&](const auto &D) {
               return (L.Quoted || !D.second) && Has(D.first);
             }))
-          break;
+          User = true;
         ++Includes;
       } else {
         StringRef D = StringRef(L.Text).drop_front().ltrim(" \t");
@@ -659,11 +701,55 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
       if (Depth == 0) {
         PrefixText = Text;
         Count = Includes;
+        UserAtCut = User;
+        if (!User) {
+          SysText = Text;
+          SysCount = Includes;
+        }
       }
     }
   }
-  if (!Count)
-    return std::nullopt;
+  // A header of the build's own that is not include-guarded would be
+  // declared twice (the PCH's, then the file's own include): its code seen
+  // twice by the checks. The PCH of the prefix with it fails; the prefix up
+  // to the first such header (system headers only) is used instead.
+  auto IsUserPath = [&](StringRef P) {
+    auto Under = [&](StringRef D) {
+      return P.starts_with(D) && P.size() > D.size() &&
+             llvm::sys::path::is_separator(P[D.size()]);
+    };
+    return Under(SourceDir) || llvm::any_of(UserDirs, [&](const auto &D) {
+             return Under(D.first);
+           });
+  };
+  bool Failed = false;
+  if (Count)
+    if (std::optional<std::string> Pch =
+            prefixPchFor(Args, File, Directory, Policy, Prelude, PrefixText,
+                         IsUserPath, Failed)) {
+      if (UserHeaders)
+        *UserHeaders = UserAtCut;
+      return Pch;
+    }
+  if (UserAtCut && Failed && SysCount)
+    if (std::optional<std::string> Pch =
+            prefixPchFor(Args, File, Directory, Policy, Prelude, SysText,
+                         IsUserPath, Failed)) {
+      if (UserHeaders)
+        *UserHeaders = false;
+      return Pch;
+    }
+  return std::nullopt;
+}
+
+/// The PCH of \p PrefixText for prefixPch; \p Failed tells that it did not
+/// build (now or before).
+static std::optional<std::string>
+prefixPchFor(const std::vector<std::string> &Args, StringRef File,
+             StringRef Directory, PrefixPolicy Policy, StringRef Prelude,
+             StringRef PrefixText,
+             llvm::function_ref<bool(StringRef)> IsUserPath, bool &Failed) {
+  Failed = false;
   std::optional<std::string> Clang = findClang();
   if (!Clang)
     return std::nullopt;
@@ -674,7 +760,7 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
     Hash.update(S);
     Hash.update(StringRef("\0", 1));
   };
-  Add("prefix-1");
+  Add("prefix-2");
   Add(LLVM_VERSION_STRING);
   Add(stamp(*Clang));
   if (flagsNeedDirectory(Flags))
@@ -698,10 +784,13 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
     markUsed(Dir, Key);
     return Pch;
   }
-  // A prefix that did not build (a header that is not include-guarded, or
-  // that does not parse with these flags) is not tried again.
-  if (llvm::sys::fs::exists(InDir(Key + ".failed")))
+  // A prefix that did not build (a header of the build's own that is not
+  // include-guarded, or one that does not parse with these flags) is not
+  // tried again.
+  if (llvm::sys::fs::exists(InDir(Key + ".failed"))) {
+    Failed = true;
     return std::nullopt;
+  }
   // A PCH costs more to build than the headers cost to parse once: it is
   // built the second time a prefix is seen (by this run or an earlier one).
   std::string Seen = InDir(Key + ".seen");
@@ -715,8 +804,9 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
   // (and so would be parsed again) fails this build, and the prefix is
   // not used.
   std::string Cuh = InDir(Key + ".cuh");
-  if (!writeOnce(Cuh, "// The include prefix of a source; see cuda-lint.\n" +
-                          PrefixText + PrefixText))
+  if (!writeOnce(Cuh, ("// The include prefix of a source; see cuda-lint.\n" +
+                       PrefixText + PrefixText)
+                          .str()))
     return std::nullopt;
   llvm::SmallString<256> Tmp, DepTmp;
   if (llvm::sys::fs::createUniqueFile(InDir(Key + ".%%%%%%.pch.tmp"), Tmp))
@@ -730,11 +820,14 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
                                 "-Xclang", "-emit-pch", "-Xclang",
                                 "-o",      "-Xclang",   std::string(Tmp),
                                 "-MD",     "-MF",       std::string(DepTmp),
-                                "-MT",     "pch",       Cuh};
+                                "-MT",     "pch",       "-H",
+                                Cuh};
   for (const std::string &T : Tail)
     Argv.push_back(T);
+  // -H lists every header entered, with its depth, on standard error.
+  std::string Entered = std::string(Tmp) + ".h";
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""),
-                                          StringRef("")};
+                                          StringRef(Entered)};
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   if (!Directory.empty())
@@ -745,10 +838,33 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
     llvm::sys::fs::set_current_path(Cwd);
   auto Deps = llvm::MemoryBuffer::getFile(DepTmp);
   llvm::sys::fs::remove(DepTmp);
-  if (RC != 0 || !Deps) {
+  // The source holds the prefix twice: a header of the build's own that the
+  // prefix includes and that is entered twice is not include-guarded.
+  bool Unguarded = false;
+  if (auto Log = llvm::MemoryBuffer::getFile(Entered)) {
+    llvm::StringMap<unsigned> Seen;
+    llvm::SmallVector<StringRef, 64> Lines;
+    (*Log)->getBuffer().split(Lines, '\n');
+    for (StringRef L : Lines) {
+      L = L.rtrim("\r");
+      if (!L.consume_front(". "))
+        continue;
+      llvm::SmallString<256> P(L);
+      if (!llvm::sys::path::is_absolute(P)) {
+        P = Directory;
+        llvm::sys::path::append(P, L);
+      }
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      Unguarded |= ++Seen[P] == 2 && IsUserPath(P);
+    }
+  }
+  llvm::sys::fs::remove(Entered);
+  if (RC != 0 || !Deps || Unguarded) {
     llvm::sys::fs::remove(Tmp);
-    if (RC != 0)
+    if (RC != 0 || Unguarded) {
       writeAtomically(InDir(Key + ".failed"), "");
+      Failed = true;
+    }
     return std::nullopt;
   }
   // The index: the PCH's name, then the size and time of every file it was
@@ -756,7 +872,7 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
   // changed is replaced by one under another name, so a run that read the
   // old index never loads a PCH it does not describe.
   std::vector<std::string> Inputs = depFiles((*Deps)->getBuffer(), Directory);
-  Inputs.push_back(Prelude);
+  Inputs.push_back(Prelude.str());
   std::string Stamps;
   for (const std::string &In : Inputs)
     Stamps += stamp(In) + "\n";

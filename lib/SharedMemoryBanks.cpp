@@ -26,10 +26,12 @@ namespace {
 
 /// The functions with a body in \p DC and its namespaces, outside system
 /// headers. Declarations a precompiled prelude holds are not loaded: they
-/// are the CUDA headers' (decls() would deserialize all of them).
+/// are the CUDA headers' (decls() would deserialize all of them); those of
+/// a precompiled include prefix with the build's headers are
+/// (userCodeDecls).
 void collectBodies(const SourceManager &SM, const DeclContext *DC,
                    SmallVectorImpl<const FunctionDecl *> &Out) {
-  for (const Decl *D : DC->noload_decls()) {
+  for (const Decl *D : userCodeDecls(DC)) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {

@@ -431,10 +431,11 @@ std::optional<int64_t> constantValue(ASTContext &Ctx, const Expr *E) {
 }
 
 // The functions with a body in \p DC and its namespaces, outside system
-// headers (declarations of a precompiled prelude are not loaded).
+// headers (declarations of a precompiled prelude are not loaded; those of
+// a precompiled include prefix with the build's headers are).
 void userBodies(const SourceManager &SM, const DeclContext *DC,
                 SmallVectorImpl<const FunctionDecl *> &Out) {
-  for (const Decl *D : DC->noload_decls()) {
+  for (const Decl *D : userCodeDecls(DC)) {
     if (SM.isInSystemHeader(D->getLocation()))
       continue;
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {

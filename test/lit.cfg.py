@@ -18,7 +18,9 @@ path = os.path.pathsep.join([config.cuda_lint_tools_dir, config.llvm_tools_dir,
 config.environment["PATH"] = path
 # A precompiled-prelude cache of the build's own, shared by the tests.
 config.environment["CUDA_LINT_CACHE_DIR"] = os.path.join(config.cuda_lint_obj_root, "test", "cache")
-for var in ("HOME", "TMPDIR", "CUDA_PATH", "CUDA_HOME"):
+# CUDA_LINT_PREFIX_PCH=eager runs the suite with every include prefix
+# precompiled (the findings must not change).
+for var in ("HOME", "TMPDIR", "CUDA_PATH", "CUDA_HOME", "CUDA_LINT_PREFIX_PCH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -41,6 +41,20 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S);
 /// them unless --system-headers is given.
 void limitParentMapToUserCode(ast_matchers::MatchFinder *Finder);
 
+/// Whether the precompiled header of this process's translation unit holds
+/// headers of the build's own (an include prefix, set by the cuda-lint
+/// driver): then their declarations, which the checks analyse as user code,
+/// come from the PCH and are not among those parsed in the translation unit.
+void setUserHeadersPrecompiled(bool Yes);
+bool userHeadersPrecompiled();
+
+/// The declarations of \p DC that can hold user code: those parsed in the
+/// translation unit (`noload_decls`: the declarations of the precompiled CUDA
+/// prelude are system code and are not loaded), and those of a precompiled
+/// include prefix when it holds the build's own headers (`decls`, which
+/// loads every declaration of the PCHs).
+DeclContext::decl_range userCodeDecls(const DeclContext *DC);
+
 namespace matchers {
 AST_MATCHER(FunctionDecl, isCudaKernel) { return isKernel(&Node); }
 AST_MATCHER(FunctionDecl, isCudaDeviceFunction) {

@@ -70,26 +70,33 @@ std::vector<PrefixLine> leadingDirectives(llvm::StringRef Text);
 enum class PrefixPolicy { Off, Auto, Eager };
 PrefixPolicy prefixPchPolicy();
 
-/// A PCH of the CUDA prelude and the leading includes of system headers of
-/// \p File, for compile command \p Args (argv[0] first, with the prelude's
-/// `-include-pch`), run in \p Directory; it extends the prelude PCH (a
-/// chained PCH), so it holds only what the prefix adds. Those headers are
-/// the ones every source of a code base begins with (`<stdio.h>`,
-/// `<vector>`, `<cooperative_groups.h>`, thrust): the prefix ends at the
-/// first header found beside the file or through `-I`, `-iquote` or
-/// `-idirafter`, whose code the checks analyse as they parse it.
+/// A PCH of the CUDA prelude and the leading directives of \p File (its
+/// includes, with the definitions and conditionals around them), for compile
+/// command \p Args (argv[0] first, with the prelude's `-include-pch`), run
+/// in \p Directory; it extends the prelude PCH (a chained PCH), so it holds
+/// only what the prefix adds: the headers every file of a code base begins
+/// with (`<stdio.h>`, thrust, the project's helpers). \p UserHeaders tells
+/// whether it holds a header of the build's own (found beside the file or
+/// through `-I`, `-iquote` or `-idirafter`), whose declarations the checks
+/// must then take from the PCH (setUserHeadersPrecompiled).
 ///
 /// Cached by the flags, the prefix's text and the size and modification
 /// time of every file the PCH was built from (checked on each use; a change
 /// builds a new one). The file is parsed with the PCH in place of the
-/// prelude's, and includes the headers again, at no cost when they are
-/// include-guarded; a prefix with a header that is not (which the build,
-/// including each header twice, detects) is not used. None when there is no
-/// such prefix, by \p Policy, or when the build fails.
+/// prelude's, and repeats the prefix: its includes cost nothing when they
+/// are include-guarded, and a prefix with a header that is not (which the
+/// build, holding the prefix twice, detects) is not used. None when there
+/// is no such prefix, by \p Policy, or when the build fails.
 std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
                                      llvm::StringRef File,
                                      llvm::StringRef Directory,
-                                     PrefixPolicy Policy);
+                                     PrefixPolicy Policy,
+                                     bool *UserHeaders = nullptr);
+
+/// The prelude PCH that the prefix PCH \p Pch extends (\p Pch itself when it
+/// is not a prefix PCH). A fix to a header that a prefix PCH holds makes
+/// the PCH out of date: the fixed unit is compiled again with the prelude.
+std::string basePch(llvm::StringRef Pch);
 
 /// The bound of the PCH cache's size: $CUDA_LINT_PCH_MAX_SIZE, else 4 GiB.
 uint64_t pchCacheMaxSize();

@@ -14,6 +14,7 @@
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/Bulk.h"
 #include "cudalint/CompileFlags.h"
+#include "cudalint/DeviceCode.h"
 #include "cudalint/FixVerify.h"
 #include "cudalint/PrecompiledPrelude.h"
 #include "cudalint/ResultCache.h"
@@ -336,10 +337,15 @@ bool rewriteDatabase(StringRef DbFile, llvm::ArrayRef<std::string> Sources,
           // One source: its own include prefix (a bulk run's child, a
           // pre-commit hook, the launcher). Several sources share one
           // clang-tidy call, and each would build a PCH for one file.
-          if (Sources.size() == 1)
-            if (std::optional<std::string> Prefix = prefixPch(
-                    Args, Cmd.Filename, Cmd.Directory, prefixPchPolicy()))
+          if (Sources.size() == 1) {
+            bool UserHeaders = false;
+            if (std::optional<std::string> Prefix =
+                    prefixPch(Args, Cmd.Filename, Cmd.Directory,
+                              prefixPchPolicy(), &UserHeaders)) {
               Args[2] = *Prefix;
+              clang::tidy::cuda::setUserHeadersPrecompiled(UserHeaders);
+            }
+          }
         }
     }
     llvm::json::Array JArgs;
@@ -1074,11 +1080,15 @@ int lintMain(int argc, const char **argv) {
               preludePch(Cmd, "", "", Env, PreludeIncludes)) {
         Cmd.push_back("-include-pch");
         Cmd.push_back(*Pch);
-        if (Sources.size() == 1)
+        if (Sources.size() == 1) {
+          bool UserHeaders = false;
           if (std::optional<std::string> Prefix =
                   prefixPch(Cmd, absolute(Sources.front()), absolute("."),
-                            prefixPchPolicy()))
+                            prefixPchPolicy(), &UserHeaders)) {
             Cmd.back() = *Prefix;
+            clang::tidy::cuda::setUserHeadersPrecompiled(UserHeaders);
+          }
+        }
       }
     CompileArgs.assign(Cmd.begin() + 1, Cmd.end());
     HasDoubleDash = true;
