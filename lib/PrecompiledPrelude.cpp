@@ -449,6 +449,7 @@ userIncludeDirs(llvm::ArrayRef<std::string> Args, StringRef Directory) {
         D = Directory;
         llvm::sys::path::append(D, V);
       }
+      llvm::sys::path::remove_dots(D, /*remove_dot_dot=*/true);
       Dirs.push_back({std::string(D), F == "-iquote"});
       break;
     }
@@ -626,6 +627,7 @@ std::optional<std::string> prefixPch(const std::vector<std::string> &Args,
     Abs = Directory;
     llvm::sys::path::append(Abs, File);
   }
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   auto Source = llvm::MemoryBuffer::getFile(Abs);
   if (!Source)
     return std::nullopt;
