@@ -1,6 +1,6 @@
 //===--- BulkTest.cpp - cuda-lint bulk-run helpers ------------------------===//
 
-#include "cudalint/Bulk.h"
+#include "cudalint/driver/Bulk.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,6 +1,6 @@
 //===--- CompileFlagsTest.cpp - cuda-lint unit tests ----------------------===//
 
-#include "cudalint/CompileFlags.h"
+#include "cudalint/driver/CompileFlags.h"
 #include "gtest/gtest.h"
 
 using namespace cudalint;

@@ -1,6 +1,6 @@
 //===--- ReadOnlyPointerTest.cpp - cuda-lint unit tests -------------------===//
 
-#include "cudalint/ReadOnlyPointer.h"
+#include "cudalint/analysis/ReadOnlyPointer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/ASTUnit.h"

@@ -1,6 +1,6 @@
 //===--- ThreadDependenceTest.cpp - cuda-lint -----------------------------===//
 
-#include "cudalint/ThreadDependence.h"
+#include "cudalint/analysis/ThreadDependence.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Frontend/ASTUnit.h"

@@ -1,6 +1,6 @@
 //===--- ValueRangeTest.cpp - cuda-lint unit tests ------------------------===//
 
-#include "cudalint/ValueRange.h"
+#include "cudalint/analysis/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/ASTUnit.h"

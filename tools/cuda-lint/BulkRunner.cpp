@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkRunner.h"
-#include "cudalint/Bulk.h"
-#include "cudalint/CompileFlags.h"
-#include "cudalint/ResultCache.h"
+#include "cudalint/driver/Bulk.h"
+#include "cudalint/driver/CompileFlags.h"
+#include "cudalint/driver/ResultCache.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -8,7 +8,7 @@
 #ifndef CUDA_LINT_BULKRUNNER_H
 #define CUDA_LINT_BULKRUNNER_H
 
-#include "cudalint/FixVerify.h"
+#include "cudalint/driver/FixVerify.h"
 #include <cstdint>
 #include <optional>
 #include <string>

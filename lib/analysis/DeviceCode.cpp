@@ -1,0 +1,104 @@
+//===--- DeviceCode.cpp - cuda-lint ---------------------------------------===//
+
+#include "cudalint/analysis/DeviceCode.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+
+namespace clang::tidy::cuda {
+
+bool isKernel(const FunctionDecl *FD) {
+  return FD && FD->hasAttr<CUDAGlobalAttr>();
+}
+
+bool isDeviceFunction(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  if (FD->hasAttr<CUDAGlobalAttr>())
+    return true;
+  const auto *Device = FD->getAttr<CUDADeviceAttr>();
+  if (!Device)
+    return false;
+  if (!Device->isImplicit())
+    return true;
+  // Clang marks every lambda without an execution-space attribute implicitly
+  // __host__ __device__. nvcc compiles such a lambda for the device only when
+  // it is defined inside device code (an extended lambda is written
+  // `[] __device__ (...)` and has the attribute explicitly): it is device code
+  // exactly when the function that defines it is.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda()) {
+    const DeclContext *DC = MD->getParent()->getDeclContext();
+    while (DC && !isa<FunctionDecl>(DC) && !DC->isFileContext())
+      DC = DC->getParent();
+    return isDeviceFunction(dyn_cast_or_null<FunctionDecl>(DC));
+  }
+  // Clang marks constexpr functions (and functions in system headers)
+  // implicitly __host__ __device__; those are host code as written.
+  return !FD->isConstexpr();
+}
+
+const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  while (!Parents.empty()) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *FD = P.get<FunctionDecl>())
+      return FD;
+    if (const auto *LE = P.get<LambdaExpr>())
+      return LE->getCallOperator();
+    Parents = Ctx.getParents(P);
+  }
+  return nullptr;
+}
+
+namespace {
+
+class UserCodeScope : public ast_matchers::MatchFinder::MatchCallback {
+public:
+  void run(const ast_matchers::MatchFinder::MatchResult &Result) override {
+    ASTContext &Ctx = *Result.Context;
+    std::vector<Decl *> Scope = Ctx.getTraversalScope();
+    TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+    // Already limited (by another check, or by a front end such as clangd
+    // that sets its own scope).
+    if (Scope.size() != 1 || Scope.front() != TU)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> User;
+    // The declarations parsed here, not those of a precompiled prelude:
+    // decls() would first deserialize every top-level declaration of the
+    // CUDA headers from the PCH (tens of thousands, about 5% of a small
+    // file's run) only to drop them as system-header code. Without a PCH
+    // both give the same list. A precompiled include prefix that holds the
+    // build's own headers holds user code: then all are loaded
+    // (userCodeDecls).
+    for (Decl *D : userCodeDecls(TU)) {
+      SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+      if (Loc.isValid() && !SM.isInSystemHeader(Loc))
+        User.push_back(D);
+    }
+    Ctx.setTraversalScope(User);
+  }
+};
+
+} // namespace
+
+static bool UserHeadersPrecompiled = false;
+
+void setUserHeadersPrecompiled(bool Yes) { UserHeadersPrecompiled = Yes; }
+bool userHeadersPrecompiled() { return UserHeadersPrecompiled; }
+
+DeclContext::decl_range userCodeDecls(const DeclContext *DC) {
+  return UserHeadersPrecompiled ? DC->decls() : DC->noload_decls();
+}
+
+void limitParentMapToUserCode(ast_matchers::MatchFinder *Finder) {
+  // The traversal starts at the translation unit, so this runs before any
+  // check's callback can ask for a parent. The matching that follows visits
+  // the limited scope too (RecursiveASTVisitor's TranslationUnitDecl
+  // traversal reads the scope after this callback has set it).
+  static UserCodeScope Callback;
+  Finder->addMatcher(ast_matchers::translationUnitDecl(), &Callback);
+}
+
+} // namespace clang::tidy::cuda

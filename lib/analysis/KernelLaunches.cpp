@@ -1,0 +1,738 @@
+//===--- KernelLaunches.cpp - cuda-lint -----------------------------------===//
+
+#include "cudalint/analysis/KernelLaunches.h"
+#include "cudalint/analysis/DeviceCode.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+constexpr int MaxDepth = 8;
+/// How many functions a block may be passed down through.
+constexpr int MaxParameterDepth = 4;
+
+std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth);
+std::optional<BlockShape> evaluate(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth);
+
+/// \p E, with member accesses, parentheses and no-op casts taken off, is a
+/// reference to \p VD.
+bool names(const Expr *E, const VarDecl *VD) {
+  while (E) {
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else if (const auto *PE = dyn_cast<ParenExpr>(E))
+      E = PE->getSubExpr();
+    else if (const auto *IC = dyn_cast<ImplicitCastExpr>(E);
+             IC && IC->getCastKind() == CK_NoOp)
+      E = IC->getSubExpr();
+    else
+      break;
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+  return DRE && DRE->getDecl() == VD;
+}
+
+bool mentions(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD)
+    return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    if (llvm::is_contained(DS->decls(), VD))
+      return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return mentions(C, VD); });
+}
+
+/// Whether every use of \p VD in \p S only reads it: a value or member read,
+/// a copy (a launch configuration, a by-value argument).
+bool onlyReads(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S);
+      DS && llvm::is_contained(DS->decls(), VD))
+    return false;
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S);
+      IC && IC->getCastKind() == CK_LValueToRValue &&
+      names(IC->getSubExpr(), VD))
+    return true;
+  if (const auto *E = dyn_cast<Expr>(S); E && names(E, VD))
+    return false;
+  const auto *Copy = dyn_cast<CXXConstructExpr>(S);
+  bool IsCopy = Copy && Copy->getConstructor()->isCopyConstructor();
+  for (const Stmt *Child : S->children())
+    if (!(IsCopy && isa<Expr>(Child) && names(cast<Expr>(Child), VD)) &&
+        !onlyReads(Child, VD))
+      return false;
+  return true;
+}
+
+/// The `VD = E` (\p Field -1) or `VD.x = E` (\p Field 0, 1, 2 for x, y,
+/// z) that \p S is, or null.
+const Expr *assignmentTo(const Stmt *S, const VarDecl *VD, int &Field) {
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicit();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        IsVD(Op->getArg(0))) {
+      Field = -1;
+      return Op->getArg(1);
+    }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign) {
+    if (IsVD(BO->getLHS())) {
+      Field = -1;
+      return BO->getRHS();
+    }
+    if (const auto *ME =
+            dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts());
+        ME && IsVD(ME->getBase())) {
+      StringRef Name = ME->getMemberDecl()->getName();
+      Field = Name == "x" ? 0 : Name == "y" ? 1 : Name == "z" ? 2 : -2;
+      return Field >= 0 ? BO->getRHS() : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// The statements from \p S down to \p Target, both included, through
+/// their children; false when \p Target is not in \p S.
+bool pathTo(const Stmt *S, const Stmt *Target,
+            SmallVectorImpl<const Stmt *> &Path) {
+  if (!S)
+    return false;
+  Path.push_back(S);
+  if (S == Target)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (pathTo(Child, Target, Path))
+      return true;
+  Path.pop_back();
+  return false;
+}
+
+/// The value of the local variable \p VD (a `dim3` or an integer) where
+/// \p Use, in \p Caller, reads it: walking back over the statements before
+/// it, in its block and the enclosing ones, to its declaration or a whole
+/// assignment (`b = dim3(16, 16);`), taking member assignments (`b.x =
+/// 16;`) on the way. Unknown where a statement on the way uses \p VD
+/// otherwise (it may change it), where a loop around the use mentions it,
+/// where the code has labels, or at the edge of a lambda.
+std::optional<BlockShape> reachingValue(const VarDecl *VD, const Expr *Use,
+                                        const FunctionDecl *Caller,
+                                        ASTContext &Ctx, int Depth) {
+  if (!VD->hasLocalStorage() || !Caller || !Caller->getBody())
+    return std::nullopt;
+  SmallVector<const Stmt *, 16> Path;
+  if (!pathTo(Caller->getBody(), Use, Path))
+    return std::nullopt;
+  std::optional<int64_t> Fields[3];
+  auto Finish = [&](std::optional<BlockShape> Base) {
+    if (Base)
+      for (int D = 0; D < 3; ++D)
+        if (Fields[D])
+          (*Base)[D] = *Fields[D];
+    return Base;
+  };
+  for (size_t I = Path.size() - 1; I-- > 0;) {
+    const Stmt *PS = Path[I], *CurStmt = Path[I + 1];
+    if (isa<LambdaExpr>(PS))
+      return std::nullopt;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LabelStmt, SwitchCase>(
+            PS) &&
+        !onlyReads(PS, VD))
+      return std::nullopt;
+    const auto *CS = dyn_cast<CompoundStmt>(PS);
+    if (!CS)
+      continue;
+    auto It = llvm::find(CS->body(), CurStmt);
+    if (It == CS->body_end())
+      return std::nullopt;
+    while (It != CS->body_begin()) {
+      const Stmt *S = *--It;
+      if (isa<LabelStmt, SwitchCase>(S))
+        return std::nullopt;
+      if (!mentions(S, VD) || onlyReads(S, VD))
+        continue;
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), VD)) {
+        if (!VD->getInit())
+          return VD->getType()->isRecordType() ? Finish(BlockShape{1, 1, 1})
+                                               : std::nullopt;
+        return Finish(evaluate(VD->getInit(), Caller, Ctx, Depth + 1));
+      }
+      int Field = -2;
+      const Expr *Value = assignmentTo(S, VD, Field);
+      if (!Value || mentions(Value, VD))
+        return std::nullopt;
+      if (Field < 0)
+        return Finish(evaluate(Value, Caller, Ctx, Depth + 1));
+      if (!Fields[Field]) {
+        Fields[Field] = evaluateInt(Value, Caller, Ctx, Depth + 1);
+        if (!Fields[Field])
+          return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// Calls \p F(Value, Member) for every write of the local variable \p VD in
+/// \p Body: `VD = E` (Member empty), `VD.x = E` (Member "x"); a write of
+/// another form (`++VD`, `&VD`, a non-const reference) gives a null Value.
+template <typename Fn>
+void forEachWrite(const VarDecl *VD, const Stmt *Body, Fn F) {
+  if (!Body)
+    return;
+  auto refersTo = [&](const Expr *E, StringRef &Member) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      Member = ME->getMemberDecl()->getName();
+      E = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE && DRE->getDecl() == VD;
+  };
+  for (const Stmt *Child : Body->children()) {
+    if (!Child)
+      continue;
+    StringRef Member;
+    if (const auto *BO = dyn_cast<BinaryOperator>(Child);
+        BO && BO->isAssignmentOp() && refersTo(BO->getLHS(), Member)) {
+      F(BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr, Member);
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Child);
+               Op && Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
+               refersTo(Op->getArg(0), Member)) {
+      F(Op->getOperator() == OO_Equal ? Op->getArg(1) : nullptr, Member);
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(Child);
+               UO &&
+               (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+               refersTo(UO->getSubExpr(), Member)) {
+      F(nullptr, Member);
+    } else if (const auto *Call = dyn_cast<CallExpr>(Child)) {
+      // Passed by non-const reference: may change.
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+        StringRef M;
+        if (!refersTo(Call->getArg(I), M))
+          continue;
+        const ParmVarDecl *P = Callee && I < Callee->getNumParams()
+                                   ? Callee->getParamDecl(I)
+                                   : nullptr;
+        if (!P || (P->getType()->isReferenceType() &&
+                   !P->getType().getNonReferenceType().isConstQualified()))
+          F(nullptr, M);
+      }
+    }
+    forEachWrite(VD, Child, F);
+  }
+}
+
+/// The value of the local variable \p VD (a `dim3` or an integer) of
+/// \p Caller wherever it is read: its initialiser and every assignment of
+/// it or of its members must be constant and agree.
+std::optional<BlockShape> localValue(const VarDecl *VD,
+                                     const FunctionDecl *Caller,
+                                     ASTContext &Ctx, int Depth) {
+  if (!VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !Caller ||
+      !Caller->getBody())
+    return std::nullopt;
+  std::optional<BlockShape> Value;
+  if (const Expr *Init = VD->getInit())
+    Value = evaluate(Init, Caller, Ctx, Depth + 1);
+  else if (VD->getType()->isRecordType())
+    Value = BlockShape{1, 1, 1};
+  bool OK = Value.has_value();
+  std::optional<int64_t> Members[3];
+  std::optional<BlockShape> Whole;
+  forEachWrite(VD, Caller->getBody(), [&](const Expr *RHS, StringRef Member) {
+    if (!OK)
+      return;
+    if (!RHS) {
+      OK = false;
+      return;
+    }
+    if (Member.empty()) {
+      std::optional<BlockShape> V = evaluate(RHS, Caller, Ctx, Depth + 1);
+      if (!V || (Whole && *Whole != *V))
+        OK = false;
+      Whole = V;
+      return;
+    }
+    int D = Member == "x" ? 0 : Member == "y" ? 1 : Member == "z" ? 2 : -1;
+    std::optional<int64_t> V =
+        D >= 0 ? evaluateInt(RHS, Caller, Ctx, Depth + 1) : std::nullopt;
+    if (!V || (Members[D] && *Members[D] != *V)) {
+      OK = false;
+      return;
+    }
+    Members[D] = V;
+  });
+  if (!OK)
+    return std::nullopt;
+  if (Whole) {
+    // `dim3 b; b = dim3(16, 16);`: the default value is replaced; an
+    // initialiser that says otherwise is another shape.
+    const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(
+        VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+    bool Default = !VD->getInit() ||
+                   (Ctor && llvm::all_of(Ctor->arguments(), [](const Expr *A) {
+                      return isa<CXXDefaultArgExpr>(A);
+                    }));
+    if (!Default && *Whole != *Value)
+      return std::nullopt;
+    Value = Whole;
+  }
+  // `dim3 b(16); if (c) b.x = 32;`: where the reaching definition is not
+  // known, a member write must agree with an initialiser that sets it.
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+  for (int D = 0; D < 3; ++D) {
+    if (!Members[D])
+      continue;
+    if (Init && D < int(Init->getNumArgs()) &&
+        !isa<CXXDefaultArgExpr>(Init->getArg(D)) && (*Value)[D] != *Members[D])
+      return std::nullopt;
+    (*Value)[D] = *Members[D];
+  }
+  return Value;
+}
+
+/// The value of the variable \p VD that \p Use reads in \p Caller: the
+/// definition that reaches the use, else the one value every definition
+/// gives.
+std::optional<BlockShape> variableValue(const VarDecl *VD, const Expr *Use,
+                                        const FunctionDecl *Caller,
+                                        ASTContext &Ctx, int Depth) {
+  if (Depth > MaxDepth)
+    return std::nullopt;
+  if (std::optional<BlockShape> V = reachingValue(VD, Use, Caller, Ctx, Depth))
+    return V;
+  return localValue(VD, Caller, Ctx, Depth);
+}
+
+std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth) {
+  if (!E || Depth > MaxDepth || E->getType().isNull() || E->isTypeDependent() ||
+      E->isValueDependent() || !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt()) {
+    const llvm::APSInt &V = R.Val.getInt();
+    if (V.getSignificantBits() > 63)
+      return std::nullopt;
+    return V.getExtValue();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (std::optional<BlockShape> V =
+              variableValue(VD, DRE, Caller, Ctx, Depth + 1);
+          V && (*V)[1] == 1 && (*V)[2] == 1)
+        return (*V)[0];
+  return std::nullopt;
+}
+
+/// The extents of \p E, a `dim3` or an integer, each positive.
+std::optional<BlockShape> evaluate(const Expr *E, const FunctionDecl *Caller,
+                                   ASTContext &Ctx, int Depth) {
+  if (!E || Depth > MaxDepth)
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  // In a template pattern the value may depend on the template arguments
+  // (each instantiation has it), or be an initialiser that Sema left
+  // unresolved: `dim3 block(p.n, 4)` with `p` of a dependent type keeps its
+  // arguments as a ParenListExpr, which has no type at all. Expressions
+  // with errors are value-dependent too.
+  if (E->getType().isNull() || E->isTypeDependent() || E->isValueDependent())
+    return std::nullopt;
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return evaluate(Cast->getSubExpr(), Caller, Ctx, Depth + 1);
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    std::optional<int64_t> V = evaluateInt(E, Caller, Ctx, Depth + 1);
+    if (!V || *V <= 0)
+      return std::nullopt;
+    return BlockShape{*V, 1, 1};
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+    if (Ctor->getConstructor()->isCopyOrMoveConstructor())
+      return Ctor->getNumArgs() == 1
+                 ? evaluate(Ctor->getArg(0), Caller, Ctx, Depth + 1)
+                 : std::nullopt;
+    BlockShape S{1, 1, 1};
+    if (Ctor->getNumArgs() > 3)
+      return std::nullopt;
+    for (unsigned I = 0; I < Ctor->getNumArgs(); ++I) {
+      std::optional<int64_t> V =
+          evaluateInt(Ctor->getArg(I), Caller, Ctx, Depth + 1);
+      if (!V || *V <= 0)
+        return std::nullopt;
+      S[I] = *V;
+    }
+    return S;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return variableValue(VD, DRE, Caller, Ctx, Depth + 1);
+  return std::nullopt;
+}
+
+/// The kernel that \p E names: `kernel`, `&kernel`, `(void *)kernel`.
+const FunctionDecl *kernelNamed(const Expr *E, const DeclRefExpr **Ref) {
+  while (true) {
+    E = E->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      E = UO->getSubExpr();
+      continue;
+    }
+    break;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  if (!FD || !isKernel(FD))
+    return nullptr;
+  *Ref = DRE;
+  return FD;
+}
+
+class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
+public:
+  LaunchVisitor(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Caller;
+    if (FD->doesThisDeclarationHaveABody())
+      Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    const FunctionDecl *Saved = Caller;
+    if (FD->doesThisDeclarationHaveABody())
+      Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    const DeclRefExpr *Ref = nullptr;
+    const FunctionDecl *Kernel = kernelNamed(Launch->getCallee(), &Ref);
+    const CallExpr *Config = Launch->getConfig();
+    if (!Kernel || !Config || Config->getNumArgs() < 2)
+      return true;
+    Consumed.insert(Ref);
+    add(Kernel, Config->getArg(1), Caller, 0, Config->getArg(0));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && !isa<CUDAKernelCallExpr>(Call)) {
+      // The calls of functions a launch's block may come from, through a
+      // parameter. A template's pattern has its calls in its
+      // instantiations, with the arguments evaluated.
+      if (!Caller || !Caller->isDependentContext())
+        CallsTo[Callee->getCanonicalDecl()].push_back({Call, Caller});
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+        Called.insert(DRE);
+    }
+    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() < 3 ||
+        isa<CUDAKernelCallExpr>(Call))
+      return true;
+    StringRef Name = Callee->getName();
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel")
+      return true;
+    const DeclRefExpr *Ref = nullptr;
+    if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
+      Consumed.insert(Ref);
+      add(Kernel, Call->getArg(2), Caller, 0, Call->getArg(1));
+    }
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
+      if (isKernel(FD))
+        Refs.push_back(DRE);
+      else
+        FunctionRefs.push_back(DRE);
+    }
+    return true;
+  }
+
+  /// The parameter of \p Caller that \p Block names (`threads` in
+  /// `void run(dim3 threads) { k<<<g, threads>>>(); }`), when \p Caller
+  /// never changes it.
+  static const ParmVarDecl *parameterOf(const Expr *Block,
+                                        const FunctionDecl *Caller) {
+    if (!Block || !Caller || !Caller->getBody())
+      return nullptr;
+    const Expr *E = Block->IgnoreImplicit()->IgnoreParens();
+    // A copy, or the `dim3(unsigned)` conversion of an integer.
+    while (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      if (Ctor->getNumArgs() < 1 ||
+          !llvm::all_of(llvm::drop_begin(Ctor->arguments()), [](const Expr *A) {
+            return isa<CXXDefaultArgExpr>(A);
+          }))
+        return nullptr;
+      E = Ctor->getArg(0)->IgnoreImplicit()->IgnoreParens();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!P || P->getDeclContext() != Caller || !onlyReads(Caller->getBody(), P))
+      return nullptr;
+    return P;
+  }
+
+  /// Records the launch of \p Kernel with \p Block from \p From (\p Depth
+  /// parameters up from the launch) and, at the launch itself, its \p Grid.
+  void add(const FunctionDecl *Kernel, const Expr *Block,
+           const FunctionDecl *From, int Depth, const Expr *Grid = nullptr) {
+    KernelLaunches::Launches &L = Out[Kernel->getCanonicalDecl()];
+    // A grid that depends on the launching template's arguments: its
+    // instantiations have the values.
+    if (Grid) {
+      std::optional<BlockShape> G =
+          KernelLaunches::evaluateDim3(Grid, From, Ctx);
+      if (G) {
+        if (!llvm::is_contained(L.Grids, *G))
+          L.Grids.push_back(*G);
+      } else if (!Grid->isValueDependent() && !Grid->isTypeDependent()) {
+        L.GridUnknown = true;
+      }
+    }
+    std::optional<BlockShape> S =
+        KernelLaunches::evaluateBlock(Block, From, Ctx);
+    // A block passed in by the caller: the values at its calls.
+    if (!S && Depth < MaxParameterDepth)
+      if (const ParmVarDecl *P = parameterOf(Block, From)) {
+        Pending.push_back({Kernel, P, From, Depth});
+        return;
+      }
+    std::optional<int64_t> X = S ? std::optional((*S)[0]) : blockX(Block, From);
+    if (!X)
+      L.XUnknown = true;
+    else if (!llvm::is_contained(L.Xs, *X))
+      L.Xs.push_back(*X);
+    if (!S) {
+      L.Unknown = true;
+      return;
+    }
+    if (!llvm::is_contained(L.Shapes, *S))
+      L.Shapes.push_back(*S);
+  }
+
+  /// The x extent of a `dim3(X, ...)` block argument whose other extents
+  /// are not constants.
+  std::optional<int64_t> blockX(const Expr *E, const FunctionDecl *From) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+    const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+    if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() ||
+        Ctor->getNumArgs() < 1)
+      return std::nullopt;
+    std::optional<int64_t> V = evaluateInt(Ctor->getArg(0), From, Ctx, 1);
+    if (!V || *V <= 0 || *V > 1024)
+      return std::nullopt;
+    return V;
+  }
+
+  /// Whether the calls in this translation unit are all the calls of
+  /// \p F: a free function that is not `main`, whose address is not
+  /// taken, with internal linkage, or declared only in the main file and
+  /// not `extern "C"` (a function of a header, or one meant for C, may be
+  /// called from another file).
+  bool allCallsSeen(const FunctionDecl *F) {
+    F = F->getCanonicalDecl();
+    if (isa<CXXMethodDecl>(F) || F->isMain() || !CallsTo.count(F))
+      return false;
+    if (F->isExternallyVisible()) {
+      if (F->isExternC())
+        return false;
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const FunctionDecl *R : F->redecls())
+        if (!SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
+          return false;
+    }
+    for (const DeclRefExpr *DRE : FunctionRefs)
+      if (DRE->getDecl()->getCanonicalDecl() == F && !Called.count(DRE))
+        return false;
+    return true;
+  }
+
+  /// Follows the blocks passed in through parameters to the calls that
+  /// pass them: each call's argument is a launch of the kernel; where some
+  /// call may not be seen, the block is unknown.
+  void resolveParameters() {
+    while (!Pending.empty()) {
+      PendingLaunch PL = Pending.pop_back_val();
+      KernelLaunches::Launches &L = Out[PL.Kernel->getCanonicalDecl()];
+      unsigned Index = PL.P->getFunctionScopeIndex();
+      if (!allCallsSeen(PL.From)) {
+        L.Unknown = L.XUnknown = true;
+        continue;
+      }
+      for (const auto &[Call, From] : CallsTo[PL.From->getCanonicalDecl()]) {
+        const Expr *Arg = nullptr;
+        if (Index < Call->getNumArgs() && !isa<CXXOperatorCallExpr>(Call))
+          Arg = Call->getArg(Index);
+        if (const auto *Default = dyn_cast_or_null<CXXDefaultArgExpr>(Arg))
+          Arg = Default->getExpr();
+        if (!Arg) {
+          L.Unknown = L.XUnknown = true;
+          continue;
+        }
+        add(PL.Kernel, Arg, From, PL.Depth + 1);
+      }
+    }
+  }
+
+  /// A kernel named other than by a launch read here (a function pointer,
+  /// a launch this analysis does not know): launched with any shape.
+  void finish() {
+    resolveParameters();
+    for (const DeclRefExpr *DRE : Refs)
+      if (!Consumed.count(DRE)) {
+        auto &L = Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()];
+        L.Unknown = L.XUnknown = true;
+      }
+  }
+
+  ASTContext &Ctx;
+  const FunctionDecl *Caller = nullptr;
+  llvm::DenseMap<const FunctionDecl *, KernelLaunches::Launches> Out;
+  llvm::SmallVector<const DeclRefExpr *, 16> Refs;
+  llvm::DenseSet<const DeclRefExpr *> Consumed;
+  /// The calls of each function, with the function they are in.
+  llvm::DenseMap<
+      const FunctionDecl *,
+      llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>>
+      CallsTo;
+  /// References to functions other than kernels; those that are callees.
+  llvm::SmallVector<const DeclRefExpr *, 64> FunctionRefs;
+  llvm::DenseSet<const DeclRefExpr *> Called;
+  /// Launches whose block is a parameter of the launching function.
+  struct PendingLaunch {
+    const FunctionDecl *Kernel;
+    const ParmVarDecl *P;
+    const FunctionDecl *From;
+    int Depth;
+  };
+  llvm::SmallVector<PendingLaunch, 4> Pending;
+};
+
+} // namespace
+
+std::optional<BlockShape>
+KernelLaunches::evaluateDim3(const Expr *E, const FunctionDecl *Caller,
+                             ASTContext &Ctx) {
+  std::optional<BlockShape> S = evaluate(E, Caller, Ctx, 0);
+  if (!S || (*S)[0] <= 0 || (*S)[1] <= 0 || (*S)[2] <= 0)
+    return std::nullopt;
+  return S;
+}
+
+std::optional<BlockShape>
+KernelLaunches::evaluateBlock(const Expr *E, const FunctionDecl *Caller,
+                              ASTContext &Ctx) {
+  std::optional<BlockShape> S = evaluateDim3(E, Caller, Ctx);
+  // Each extent bounded before the product, which could overflow.
+  if (!S || (*S)[0] > 1024 || (*S)[1] > 1024 || (*S)[2] > 64 ||
+      (*S)[0] * (*S)[1] * (*S)[2] > 1024)
+    return std::nullopt;
+  return S;
+}
+
+KernelLaunches::KernelLaunches(ASTContext &Ctx) {
+  LaunchVisitor V(Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      continue;
+    V.TraverseDecl(D);
+  }
+  V.finish();
+  ByKernel = std::move(V.Out);
+  // A template kernel's body is analysed once, in its pattern: it is
+  // launched with the union of its specialisations' launches.
+  llvm::SmallVector<std::pair<const FunctionDecl *, Launches>, 4> Patterns;
+  for (const auto &[Kernel, L] : ByKernel)
+    if (const FunctionDecl *Pattern = Kernel->getTemplateInstantiationPattern())
+      Patterns.emplace_back(Pattern->getCanonicalDecl(), L);
+  for (const auto &[Pattern, L] : Patterns) {
+    Launches &Into = ByKernel[Pattern];
+    Into.Unknown |= L.Unknown;
+    Into.XUnknown |= L.XUnknown;
+    Into.GridUnknown |= L.GridUnknown;
+    for (const BlockShape &G : L.Grids)
+      if (!llvm::is_contained(Into.Grids, G))
+        Into.Grids.push_back(G);
+    for (const BlockShape &S : L.Shapes)
+      if (!llvm::is_contained(Into.Shapes, S))
+        Into.Shapes.push_back(S);
+    for (int64_t X : L.Xs)
+      if (!llvm::is_contained(Into.Xs, X))
+        Into.Xs.push_back(X);
+  }
+}
+
+const KernelLaunches::Launches *
+KernelLaunches::launchesOf(const FunctionDecl *Kernel) const {
+  auto It = ByKernel.find(Kernel->getCanonicalDecl());
+  return It == ByKernel.end() ? nullptr : &It->second;
+}
+
+std::optional<BlockShape>
+KernelLaunches::onlyShape(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->Shapes.size() != 1)
+    return std::nullopt;
+  return L->Shapes.front();
+}
+
+std::optional<BlockShape>
+KernelLaunches::onlyGrid(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->GridUnknown || L->Grids.size() != 1)
+    return std::nullopt;
+  return L->Grids.front();
+}
+
+std::optional<int64_t> KernelLaunches::onlyX(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->XUnknown || L->Xs.size() != 1)
+    return std::nullopt;
+  return L->Xs.front();
+}
+
+std::optional<BlockShape>
+KernelLaunches::largestShape(const FunctionDecl *Kernel) const {
+  const Launches *L = launchesOf(Kernel);
+  if (!L || L->Unknown || L->Shapes.empty())
+    return std::nullopt;
+  BlockShape Best = L->Shapes.front();
+  for (const BlockShape &S : L->Shapes)
+    if (S[0] * S[1] * S[2] > Best[0] * Best[1] * Best[2])
+      Best = S;
+  return Best;
+}
+
+} // namespace clang::tidy::cuda

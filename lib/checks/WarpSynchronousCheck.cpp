@@ -1,0 +1,292 @@
+//===--- WarpSynchronousCheck.cpp - cuda-lint -----------------------------===//
+//
+// Kepler tuning guide 1.4.9, "Warp-synchronous Programming": omitting a
+// barrier where the threads of a warp communicate through memory is a data
+// race, "easily broken" by the compiler and the hardware, and assumes a warp
+// size of 32; the warp shuffle (1.4.3.3) is the supported alternative.
+//
+// The check: per device function, the barrier-free regions of accesses
+// (WarpSyncAnalysis.h), the races between their writes and reads (the exact
+// own-index test, and the general analysis of WarpSyncGeneral.cpp), one
+// warning per region, and the fixes of WarpSyncFixer.h (the shuffle rewrite
+// in WarpSyncShuffleFix.cpp, the barriers in WarpSyncBarrierFix.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpSynchronousCheck.h"
+#include "WarpSyncFixer.h"
+#include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/KernelLaunches.h"
+#include "cudalint/analysis/WarpSyncAnalysis.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include <limits>
+#include <optional>
+#include <tuple>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy {
+
+template <> struct OptionEnumMapping<cuda::WarpSynchronousCheck::FixStyleKind> {
+  static llvm::ArrayRef<
+      std::pair<cuda::WarpSynchronousCheck::FixStyleKind, StringRef>>
+  getEnumMapping() {
+    static constexpr std::pair<cuda::WarpSynchronousCheck::FixStyleKind,
+                               StringRef>
+        Mapping[] = {
+            {cuda::WarpSynchronousCheck::FixStyleKind::Shuffle, "shuffle"},
+            {cuda::WarpSynchronousCheck::FixStyleKind::Syncwarp, "syncwarp"}};
+    return {Mapping};
+  }
+};
+
+namespace cuda {
+
+using namespace warpsync;
+
+WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)) {}
+
+void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "FixStyle", FixStyle);
+}
+
+void WarpSynchronousCheck::registerMatchers(MatchFinder *Finder) {
+  limitParentMapToUserCode(Finder);
+  Finder->addMatcher(functionDecl(isDefinition(),
+                                  matchers::isCudaDeviceFunction(),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("fn"),
+                     this);
+}
+
+void WarpSynchronousCheck::check(const MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  if (!FD->getBody() || FD->isDependentContext())
+    return;
+  Functions.insert(FD);
+}
+
+void WarpSynchronousCheck::onEndOfTranslationUnit() {
+  if (!Ctx || Functions.empty())
+    return;
+  Analysis A(*Ctx);
+  SmallVector<const FunctionDecl *, 16> Fns(Functions.begin(), Functions.end());
+  // Own-index variables: locals, then helper parameters bound by callers,
+  // to a fixed point.
+  for (int Round = 0; Round < 4; ++Round) {
+    for (const FunctionDecl *FD : Fns)
+      A.collectLocals(FD);
+    A.bindParameters(Fns);
+  }
+  for (const FunctionDecl *FD : Fns)
+    A.collectVarying(FD);
+  // First walk: the guards at every call site.
+  for (const FunctionDecl *FD : Fns)
+    A.walkFunction(FD, Guard());
+  A.collectPrivateParams();
+  auto Calls = std::move(A.Calls);
+
+  llvm::DenseSet<unsigned> Reported;
+  KernelLaunches Launches(*Ctx);
+  for (const FunctionDecl *FD : Fns) {
+    Guard Entry = entryGuard(A, FD, Calls);
+    A.walkFunction(FD, Entry);
+    boundThreads(A, FD);
+    Fixer F(A, *Ctx, FD, Calls);
+    std::optional<BlockShape> Launched =
+        isKernel(FD) ? Launches.largestShape(FD) : std::nullopt;
+    GeneralRaces General(A, FD, isKernel(FD), Launched,
+                         Launched && Launches.onlyShape(FD));
+    const SourceManager &SM = Ctx->getSourceManager();
+    for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
+      SmallVector<Race, 8> Races;
+      // Every access of a back-edge region names its loop.
+      const Stmt *EdgeLoop =
+          Region.empty() ? nullptr : Region.front().BackEdgeLoop;
+      for (const Access &W : Region)
+        for (const Access &R : Region) {
+          if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array)
+            continue;
+          std::optional<Race> Rc;
+          // An own index plus a constant on both sides: the exact test.
+          if (W.GridOnly)
+            Rc = General.race(W, R, /*BlocksOnly=*/true);
+          else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
+            Rc = raceBetween(W, R);
+          else
+            Rc = General.race(W, R);
+          if (Rc)
+            Races.push_back(*Rc);
+        }
+      if (Races.empty())
+        continue;
+      // Races that need data-dependent conditions last: when the first
+      // does, all do.
+      llvm::sort(Races, [](const Race &X, const Race &Y) {
+        return std::make_tuple(X.DataDependent, X.R->Order, X.W->Order) <
+               std::make_tuple(Y.DataDependent, Y.R->Order, Y.W->Order);
+      });
+      const Race &First = Races.front();
+      SourceLocation Loc = SM.getExpansionLoc(First.R->E->getBeginLoc());
+      // One warning per region of the source: a template instantiated
+      // twice (or a loop walked per offset) gives the same races again, or
+      // some of them.
+      auto LocOf = [&](const Race &R) {
+        return SM.getExpansionLoc(R.R->E->getBeginLoc()).getRawEncoding();
+      };
+      bool Seen = llvm::any_of(
+          Races, [&](const Race &R) { return Reported.count(LocOf(R)); });
+      for (const Race &R : Races)
+        Reported.insert(LocOf(R));
+      if (Seen)
+        continue;
+      // Every race needs a thread that a condition on data lets in: whether
+      // there is one depends on the data (`keys[t] <= k && k < keys[t + 1]`
+      // over sorted keys lets in one thread). Said so, without a fix.
+      if (First.DataDependent) {
+        diag(Loc, "threads may communicate through '%0' with no barrier in "
+                  "between, depending on the data: a race unless a "
+                  "data-dependent condition lets only one thread at each "
+                  "element")
+            << First.R->Root->getName();
+        diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
+             "another thread may write the element here", DiagnosticIDs::Note);
+        if (First.DataCond)
+          diag(SM.getExpansionLoc(First.DataCond->getBeginLoc()),
+               "this condition depends on data the check cannot evaluate",
+               DiagnosticIDs::Note);
+        continue;
+      }
+      llvm::erase_if(Races, [](const Race &R) { return R.DataDependent; });
+      bool Warp = llvm::all_of(Races, [](const Race &R) { return R.SameWarp; });
+      bool CrossBlock =
+          llvm::any_of(Races, [](const Race &R) { return R.CrossBlock; });
+      // Every race is on a path that skips a barrier under a condition
+      // (`if (cw) { ...; __syncthreads(); ... }`): said so, and where.
+      const Access *Skipped = nullptr;
+      if (!CrossBlock && !EdgeLoop && llvm::all_of(Races, [](const Race &R) {
+            return R.W->Carried || R.R->Carried;
+          }))
+        Skipped = Races.front().W->Carried ? Races.front().W : Races.front().R;
+      // The example pair for the note: of the worst kind found.
+      auto rank = [](const Race &R) {
+        return R.CrossBlock ? 2 : R.SameWarp ? 0 : 1;
+      };
+      const Race *Example = First.General ? &First : nullptr;
+      for (const Race &R : Races)
+        if (R.General && (!Example || rank(R) > rank(*Example)))
+          Example = &R;
+      // The array as spelled at the read (an alias such as `vs` of `s`).
+      std::string Array = First.R->Root->getName().str();
+      std::vector<FixItHint> Fixes;
+      std::string Why;
+      bool Fixed = false;
+      F.ShuffleWhy.clear();
+      if (CrossBlock) {
+        Why = "only a grid-wide synchronization (a second kernel launch, or "
+              "cooperative_groups grid.sync()) orders threads of different "
+              "blocks";
+      } else {
+        // The shuffle rewrite sees the reads after the reduction itself
+        // (`s[0]` read by other lanes gets a __syncwarp() after the
+        // write-back): it is given the own-index races.
+        SmallVector<Race, 8> Own;
+        for (const Race &R : Races)
+          if (!R.General)
+            Own.push_back(R);
+        if (Warp && FixStyle == FixStyleKind::Shuffle && !EdgeLoop &&
+            !Own.empty())
+          Fixed = F.shuffleFix(Own, Fixes);
+        if (!Fixed) {
+          Fixes.clear();
+          bool AtEntry = !isKernel(FD) && RegionIndex == 0 &&
+                         A.FirstRegionAtEntry && !EdgeLoop;
+          Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why, EdgeLoop);
+          if (!Fixed)
+            Fixes.clear();
+        }
+      }
+      {
+        auto D =
+            CrossBlock
+                ? diag(Loc, "threads of different blocks communicate through "
+                            "'%0' with no grid-wide synchronization in "
+                            "between; __syncthreads() cannot order them")
+            : EdgeLoop
+                ? (Warp ? diag(Loc, "lanes of a warp communicate through "
+                                    "'%0' across iterations of the loop with "
+                                    "no barrier in between; missing "
+                                    "__syncwarp() at the end of the loop "
+                                    "body")
+                        : diag(Loc, "threads of different warps communicate "
+                                    "through '%0' across iterations of the "
+                                    "loop with no barrier in between; "
+                                    "missing __syncthreads() at the end of "
+                                    "the loop body"))
+            : Skipped
+                ? (Warp ? diag(Loc, "lanes of a warp communicate through '%0' "
+                                    "with no barrier in between on the paths "
+                                    "that skip a conditional barrier; "
+                                    "warp-synchronous code is a data race")
+                        : diag(Loc, "threads of different warps communicate "
+                                    "through '%0' with no barrier in between "
+                                    "on the paths that skip a conditional "
+                                    "barrier; missing __syncthreads()"))
+            : Warp ? diag(Loc, "lanes of a warp communicate through '%0' with "
+                               "no barrier in between; warp-synchronous code "
+                               "is a data race")
+                   : diag(Loc, "threads of different warps communicate "
+                               "through '%0' with no barrier in between; "
+                               "missing __syncthreads()");
+        D << Array;
+        for (const FixItHint &H : Fixes)
+          D << H;
+      }
+      diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
+           EdgeLoop ? "another thread writes the element here in the next "
+                      "iteration"
+                    : "another thread writes the element here",
+           DiagnosticIDs::Note);
+      if (Skipped && Skipped->CarriedBy)
+        diag(SM.getExpansionLoc(Skipped->CarriedBy->getCond()->getBeginLoc()),
+             "the barrier between them is reached only where this condition "
+             "is %select{false|true}0",
+             DiagnosticIDs::Note)
+            << Skipped->CarriedThen;
+      if (Example)
+        diag(Loc,
+             General.shapeLaunched()
+                 ? "for example, %0 (in blocks of %1, as launched here)"
+                 : "for example, %0 (assuming blocks of %1)",
+             DiagnosticIDs::Note)
+            << Example->Example << General.shape();
+      if (Warp && !CrossBlock)
+        diag(Loc,
+             "this relies on the lanes of a warp running in lock-step and on "
+             "a warp size of 32; neither is guaranteed since Volta",
+             DiagnosticIDs::Note);
+      if (!Fixed && !F.ShuffleWhy.empty())
+        Why = F.ShuffleWhy;
+      if (!Fixed && Why.empty())
+        Why = "the statements involved cannot be rewritten in place (macros "
+              "or statement forms the rewrite does not handle)";
+      if (!Fixed && !Why.empty())
+        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Why;
+    }
+  }
+  Functions.clear();
+}
+
+} // namespace cuda
+} // namespace clang::tidy
