@@ -91,7 +91,7 @@ CudaEnvironment setUpEnvironment(const char *Argv0, LintOptions &O,
     Cuda = findCudaPath(O.ExplicitCudaPath, &Env.CudaPathSource);
   if (Cuda) {
     Env.CudaPath = *Cuda;
-  } else if (!Sources.empty()) {
+  } else if (!Sources.empty() || O.PrintClangArgs) {
     llvm::SmallString<256> Fallback(findShareDir(Argv0));
     llvm::sys::path::append(Fallback, "include", "cuda_lint_fallback.h");
     Env.FallbackHeader = std::string(Fallback);
@@ -133,6 +133,43 @@ CudaEnvironment setUpEnvironment(const char *Argv0, LintOptions &O,
       (O.LegacyCompat || Scan.RemovedApi))
     ForceInclude("cuda_lint_legacy.h");
   return Env;
+}
+
+/// --print-clang-args: the clang arguments the driver adds to a compile
+/// command (for the one file named, when one is: a header gets `-x cuda`, a
+/// source that includes <omp.h> OpenMP, one that names a removed API the
+/// legacy header), so that clang-tidy, clangd or CMake parse as cuda-lint
+/// does. The precompiled prelude, a cache of cuda-lint's own, is left out.
+int printClangArgs(const char *Argv0, LintOptions &O) {
+  if (O.Sources.size() > 1)
+    fail("--print-clang-args", "takes at most one file");
+  std::vector<std::string> PreludeIncludes;
+  CudaEnvironment Env = setUpEnvironment(Argv0, O, PreludeIncludes);
+  bool IsHeader = !O.Sources.empty() && isHeaderName(O.Sources.front());
+  std::vector<std::string> Cmd{"clang"};
+  Cmd.insert(Cmd.end(), O.CompileArgs.begin(), O.CompileArgs.end());
+  Cmd = addCudaDefaults(Cmd, Env, IsHeader);
+  std::vector<std::string> Args(Cmd.begin() + 1, Cmd.end());
+  for (const std::string &H : PreludeIncludes) {
+    Args.push_back("-include");
+    Args.push_back(H);
+  }
+  const std::string &Form = *O.PrintClangArgs;
+  if (Form == "yaml")
+    llvm::outs() << "ExtraArgs:\n";
+  for (const std::string &A : Args) {
+    if (Form == "lines") {
+      llvm::outs() << A << "\n";
+    } else if (Form == "extra-arg") {
+      llvm::outs() << "--extra-arg=" << A << "\n";
+    } else {
+      std::string Quoted;
+      for (char C : A)
+        Quoted += C == '\'' ? std::string("''") : std::string(1, C);
+      llvm::outs() << "  - '" << Quoted << "'\n";
+    }
+  }
+  return 0;
 }
 
 /// Where the compile commands come from: the compile database given with
@@ -441,6 +478,8 @@ int cudalint::tool::lintMain(int argc, const char **argv) {
   std::vector<std::string> In(argv + 1, argv + argc);
   LintOptions O;
   parseLintOptions(In, O);
+  if (O.PrintClangArgs)
+    return printClangArgs(argv[0], O);
   if (O.BulkMode)
     return runBulkMode(argv[0], O);
 

@@ -79,6 +79,9 @@ struct LintOptions {
   // its translation unit's compile commands for that (--export-command=).
   VerifyKind Verify = VerifyKind::Clang;
   std::string ExportCommand;
+  // --print-clang-args[=lines|extra-arg|yaml]: print the clang arguments
+  // the driver adds, and lint nothing.
+  std::optional<std::string> PrintClangArgs;
 };
 
 /// Reads the command line \p In (without argv[0]) into \p O, and decides

@@ -225,6 +225,12 @@ clang-tidy's options (below), it takes:
   --no-pch                do not use the cached precompiled CUDA prelude
   --legacy-compat         declare APIs that CUDA 12 and 13 removed (default:
                           when the source names one; --no-legacy-compat)
+  --print-clang-args[=<form>] [<file>]
+                          print the clang arguments cuda-lint adds (for
+                          <file>, when given), for clang-tidy, clangd or
+                          CMake: lines (one per line, compile_flags.txt),
+                          extra-arg (--extra-arg=... per line) or yaml (a
+                          .clang-tidy ExtraArgs list)
   --verify=<how>          how --fix checks that each fixed translation unit
                           still compiles: clang (default; host and device
                           side), nvcc (the compile command's nvcc) or none
@@ -342,6 +348,15 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
       Verify = Bulk.Verify = *K;
       continue;
     }
+    if (A == "--print-clang-args" || A == "-print-clang-args" ||
+        A.starts_with("--print-clang-args=") ||
+        A.starts_with("-print-clang-args=")) {
+      StringRef F = A.contains('=') ? A.split('=').second : "lines";
+      if (F != "lines" && F != "extra-arg" && F != "yaml")
+        fail(A, "expected lines, extra-arg or yaml");
+      O.PrintClangArgs = F.str();
+      continue;
+    }
     if (matchOption(In, I, "export-command", Value)) {
       ExportCommand = Value;
       continue;
@@ -425,6 +440,8 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
     BulkChildArgs.insert(BulkChildArgs.end(), Tidy.begin() + Before,
                          Tidy.end());
   }
+  if (O.PrintClangArgs)
+    return;
   // A whole compile database: -p with no files.
   BulkMode |= BuildPathGiven && Sources.empty() &&
               !llvm::is_contained(Tidy, "--dump-config") &&
