@@ -231,6 +231,9 @@ clang-tidy's options (below), it takes:
                           CMake: lines (one per line, compile_flags.txt),
                           extra-arg (--extra-arg=... per line) or yaml (a
                           .clang-tidy ExtraArgs list)
+  --baseline=<file>       do not report the findings recorded in <file>;
+                          exit status 1 when a finding is new
+  --write-baseline        record this run's findings in the --baseline file
   --verify=<how>          how --fix checks that each fixed translation unit
                           still compiles: clang (default; host and device
                           side), nvcc (the compile command's nvcc) or none
@@ -357,6 +360,16 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
       O.PrintClangArgs = F.str();
       continue;
     }
+    if (matchOption(In, I, "baseline", Value)) {
+      if (Value.empty())
+        fail("--baseline", "needs a file (--baseline=FILE)");
+      Bulk.Baseline = absolute(Value);
+      continue;
+    }
+    if (A == "--write-baseline" || A == "-write-baseline") {
+      Bulk.WriteBaseline = true;
+      continue;
+    }
     if (matchOption(In, I, "export-command", Value)) {
       ExportCommand = Value;
       continue;
@@ -442,6 +455,15 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
   }
   if (O.PrintClangArgs)
     return;
+  if (Bulk.WriteBaseline && Bulk.Baseline.empty())
+    fail("--write-baseline", "needs --baseline=FILE, the file to write");
+  // A baseline filters the findings of a bulk run; one file runs as one,
+  // with clang-tidy's output (no progress, no summary).
+  if (!Bulk.Baseline.empty() && !BulkMode && !Sources.empty() && !FormatStyle) {
+    BulkMode = Bulk.Implicit = true;
+    if (!ProgressGiven)
+      Bulk.Progress = "none";
+  }
   // A whole compile database: -p with no files.
   BulkMode |= BuildPathGiven && Sources.empty() &&
               !llvm::is_contained(Tidy, "--dump-config") &&
