@@ -48,7 +48,7 @@ bool isSarifFile(StringRef File) {
 /// follows it up to the next such line (source excerpt, notes).
 std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
                        const llvm::StringMap<std::string> &Chosen,
-                       const llvm::StringSet<> *Suppressed) {
+                       const llvm::StringSet<> *Suppressed, StringRef BaseDir) {
   static const llvm::Regex Head(
       "^(.+):([0-9]+):([0-9]+): (warning|error): (.*)$");
   static const llvm::Regex Check(" \\[([^],]+)(,[^]]*)?\\]$");
@@ -72,7 +72,16 @@ std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
         if (It != Chosen.end() && It->second != Message)
           Keep = false;
         // A finding the baseline records.
-        if (Suppressed && Suppressed->contains(Where + C[1].str()))
+        // The child names files as its compile command does: relative to
+        // the command's directory, \p BaseDir.
+        std::string InBase = Where;
+        if (!BaseDir.empty() && !llvm::sys::path::is_absolute(M[1])) {
+          llvm::SmallString<256> P(BaseDir);
+          llvm::sys::path::append(P, M[1]);
+          InBase = absolutePath(P) + ":" + M[2].str() + ":" + M[3].str() + ":";
+        }
+        if (Suppressed && (Suppressed->contains(Where + C[1].str()) ||
+                           Suppressed->contains(InBase + C[1].str())))
           Keep = false;
       }
     }

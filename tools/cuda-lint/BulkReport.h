@@ -18,10 +18,13 @@
 namespace cudalint {
 
 /// clang-tidy's text output with the diagnostics already printed left out
-/// (and those of \p Suppressed, `file:line:col:check` keys, when given).
+/// (and those of \p Suppressed, `file:line:col:check` keys, when given;
+/// relative names are resolved against \p BaseDir, the compile command's
+/// directory, too).
 std::string dedupeText(llvm::StringRef Text, llvm::StringSet<> &Printed,
                        const llvm::StringMap<std::string> &Chosen,
-                       const llvm::StringSet<> *Suppressed = nullptr);
+                       const llvm::StringSet<> *Suppressed = nullptr,
+                       llvm::StringRef BaseDir = "");
 
 /// Writes \p Text to \p Output (standard output for "" or "-").
 bool writeOutput(llvm::StringRef Output, llvm::StringRef Text);

@@ -708,7 +708,9 @@ int runBulk(const BulkOptions &Opts) {
              std::to_string(F.Column) + ":" + F.Diag.DiagnosticName] =
           F.Diag.Message.Message;
     for (const Job &J : Jobs)
-      llvm::outs() << dedupeText(J.Text, PrintedDiags, Chosen, &Suppressed);
+      llvm::outs() << dedupeText(
+          J.Text, PrintedDiags, Chosen, &Suppressed,
+          J.Diags.empty() ? StringRef() : StringRef(J.Diags[0].BuildDirectory));
     llvm::outs().flush();
   }
   std::vector<Failure> Failures, WithErrors, Sanitizer;
