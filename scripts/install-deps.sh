@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what cuda-lint needs to build and test, if it is missing:
 # LLVM/Clang 22 (pinned) from Debian's packages (with libomp-22-dev, whose
-# omp.h OpenMP sources include), CMake, Ninja, GoogleTest.
+# omp.h OpenMP sources include), CMake, Ninja, GoogleTest, and the tools the
+# tests run (git, pre-commit, ccache, strace, patch, script; test/test_tools.py
+# checks that every tool a test runs is here or guarded by a lit feature).
 # The CUDA toolkit is expected at /usr/local/cuda (or CUDA_PATH); without it
 # cuda-lint falls back to its bundled CUDA declarations.
 set -euo pipefail
@@ -9,7 +11,7 @@ set -euo pipefail
 pkgs=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools clang-tidy-22
       clang-format-22 clang-tools-22 libclang-rt-22-dev libomp-22-dev cmake ninja-build libgtest-dev
       python3 git python3-jsonschema pre-commit pkg-config libgrpc++-dev
-      libprotobuf-dev bsdutils patch strace)
+      libprotobuf-dev bsdutils patch strace ccache python3-yaml)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

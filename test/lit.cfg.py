@@ -8,7 +8,7 @@ config.name = "cuda-lint"
 config.test_format = lit.formats.ShTest(not lit_config.useValgrind)
 config.suffixes = [".cu", ".cuh", ".test", ".cpp"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "check_cuda_lint.py", "unit", "gpu", "regressions"]
+                   "check_cuda_lint.py", "test_tools.py", "unit", "gpu", "regressions"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuda_lint_obj_root, "test")
 
@@ -79,6 +79,8 @@ if shutil.which("cmake"):
     config.available_features.add("cmake")
 if shutil.which("ninja"):
     config.available_features.add("ninja")
+if shutil.which("ccache"):
+    config.available_features.add("ccache")
 if shutil.which("strace"):
     config.available_features.add("strace")
 cuda_clangd = os.path.join(config.cuda_lint_tools_dir, "cuda-clangd")

@@ -14,8 +14,8 @@
 // RUN: %check_cuda_lint -no-compile %s cuda-legacy-warp-intrinsic,cuda-legacy-runtime-api,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape %t
 //
 // 3. The fixed file compiles with nvcc 13 (the original does not).
-// RUN: not %nvcc -arch=sm_90 -c -o %t.orig.o %s
-// RUN: %nvcc -arch=sm_90 -c -o %t.o %t.cu
+// RUN: %if nvcc %{ not %nvcc -arch=sm_90 -c -o %t.orig.o %s %}
+// RUN: %if nvcc %{ %nvcc -arch=sm_90 -c -o %t.o %t.cu %}
 //
 // 4. The other checks find the same on the legacy file as on its modernised
 // copy (only the legacy checks applied), line by line.

@@ -1,11 +1,9 @@
-import importlib.machinery
-import importlib.util
 import sys
 
-loader = importlib.machinery.SourceFileLoader("validate", sys.argv[1])
-spec = importlib.util.spec_from_loader("validate", loader)
-v = importlib.util.module_from_spec(spec)
-loader.exec_module(v)
+# argv[1]: tools/validate, the directory of the cudalint_validate package.
+sys.path.insert(0, sys.argv[1])
+from cudalint_validate import program_output as v  # noqa: E402
+
 for line in ["NRepetitions=100 N=7 elapsed time=5.02764e+06 GDOF/s=0.5",
              "Time for 100 iterations: 45.2 ms",
              "Average kernel execution time: 12.3 (us)",

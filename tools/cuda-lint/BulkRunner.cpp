@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkRunner.h"
+#include "BulkInputs.h"
+#include "BulkReport.h"
 #include "cudalint/driver/Bulk.h"
 #include "cudalint/driver/CompileFlags.h"
 #include "cudalint/driver/ResultCache.h"
@@ -203,96 +205,6 @@ private:
   std::exit(1);
 }
 
-/// The include directories a compile command names (`-I`, `-isystem`,
-/// `-iquote`, `-idirafter`, nvcc's `--include-path`), absolute against
-/// \p Directory.
-std::vector<std::string> includeDirsOf(llvm::ArrayRef<std::string> Args,
-                                       StringRef Directory) {
-  std::vector<std::string> Out;
-  auto Add = [&](StringRef Dir) {
-    if (Dir.empty())
-      return;
-    llvm::SmallString<256> Abs;
-    if (path::is_absolute(Dir)) {
-      Abs = Dir;
-    } else {
-      Abs = Directory.empty() ? StringRef(absolutePath(".")) : Directory;
-      path::append(Abs, Dir);
-    }
-    Out.push_back(absolutePath(Abs));
-  };
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    for (StringRef Flag :
-         {"--include-path", "-isystem", "-iquote", "-idirafter", "-I"}) {
-      if (!A.starts_with(Flag))
-        continue;
-      StringRef Rest = A.drop_front(Flag.size());
-      if (Rest.empty()) {
-        if (I + 1 < Args.size())
-          Add(Args[++I]);
-      } else {
-        Rest.consume_front("=");
-        Add(Rest);
-      }
-      break;
-    }
-  }
-  return Out;
-}
-
-std::vector<std::string> databaseFiles(StringRef BuildPath, unsigned &NonCuda,
-                                       unsigned &Included) {
-  llvm::SmallString<256> Dir(BuildPath);
-  if (path::filename(Dir) == "compile_commands.json")
-    Dir = path::parent_path(BuildPath);
-  std::string Error;
-  llvm::SmallString<256> File(Dir);
-  path::append(File, "compile_commands.json");
-  if (auto Buf = llvm::MemoryBuffer::getFile(File)) {
-    if (llvm::Expected<llvm::json::Value> V =
-            llvm::json::parse((*Buf)->getBuffer());
-        !V)
-      fatal(File + ": invalid JSON: " + llvm::toString(V.takeError()));
-  }
-  auto Db = clang::tooling::JSONCompilationDatabase::autoDetectFromDirectory(
-      Dir, Error);
-  if (!Db)
-    fatal(Dir + ": no usable compile database: " +
-          StringRef(Error).split('\n').first);
-  std::vector<std::string> Files;
-  llvm::StringSet<> Seen;
-  std::map<std::string, std::vector<std::string>> IncludeDirs;
-  for (const clang::tooling::CompileCommand &C : Db->getAllCompileCommands()) {
-    llvm::SmallString<256> F(C.Filename);
-    if (!path::is_absolute(F)) {
-      F = C.Directory;
-      path::append(F, C.Filename);
-    }
-    path::remove_dots(F, true);
-    if (!Seen.insert(F).second)
-      continue;
-    if (!isCudaCommand(C.CommandLine, F)) {
-      ++NonCuda;
-      continue;
-    }
-    Files.push_back(std::string(F));
-    IncludeDirs[Files.back()] = includeDirsOf(C.CommandLine, C.Directory);
-  }
-  llvm::sort(Files);
-  // A source that another entry's source includes (a `.cu` file that
-  // `#include "kernel.cu"` pulls in, which the database may also list as
-  // its own entry) is analysed through its includer, not alone.
-  IncludeSearch Search;
-  Search.IncludeDirs = [&](StringRef File) {
-    auto It = IncludeDirs.find(File.str());
-    return It == IncludeDirs.end() ? std::vector<std::string>() : It->second;
-  };
-  std::vector<std::string> Units = translationUnits(Files, Search);
-  Included = Files.size() - Units.size();
-  return Units;
-}
-
 /// The first compile error of a translation unit, as `file:line:col:
 /// message`, or "" when it has none. clang-tidy exports diagnostics sorted by
 /// file, not in the order they were emitted, so the first is chosen: an
@@ -378,44 +290,6 @@ std::string failureReason(const Job &J, StringRef Root) {
   return "exit code " + std::to_string(Code);
 }
 
-/// clang-tidy's text output with the diagnostics already printed (a shared
-/// header's finding, seen from another translation unit) left out. A
-/// diagnostic is its `file:line:col: warning|error: ...` line and what
-/// follows it up to the next such line (source excerpt, notes).
-std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
-                       const llvm::StringMap<std::string> &Chosen) {
-  static const llvm::Regex Head(
-      "^(.+):([0-9]+):([0-9]+): (warning|error): (.*)$");
-  static const llvm::Regex Check(" \\[([^],]+)(,[^]]*)?\\]$");
-  std::string Out;
-  bool Keep = true;
-  llvm::SmallVector<StringRef> Lines;
-  Text.split(Lines, '\n');
-  if (!Lines.empty() && Lines.back().empty())
-    Lines.pop_back();
-  for (StringRef L : Lines) {
-    llvm::SmallVector<StringRef> M, C;
-    if (Head.match(L, &M)) {
-      std::string Where =
-          absolutePath(M[1]) + ":" + M[2].str() + ":" + M[3].str() + ":";
-      Keep = Printed.insert(Where + M[5].str()).second;
-      // A location reported with several messages (through several
-      // translation units): only the report the merge kept.
-      if (Keep && Check.match(M[5], &C)) {
-        StringRef Message = M[5].drop_back(C[0].size());
-        auto It = Chosen.find(Where + C[1].str());
-        if (It != Chosen.end() && It->second != Message)
-          Keep = false;
-      }
-    }
-    if (Keep) {
-      Out += L.str();
-      Out += "\n";
-    }
-  }
-  return Out;
-}
-
 /// Writes what a cached child printed and wrote to the job's files.
 bool replay(const CachedRun &Run, const Job &J) {
   auto Write = [](StringRef File, StringRef Text) {
@@ -435,13 +309,6 @@ bool replay(const CachedRun &Run, const Job &J) {
       Ok &= Write(J.CommandFile, Text);
   }
   return Ok;
-}
-
-bool isSarifFile(StringRef File) {
-  if (File.ends_with(".sarif"))
-    return true;
-  std::string Text = readAll(File);
-  return StringRef(Text).ltrim().starts_with("{");
 }
 
 void printSummary(const std::vector<Job> &Jobs,
@@ -528,111 +395,28 @@ void printSummary(const std::vector<Job> &Jobs,
   }
 }
 
-bool writeOutput(StringRef Output, StringRef Text) {
-  if (Output.empty() || Output == "-") {
-    llvm::outs() << Text;
-    llvm::outs().flush();
-    return true;
+/// The files that could not be analysed, those analysed with compile
+/// errors, and those with sanitizer reports.
+void collectFailures(const std::vector<Job> &Jobs,
+                     std::vector<Failure> &Failures,
+                     std::vector<Failure> &WithErrors,
+                     std::vector<Failure> &Sanitizer) {
+  for (const Job &J : Jobs) {
+    if (J.Failed)
+      Failures.push_back({J.File, J.Reason});
+    else if (!J.Errors.empty())
+      WithErrors.push_back({J.File, J.Errors});
+    if (!J.Sanitizer.empty())
+      Sanitizer.push_back({J.File, J.Sanitizer});
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Output, EC);
-  if (EC) {
-    llvm::errs() << "cuda-lint: error: " << Output << ": " << EC.message()
-                 << "\n";
-    return false;
-  }
-  OS << Text;
-  return true;
 }
 
-/// Reports, fixes and diffs from merged findings. Returns false on an error
-/// (a conflict, an unwritable file).
-bool emit(const BulkOptions &Opts, const FindingSet &Set,
-          std::vector<Finding> Findings, const std::vector<Failure> &Failures,
-          const std::vector<Failure> &WithErrors,
-          const std::vector<Failure> &Sanitizer, StringRef Root,
-          llvm::ArrayRef<VerifyUnit> Units) {
-  bool Ok = true;
-  if (Opts.Format == "sarif")
-    Ok &= writeOutput(Opts.Output, toSarif(Findings, Failures, Root,
-                                           CUDA_LINT_DOCS_DIR, WithErrors));
-  else if (Opts.Format == "json")
-    Ok &= writeOutput(Opts.Output,
-                      toJson(Findings, Failures, WithErrors, Sanitizer));
-
-  if (!Opts.ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Opts.ExportFixes, EC);
-    if (EC) {
-      llvm::errs() << "cuda-lint: error: " << Opts.ExportFixes << ": "
-                   << EC.message() << "\n";
-      Ok = false;
-    } else {
-      Set.writeYaml(OS);
-    }
-  }
-
-  if (!Opts.Fix && !Opts.Diff)
-    return Ok;
-  FixPlan Plan = planFixes(Findings);
-  if (Opts.Fix && Opts.Verify != VerifyKind::None) {
-    if (Units.empty() && !Plan.NewContents.empty())
-      llvm::errs() << "cuda-lint: warning: the fixes are not verified: no "
-                      "compile commands for them (--verify=none to say so)\n";
-    std::vector<Withdrawal> Withdrawn = verifyFixPlan(
-        Plan, Findings, Units, Opts.Verify,
-        Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency());
-    reportWithdrawals(Withdrawn);
-    Ok &= Withdrawn.empty();
-  }
-  Ok &= reportPlanProblems(Plan);
-  if (Opts.Diff) {
-    llvm::outs() << unifiedDiff(Plan, Root);
-    llvm::outs().flush();
-  }
-  if (Opts.Fix) {
-    PlanWrite W = writeFixPlan(Plan);
-    Ok &= W.Ok;
-    unsigned Edits = W.Edits, Files = W.Written.size();
-    llvm::errs() << "cuda-lint: applied " << Edits << " fix"
-                 << (Edits == 1 ? "" : "es") << " to " << Files << " file"
-                 << (Files == 1 ? "" : "s") << "\n";
-  }
-  return Ok;
-}
-
-int runMerge(const BulkOptions &Opts, StringRef Root) {
-  if (Opts.Inputs.empty())
-    fatal("--merge needs the fixes (.yaml) or SARIF (.sarif) files to merge");
-  bool AllSarif = llvm::all_of(Opts.Inputs, isSarifFile);
-  bool AnySarif = llvm::any_of(Opts.Inputs, isSarifFile);
-  if (AnySarif && !AllSarif)
-    fatal("--merge takes either fixes files or SARIF logs, not both");
-  if (AllSarif) {
-    if (Opts.Fix || Opts.Diff)
-      fatal("--fix and --diff need fixes files (--export-fixes), not SARIF");
-    std::string Error;
-    std::optional<std::string> Merged = mergeSarif(Opts.Inputs, Error);
-    if (!Merged)
-      fatal(Error);
-    return writeOutput(Opts.Output, *Merged) ? 0 : 1;
-  }
-  FindingSet Set;
-  for (const std::string &In : Opts.Inputs) {
-    std::string Error;
-    if (!Set.addYaml(In, Error))
-      fatal(Error);
-  }
-  std::vector<Finding> Findings = Set.findings();
-  if (Opts.Format == "text")
-    for (const Finding &F : Findings)
-      llvm::outs() << F.File << ":" << F.Line << ":" << F.Column << ": "
-                   << (F.Diag.DiagLevel == clang::tooling::Diagnostic::Error
-                           ? "error"
-                           : "warning")
-                   << ": " << F.Diag.Message.Message << " ["
-                   << F.Diag.DiagnosticName << "]\n";
-  return emit(Opts, Set, Findings, {}, {}, {}, Root, {}) ? 0 : 1;
+/// Whether \p Findings holds a finding (a compile error is not one).
+bool anyFinding(const std::vector<Finding> &Findings) {
+  return llvm::any_of(Findings, [](const Finding &F) {
+    return !StringRef(F.Diag.DiagnosticName)
+                .starts_with("clang-diagnostic-error");
+  });
 }
 
 } // namespace
@@ -914,6 +698,9 @@ int runBulk(const BulkOptions &Opts) {
     Cache->evict();
 
   std::vector<Finding> Findings = Set.findings();
+  llvm::StringSet<> Suppressed;
+  if (!Opts.Baseline.empty() && !applyBaseline(Opts, Findings, Suppressed))
+    return 1;
   if (Opts.Format == "text" && !Opts.Diff) {
     llvm::StringMap<std::string> Chosen;
     for (const Finding &F : Findings)
@@ -921,19 +708,13 @@ int runBulk(const BulkOptions &Opts) {
              std::to_string(F.Column) + ":" + F.Diag.DiagnosticName] =
           F.Diag.Message.Message;
     for (const Job &J : Jobs)
-      llvm::outs() << dedupeText(J.Text, PrintedDiags, Chosen);
+      llvm::outs() << dedupeText(
+          J.Text, PrintedDiags, Chosen, &Suppressed,
+          J.Diags.empty() ? StringRef() : StringRef(J.Diags[0].BuildDirectory));
     llvm::outs().flush();
   }
-  std::vector<Failure> Failures;
-  std::vector<Failure> WithErrors, Sanitizer;
-  for (const Job &J : Jobs) {
-    if (J.Failed)
-      Failures.push_back({J.File, J.Reason});
-    else if (!J.Errors.empty())
-      WithErrors.push_back({J.File, J.Errors});
-    if (!J.Sanitizer.empty())
-      Sanitizer.push_back({J.File, J.Sanitizer});
-  }
+  std::vector<Failure> Failures, WithErrors, Sanitizer;
+  collectFailures(Jobs, Failures, WithErrors, Sanitizer);
   bool Ok =
       emit(Opts, Set, Findings, Failures, WithErrors, Sanitizer, Root, Units);
   if (!Opts.Quiet && !Opts.Implicit)
@@ -942,6 +723,10 @@ int runBulk(const BulkOptions &Opts) {
                  Parallel, NonCuda, IncludedEntries, Cache.has_value());
   if (Files.empty() && !Opts.Quiet)
     llvm::errs() << "cuda-lint: note: no files to analyse\n";
+  // With a baseline, the status says whether something new was found (or a
+  // file could not be analysed), whatever the recorded findings' checks.
+  if (!Opts.Baseline.empty())
+    return (Ok && Failures.empty() && !anyFinding(Findings)) ? 0 : 1;
   return (Ok && !AnyNonZero) ? 0 : 1;
 }
 

@@ -51,6 +51,10 @@ struct BulkOptions {
   bool Implicit = false;
   /// How --fix checks that the translation units still compile (--verify=).
   VerifyKind Verify = VerifyKind::Clang;
+  /// --baseline: findings recorded in this file are not reported; with
+  /// --write-baseline the file is written first, with this run's findings.
+  std::string Baseline;
+  bool WriteBaseline = false;
   /// The results cache (see ResultCache.h); "" for none (--no-cache).
   std::string CacheDir;
   uint64_t CacheMaxSize = 0;

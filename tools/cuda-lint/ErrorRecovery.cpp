@@ -20,7 +20,15 @@
 //    reference to an invalid declaration) loses its body before the checks
 //    run: it is not analysed, and a call to it is a call to a function
 //    defined elsewhere. The other functions of the file are analysed as
-//    usual.
+//    usual;
+//  * what nvcc accepts and clang calls an error is not an error (nvcc's
+//    dialect; see nvccAccepts): a `__shared__` variable whose type has a
+//    constructor (nvcc warns that it is not initialized), a variable-sized
+//    array with an initializer (g++ compiles nvcc's host code), a `%` that
+//    is not an operand in inline assembly (passed to ptxas as it is). The
+//    diagnostic is not printed, and the declaration clang marked invalid is
+//    made valid again before the code after it is parsed, so that the
+//    functions that use it are analysed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +36,13 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticAST.h"
 #include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/Sema.h"
 #include <memory>
 
 using namespace clang;
@@ -44,7 +55,58 @@ struct ErrorLog {
   std::vector<SourceLocation> Errors;
   /// An include was skipped: the errors after it are recorded, not printed.
   bool Quiet = false;
+  /// Declarations that an error nvcc does not report made invalid, to be
+  /// made valid again (by their location) once the parser moves on.
+  std::vector<SourceLocation> Revalidate;
 };
+
+/// Errors of clang's that nvcc does not report for the same code: the
+/// declaration they name stays valid (\p Revalidate) or the statement was
+/// built as it is.
+bool nvccAccepts(const Diagnostic &Info, bool &Revalidate) {
+  unsigned ID = Info.getID();
+  // A `__shared__` variable of a class type default-constructed (the range
+  // of its initializer is the variable's name): nvcc warns that the
+  // constructor is not run. An initializer written out stays an error, as
+  // it is for nvcc.
+  bool ImplicitInit = Info.getNumRanges() == 0 ||
+                      (Info.getRange(0).getBegin() == Info.getLocation() &&
+                       Info.getRange(0).getEnd() == Info.getLocation());
+  Revalidate = (ID == diag::err_shared_var_init && ImplicitInit) ||
+               ID == diag::err_variable_object_no_init;
+  return Revalidate || ID == diag::err_asm_invalid_escape;
+}
+
+/// Makes the declarations in Log.Revalidate valid again: called on the first
+/// token after the declaration, when clang has marked it invalid and the
+/// code that uses it is not parsed yet. The declaration is the last invalid
+/// variable of the current context declared at or before the error (which
+/// is at the variable's name, or at its initializer). A variable-sized array
+/// loses the initializer clang could not build.
+void revalidate(Sema &S, ErrorLog &Log) {
+  SourceManager &SM = S.getSourceManager();
+  for (SourceLocation Loc : Log.Revalidate)
+    for (DeclContext *DC = S.CurContext; DC; DC = DC->getParent()) {
+      VarDecl *Last = nullptr;
+      for (Decl *D : DC->decls())
+        if (auto *VD = dyn_cast<VarDecl>(D);
+            VD &&
+            (VD->isInvalidDecl() ||
+             (VD->getInit() && VD->getInit()->containsErrors())) &&
+            (VD->getLocation() == Loc ||
+             SM.isBeforeInTranslationUnit(VD->getLocation(), Loc)))
+          Last = VD;
+      if (Last) {
+        Last->setInvalidDecl(false);
+        if (Last->getInit() && Last->getInit()->containsErrors())
+          Last->setInit(nullptr);
+        break;
+      }
+      if (DC->isFileContext())
+        break;
+    }
+  Log.Revalidate.clear();
+}
 
 /// Forwards every diagnostic to clang-tidy's consumer, recording where the
 /// errors are; after a skipped include, its errors (and their notes) are
@@ -71,6 +133,14 @@ public:
   }
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
+    bool Revalidate = false;
+    if (Level >= DiagnosticsEngine::Error && nvccAccepts(Info, Revalidate)) {
+      // Not an error for nvcc: not printed (nor its notes), not recorded.
+      if (Revalidate && Info.getLocation().isValid())
+        Log->Revalidate.push_back(Info.getLocation());
+      Silenced = true;
+      return;
+    }
     if (Level >= DiagnosticsEngine::Error) {
       if (Info.getLocation().isValid() && Info.hasSourceManager())
         Log->Errors.push_back(
@@ -198,6 +268,12 @@ protected:
       Owned = Diags.takeClient();
     auto *Recording = new RecordingConsumer(*Target, std::move(Owned), Log);
     Diags.setClient(Recording, /*ShouldOwnClient=*/true);
+    // The declarations of errors nvcc accepts are made valid again on the
+    // next token (the parser has finished the declaration by then).
+    CI.getPreprocessor().setTokenWatcher([&CI, Log](const Token &) {
+      if (!Log->Revalidate.empty() && CI.hasSema())
+        revalidate(CI.getSema(), *Log);
+    });
     return std::make_unique<DropErroneousBodies>(Log);
   }
   bool ParseArgs(const CompilerInstance &,

@@ -12,6 +12,14 @@
 
 #if defined(__CUDA__) && defined(__cplusplus)
 
+// What nvcc's implicit include of cuda_runtime.h brings in for the host
+// compiler (crt/common_functions.h): <string.h>, <time.h> (clock_t,
+// CLOCKS_PER_SEC, time()) and <assert.h>, which code compiled by nvcc or
+// NVRTC uses without including it.
+#include <assert.h>
+#include <string.h>
+#include <time.h>
+
 // nvcc defines __CUDACC__ as 1 (code tests `#if __CUDACC__`); clang's CUDA
 // wrapper defines it empty. (__NVCC__ is not defined: CCCL would take nvcc's
 // code paths and built-ins.)
