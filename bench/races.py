@@ -316,8 +316,90 @@ def paren_depths(text):
     return depth
 
 
+LOCAL_PARAM = re.compile(r"^(\s*)(?:__local|local)\b(.*?)(\*|\[\s*\])\s*"
+                         r"(?:restrict\s+|__restrict\s+|const\s+)*(\w+)\s*$",
+                         re.S)
+
+
+def local_params_to_shared(t):
+    """A kernel's `__local T *p` parameter is memory of the work-group that
+    the host sizes: CUDA's `extern __shared__ T p[];`. The parameter goes
+    (its text blanked, lines kept) and the declaration opens the body."""
+    out, last = [], 0
+    for m in re.finditer(r"\b(__kernel|kernel)\b", t):
+        if m.start() < last:
+            continue
+        open_ = t.find("(", m.end())
+        brace = t.find("{", m.end())
+        semi = t.find(";", m.end())
+        if open_ < 0 or brace < 0 or (0 <= semi < brace) or open_ > brace:
+            continue
+        # The parameter list: the last parenthesised group before '{'.
+        close = t.rfind(")", open_, brace)
+        while True:  # skip __attribute__((...)) groups before the name's '('
+            head = t[m.end():open_]
+            if re.search(r"__attribute__\s*$", head):
+                d, j = 0, open_
+                while j < len(t):
+                    d += {"(": 1, ")": -1}.get(t[j], 0)
+                    if d == 0:
+                        break
+                    j += 1
+                open_ = t.find("(", j + 1)
+                continue
+            break
+        d, j = 0, open_
+        while j < len(t):
+            d += {"(": 1, ")": -1}.get(t[j], 0)
+            if d == 0:
+                break
+            j += 1
+        close = j
+        params = t[open_ + 1:close]
+        pieces, depth, cur = [], 0, ""
+        for ch in params:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            if ch == "," and depth == 0:
+                pieces.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        pieces.append(cur)
+        decls, kept = [], []
+        for piece in pieces:
+            pm = LOCAL_PARAM.match(piece)
+            if pm:
+                decls.append("extern __shared__ %s %s[];"
+                             % (" ".join(pm.group(2).split()), pm.group(4)))
+                kept.append(None)
+            else:
+                kept.append(piece)
+        if not decls:
+            continue
+        new_params, first = [], True
+        for piece, k in zip(pieces, kept):
+            blank = re.sub(r"[^\n]", " ", piece)
+            if k is None:
+                new_params.append(blank + " ")  # the comma's place
+            else:
+                new_params.append(("" if first else ",") + k)
+                first = False
+        body = t.find("{", close)
+        out.append(t[last:open_ + 1])
+        out.append("".join(new_params))
+        out.append(t[close:body + 1])
+        out.append(" " + " ".join(decls))
+        last = body + 1
+    out.append(t[last:])
+    return "".join(out)
+
+
 def convert_opencl(text):
     t = blank_comments(text)
+    t = local_params_to_shared(t)
     # (float4)(a, b, c, d) -> make_float4(a, b, c, d)
     t = re.sub(r"\(\s*((?:u?(?:char|short|int|long))|float|double)([234])\s*\)"
                r"\s*\(", r"make_\1\2(", t)
@@ -502,9 +584,20 @@ ANNOTATION_PRELUDE = r"""
 #define __add_noovfl(...) 1
 #define __add_noovfl_int(a, b) ((a) + (b))
 #define __add_noovfl_unsigned_int(a, b) ((a) + (b))
+#define DECLARE_UF_BINARY(name, t1, t2, tr) __device__ tr name(t1, t2)
+#define DECLARE_UF_UNARY(name, t1, tr) __device__ tr name(t1)
 struct __gv_any { template <class T> operator T() const; };
 #endif
 """
+
+# GPUVerify's cuda.h brings these in; CUDA needs the header.
+CUDA_EXTRA = [
+    (re.compile(r"\b(cooperative_groups|this_grid|this_thread_block|"
+                r"grid_group|thread_block)\b"),
+     "#include <cooperative_groups.h>\n"
+     "#define synchronize(g) cooperative_groups::sync(g)"),
+    (re.compile(r"\bcurand\w*"), "#include <curand_kernel.h>"),
+]
 
 OPENCL_PRELUDE = r"""
 // OpenCL C on CUDA (bench/races.py).
@@ -830,7 +923,12 @@ def prepare(kernels_src, work):
         for dfn in h["defines"]:
             name, _, val = dfn.partition("=")
             defines.append("#define %s %s" % (name, val or "1"))
-        tu = ['#include "%s"' % preludes[opencl]] + defines
+        tu = []
+        if not opencl:
+            # Before the prelude: system headers declare __assert.
+            code = blank_comments(src)
+            tu += [text for pat, text in CUDA_EXTRA if pat.search(code)]
+        tu += ['#include "%s"' % preludes[opencl]] + defines
         if opencl:
             # OpenCL's functions run on the device without an attribute.
             tu.append("#pragma clang force_cuda_host_device begin")
@@ -883,16 +981,29 @@ def normalise_error(e):
 
 def attach(kernels, data, work):
     by_tu = {os.path.join(work, k["tu"]): k for k in kernels if k.get("tu")}
-    by_dir = defaultdict(list)
-    for tu, k in by_tu.items():
-        by_dir[os.path.dirname(tu)].append(k)
+    # A finding in a header belongs to the translation units that include
+    # it (by name, from a directory at or below the header's).
+    includes = {}
+    for tu in by_tu:
+        try:
+            with open(tu, errors="replace") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+        includes[tu] = set(os.path.basename(x) for x in re.findall(
+            r'^\s*#\s*include\s*["<]([^">]+)[">]', text, re.M))
+
+    def includers(header):
+        d, b = os.path.dirname(header), os.path.basename(header)
+        return [k for tu, k in by_tu.items()
+                if b in includes[tu] and (tu + "/").startswith(d + "/")]
     for k in kernels:
         k["findings"] = []
     for f in data.get("findings", []):
         if f["check"] not in (RACE_CHECK, DIV_CHECK):
             continue
         path = os.path.abspath(f["file"])
-        targets = [by_tu[path]] if path in by_tu else by_dir.get(os.path.dirname(path), [])
+        targets = [by_tu[path]] if path in by_tu else includers(path)
         for k in targets:
             k["findings"].append(OrderedDict(
                 check=f["check"], line=f["line"], message=f["message"],
@@ -975,7 +1086,9 @@ def markdown(kernels, meta, out):
     w = out.write
     w("# Race benchmark from GPUVerify's suites, %s (bench/races.py)\n\n"
       % meta["date"])
-    w("cuda-lint: `%s` (%s)  \n" % (meta["cuda_lint"], meta.get("version", "")))
+    w("cuda-lint: `%s` (%s; built %s, sha256 %s...)  \n" % (
+        meta["cuda_lint"], meta.get("version", ""), meta.get("binary_mtime", "?"),
+        meta.get("binary_sha256", "?")))
     for s, (repo, commit) in meta["sources"].items():
         w("%s: `%s` at `%s`  \n" % (s, repo, commit))
     w("checks: `%s`; launches added: %s; wall time %.0f s (-j%d)\n\n"
@@ -1217,14 +1330,29 @@ def run_all(args):
     kernels = [k for k, _, _, _ in items]
     version = subprocess.run([args.cuda_lint, "--version"], capture_output=True,
                              text=True).stdout.strip().splitlines()
+    if not os.access(args.cuda_lint, os.X_OK):
+        raise SystemExit("races.py: no cuda-lint at %s" % args.cuda_lint)
+    import hashlib
+    with open(args.cuda_lint, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    mtime = datetime.datetime.fromtimestamp(
+        os.path.getmtime(args.cuda_lint)).isoformat(timespec="seconds")
     cmd, data, wall, stderr = run_lint(args.cuda_lint, work, args.jobs,
                                        args.timeout, not args.no_cache)
+    lost = [f for f in data.get("failures", [])
+            if "exit code 127" in f.get("reason", "")]
+    if lost:
+        # The binary went away during the run (a rebuild): not a result.
+        raise SystemExit("races.py: %d files failed with exit code 127 (was "
+                         "%s replaced during the run?); run again"
+                         % (len(lost), args.cuda_lint))
     attach(kernels, data, work)
     for k in kernels:
         judge(k)
     META.update(date=datetime.date.today().isoformat(),
                 cuda_lint=args.cuda_lint,
                 version=" ".join(l.strip() for l in version[:2]),
+                binary_sha256=digest, binary_mtime=mtime,
                 sources={s: list(v) for s, v in sources.items()},
                 wall=wall, jobs=args.jobs, no_launch=args.no_launch,
                 command=" ".join(cmd[:8]) + " ...")
