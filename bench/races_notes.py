@@ -1,0 +1,270 @@
+"""Hand-made labels and causes for bench/races.py (see its docstring).
+
+LABELS: kernel id -> corrections of what the header of the kernel gives:
+  label ("race", "divergence", "pass"), category ("race-shared",
+  "race-global-intra", "race-global-inter", "divergence"), the raced array,
+  and the scope ("out": reason, or "in": True to bring a kernel back).
+  Every entry was made by reading the kernel; "note" says what races.
+CAUSES: kernel id -> key of CAUSE_TEXT: why cuda-lint misses a racy or
+  divergent kernel in scope, or reports a race-free one, found by reading
+  the kernel and the finding.
+Kernel ids are "<suite>/<path in the suite's repository>".
+"""
+
+T = "gpuverify/testsuite/CUDA/"
+O = "gpuverify/testsuite/OpenCL/"
+
+
+def race(cat, note, array=None):
+    d = {"label": "race", "category": cat, "note": note, "in": True}
+    if array:
+        d["array"] = array
+    return d
+
+
+def div(note):
+    return {"label": "divergence", "category": "divergence", "note": note,
+            "in": True}
+
+
+def out(reason, label=None):
+    d = {"out": reason}
+    if label:
+        d["label"] = label
+    return d
+
+
+FENCE = ("semantics: OpenCL barrier fence flags (GPUVerify orders only the "
+         "address space the flags name; __syncthreads() orders both)")
+SPEC = ("semantics: the accesses are in a GPUVerify specification function "
+        "(__reads_from/__writes_to), which the conversion defines away")
+CURAND = "semantics: race on curand's generator state (library internals)"
+ASYNC = ("semantics: async_work_group_copy/wait_group_events (no CUDA "
+         "counterpart)")
+
+LABELS = {
+    # --- CUDA, xfail without race text: read and labelled -------------------
+    T + "atomics/add_tid/kernel.cu": race(
+        "race-global-intra", "A[j] written with j from atomicAdd(i, tid): two "
+        "threads can get the same j (write-write)", "A"),
+    T + "atomics/add_zero/kernel.cu": race(
+        "race-global-intra", "A[atomicAdd(i, 0)] = tid: every thread writes "
+        "the same element (write-write)", "A"),
+    T + "cooperative_groups/fail/block_divergence_grid_group/kernel.cu": div(
+        "grid.sync() under a block-dependent condition (bid % 2 == 0)"),
+    T + "cooperative_groups/fail/divergence_grid_group/kernel.cu": div(
+        "grid sync under a thread-dependent condition (idx % 2 == 0)"),
+    T + "cooperative_groups/fail/divergence_thread_block/kernel.cu": div(
+        "thread_block sync under a thread-dependent condition"),
+    T + "cooperative_groups/fail/race/kernel.cu": race(
+        "race-global-intra", "temp = A[idx + 1]; A[idx] = temp (no barrier)",
+        "A"),
+    T + "fail_tests/race_on_shared/kernel.cu": race(
+        "race-shared", "A[0] = threadIdx.x by every thread (write-write)", "A"),
+    T + "fail_tests/shared_int/kernel.cu": race(
+        "race-shared", "a = threadIdx.x on a __shared__ int (write-write)",
+        "a"),
+    T + "function_pointers/pass_struct/call/kernel.cu": out(
+        "property: call through a function pointer (no race text)", "property"),
+    T + "globalarray/fail/kernel.cu": race(
+        "race-global-intra", "p[0] written by every thread whose __constant__ "
+        "A[i] != i; the host may change A (write-write)", "p"),
+    T + "memcpy/fail_arrayofstruct/kernel.cu": race(
+        "race-global-intra", "pairs[42] = fresh by every thread (struct "
+        "assignment, write-write)", "pairs"),
+    T + "memcpy/fail_overstep/kernel.cu": race(
+        "race-global-intra", "memcpy of 12 bytes from &out[tid] writes out[tid] "
+        "and out[tid + 1] (write-write)", "out"),
+    T + "memcpy/lentoobig/kernel.cu": race(
+        "race-global-intra", "memcpy of 5 bytes into &out[tid], elements of 4 "
+        "(write-write on a byte of out[tid + 1])", "out"),
+    T + "memcpy/notexactdiv/kernel.cu": race(
+        "race-global-intra", "memcpy of 6 bytes to (char *)&out[tid] + 1 "
+        "(write-write)", "out"),
+    T + "memcpy/null_dst/kernel.cu": out(
+        "property: null pointer access", "property"),
+    T + "memcpy/null_src/kernel.cu": out(
+        "property: null pointer access", "property"),
+    T + "memset/null_dst/kernel.cu": out(
+        "property: null pointer access", "property"),
+    T + "param_values/value_in_assert/kernel.cu": out(
+        "property: assertion (parameter values)", "property"),
+    T + "pointeranalysistests/testbasicaliasing/kernel.cu": race(
+        "race-global-intra", "p[100] = q[100] + 1 by every thread, p and q may "
+        "alias (write-write, read-write)", "p"),
+    T + "warpsync/broken_shuffle/kernel.cu": race(
+        "race-global-intra", "A[tid] = B[(tid + 1) % 32], B = A + warp * 32 "
+        "(read-write; a race with or without lock-step)", "A"),
+    T + "warpsync/equality_abstraction_issue/kernel.cu": out(
+        "property: assertion at line 10", "property"),
+    # --- CUDA, race text: category and scope --------------------------------
+    T + "curand_tests/fail/curand_mtgp32_block_race/kernel.cu": out(CURAND),
+    T + "curand_tests/fail/curand_mtgp32_race/kernel.cu": out(CURAND),
+    T + "curand_tests/fail/curand_race/kernel.cu": out(CURAND),
+    T + "curand_tests/fail/init_race/kernel.cu": out(CURAND),
+    T + "fresh_arrays/fail/array/kernel.cu": race(
+        "race-global-intra", "q.p[4][0] = threadIdx.x by every thread "
+        "(write-write)"),
+    T + "fresh_arrays/fail/inherit/kernel.cu": race(
+        "race-global-intra", "q.p[0] = threadIdx.x by every thread "
+        "(write-write)"),
+    T + "fresh_arrays/fail/struct_char/kernel.cu": race(
+        "race-global-intra", "q.p[0] written by every thread (write-write)"),
+    T + "fresh_arrays/fail/struct_float/kernel.cu": race(
+        "race-global-intra", "q.p[0] written by every thread (write-write)"),
+    T + "fresh_arrays/fail/struct_nested/kernel.cu": race(
+        "race-global-intra", "q.v.p[0] written by every thread (write-write)"),
+    T + "pointertests/cast/kernel.cu": race(
+        "race-shared", "((unsigned *)x)[i] = threadIdx.x for i < 8 by every "
+        "thread (write-write)", "x"),
+    T + "loop_unwind/kernel.cu": race(
+        "race-shared", "B[i] = A[i] for i < 10 by every thread (write-write)",
+        "B"),
+    T + "misc/fail/miscfail3/kernel.cu": race(
+        "race-global-intra", "A[tid + offset] read, A[tid] written in a "
+        "__device__ helper; offset is a kernel parameter", "A"),
+    T + "misc/fail/miscfail4/kernel.cu": race(
+        "race-global-intra", "as miscfail3, helper always_inline", "A"),
+    T + "param_values/value_causing_race/kernel.cu": race(
+        "race-global-intra", "thread 15 writes A[15 + x], thread 200 A[200]: a "
+        "write-write race when x == 185", "A"),
+    T + "warpsync/bad_inter_group/kernel.cu": race(
+        "race-global-inter", "A[b * B + t] += A[(b + 1) * B + t]: block b reads "
+        "what block b + 1 writes", "A"),
+    # --- OpenCL, xfail without race text -----------------------------------
+    O + "annotation_tests/global_ensures/fail/kernel.cl": out(
+        "property: annotation (__global_ensures)", "property"),
+    O + "annotation_tests/global_requires/fail/kernel.cl": out(
+        "property: annotation (__global_requires)", "property"),
+    O + "annotation_tests/specification_tests/fail/bad_write/kernel.cl": out(
+        SPEC, "race"),
+    O + "atomics/forloop/kernel.cl": race(
+        "race-global-intra", "B[tid] = v against atomic_add(B + i, v) in a "
+        "loop (plain write against atomic)", "B"),
+    O + "atomics/refined_atomic_abstraction/bad_local_counters/kernel.cl": race(
+        "race-global-inter", "globalArray[atomic_inc(localCounter)]: the "
+        "per-group counters give equal indices in different groups "
+        "(write-write)", "globalArray"),
+    O + "atomics/refined_atomic_abstraction/predication/kernel.cl": race(
+        "race-global-intra", "thread 13 writes globalArray[12], the others at "
+        "atomic_inc(globalCounter), which can be 12 (write-write)",
+        "globalArray"),
+    O + "function_wide/fail/assert_false/kernel.cl": out(
+        "property: assertion", "property"),
+    O + "imagetests/fail2dimagecopy/kernel.cl": out(
+        "semantics: images (write_imagef)", "race"),
+    O + "k-induction/alldifferent-k-too-small/kernel.cl": out(
+        "property: assertion (k-induction)", "property"),
+    O + "misc/fail/miscfail1/kernel.cl": race(
+        "race-shared", "C[tid] = C[tid + 1] (read-write)", "C"),
+    O + "misc/fail/miscfail11/kernel.cl": out(
+        "property: loop invariant", "property"),
+    O + "misc/fail/miscfail3/kernel.cl": race(
+        "race-shared", "A[0] = get_local_id(0) by every thread in a loop "
+        "(write-write)", "A"),
+    O + "reducedstrengthnonloopbug/kernel.cl": out(
+        "label: GPUVerify-internal test (the kernel accesses nothing)"),
+    O + "test_for_benign_read_write_bug/kernel.cl": race(
+        "race-shared", "p[0]++ by every thread (read-write, write-write)", "p"),
+    O + "warpsync/broken_shuffle/kernel.cl": race(
+        "race-shared", "A[tid] = B[(tid + 1) % 32], B = A + warp * 32 "
+        "(read-write)", "A"),
+    O + "async_work_group_copy/fail/test1/kernel.cl": out(ASYNC, "race"),
+    # --- OpenCL, race text: category and scope --------------------------------
+    O + "alignment/race_location/kernel.cl": race(
+        "race-global-intra", "n[200] written by every thread (write-write)",
+        "n"),
+    O + "fresh_arrays/fail/global/kernel.cl": race(
+        "race-global-inter", "q[get_local_id(0)]: every group writes the same "
+        "elements (write-write)", "q"),
+    O + "inter_group_and_barrier_flag_tests/fail/bad_read_then_write/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/bad_write_then_read/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/missing_global_barrier_flag/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/missing_local_barrier_flag/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/no_barrier_flags/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/sync_within_group_wrong_flag/kernel.cl":
+        out(FENCE, "race"),
+    O + "inter_group_and_barrier_flag_tests/fail/local_id/kernel.cl": race(
+        "race-global-inter", "p[get_local_id(0)] = get_group_id(0): every group "
+        "writes the same elements (write-write)", "p"),
+    O + "inter_group_and_barrier_flag_tests/fail/sync/kernel.cl": race(
+        "race-global-inter", "p[gid] then, after the barrier, p[gid + 1]: the "
+        "last thread of a group writes the next group's first element "
+        "(write-write)", "p"),
+    O + "misc/fail/miscfail10/kernel.cl": race(
+        "race-global-intra", "h[i] += l[i] for i < 256 by every thread "
+        "(read-write, write-write)", "h"),
+    O + "misc/fail/struct_member_race/kernel.cl": race(
+        "race-global-intra", "G[3].y written by every thread (write-write)",
+        "G"),
+    O + "misc/fail/vector_element_race/kernel.cl": race(
+        "race-global-intra", "G[3].y (float4) written by every thread "
+        "(write-write)", "G"),
+    O + "null_pointers/non_null_pointer_assignment/kernel.cl": race(
+        "race-global-intra", "A[0] written by every thread when i != 0 "
+        "(write-write)", "A"),
+    O + "null_pointers/null_pointer_assignment_equal/kernel.cl": race(
+        "race-global-intra", "A[0] written by every thread when i == 0 "
+        "(write-write)", "A"),
+    O + "null_pointers/null_pointer_assignment_unequal/kernel.cl": race(
+        "race-global-intra", "A[0] written by every thread when i != 0 "
+        "(write-write)", "A"),
+    O + "null_pointers/null_pointer_greater/kernel.cl": race(
+        "race-global-intra", "A[0] written by every thread when i != 0 "
+        "(write-write)", "A"),
+    O + "report_global_id/test1/kernel.cl": race(
+        "race-global-inter", "thread (0,1,2) writes p[0], thread (8,13,21) "
+        "p[x] in another group: a write-write race when x == 0", "p"),
+    O + "report_global_id/test2/kernel.cl": race(
+        "race-global-inter", "thread 0 writes p[0], thread 7 (group 3) p[x]: "
+        "a write-write race when x == 0", "p"),
+    O + "shared_int/kernel.cl": race(
+        "race-shared", "a = get_local_id(0) on a __local int (write-write)",
+        "a"),
+    O + "sourcelocation_tests/race_from_bodiless_call/kernel.cl": out(
+        SPEC, "race"),
+    O + "sourcelocation_tests/race_from_call_in_loop/kernel.cl": race(
+        "race-shared", "helper returns A[tid] (called in a loop), then "
+        "p[tid + 1] = tid (read-write across a call)", "p"),
+    O + "sourcelocation_tests/race_with_loop/kernel.cl": race(
+        "race-shared", "x += p[i] + p[i + 1] for i < 100, then p[tid] = x "
+        "(read-write)", "p"),
+    O + "sourcelocation_tests/races/fail/write_write/elem_width_16/kernel.cl":
+        race("race-global-intra", "q[3] written by every thread "
+             "(write-write)", "q"),
+    O + "atomics/atomic_read_race/kernel.cl": race(
+        "race-shared", "x = A[tid] against atomic_inc(A) (read against "
+        "atomic)", "A"),
+    O + "atomics/displaced/kernel.cl": race(
+        "race-shared", "A[tid + 1] = 42 against an atomic_add at byte 1 of A "
+        "(write against atomic)", "A"),
+    O + "atomics/pointers/kernel.cl": race(
+        "race-shared", "A[tid] = atomic_inc(p), p = A + 12 (write against "
+        "atomic)", "A"),
+    O + "benign_race_tests/fail/writezero_nobenign/kernel.cl": out(
+        "semantics: benign write-write race of one value (A[0] = 0), a race "
+        "for GPUVerify only with --no-benign-tolerance", "race"),
+    O + "misc/fail/miscfail6/kernel.cl": race(
+        "race-shared", "A[tid + offset] read, A[tid] written in an "
+        "always_inline helper; offset is a kernel parameter", "A"),
+    O + "misc/fail/miscfail8/kernel.cl": race(
+        "race-shared", "helper returns p[tid], then p[tid + 1] = tid "
+        "(read-write across a call)", "p"),
+}
+
+for _i in list(range(1, 8)) + list(range(9, 19)):
+    LABELS[O + "async_work_group_copy/fail/test%d/kernel.cl" % _i] = out(
+        ASYNC, "race")
+LABELS[O + "async_work_group_copy/fail/test8/kernel.cl"] = out(
+    "property: GPUVerify tool-chain test (xfail:BUGLE_ERROR)")
+
+CAUSE_TEXT = {
+}
+
+CAUSES = {
+}
