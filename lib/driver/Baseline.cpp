@@ -20,13 +20,6 @@ namespace cudalint {
 
 namespace {
 
-std::string absolutePath(StringRef P) {
-  llvm::SmallString<256> Abs(P);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, true);
-  return std::string(Abs);
-}
-
 /// \p S with every run of whitespace made one space, and trimmed.
 std::string collapse(StringRef S) {
   std::string Out;
@@ -64,7 +57,7 @@ std::string baselineFingerprint(llvm::ArrayRef<std::string> Lines,
 }
 
 Baseline::Baseline(StringRef F)
-    : File(absolutePath(F)), Dir(llvm::sys::path::parent_path(File).str()) {}
+    : File(makeAbsolute(F)), Dir(llvm::sys::path::parent_path(File).str()) {}
 
 const std::vector<std::string> &
 Baseline::linesOf(const std::string &Path) const {
@@ -82,11 +75,8 @@ Baseline::linesOf(const std::string &Path) const {
 }
 
 Baseline::Key Baseline::keyOf(const Finding &F) const {
-  std::string Abs = absolutePath(F.File);
-  std::string Rel = Abs;
-  if (StringRef(Abs).starts_with(Dir + "/"))
-    Rel = Abs.substr(Dir.size() + 1);
-  return {F.Diag.DiagnosticName, Rel,
+  std::string Abs = makeAbsolute(F.File);
+  return {F.Diag.DiagnosticName, relativeTo(Abs, Dir),
           baselineFingerprint(linesOf(Abs), F.Line, F.Diag.Message.Message)};
 }
 

@@ -24,9 +24,7 @@ namespace path = llvm::sys::path;
 
 namespace cudalint {
 
-namespace {
-
-std::string makeAbsolute(StringRef Path, StringRef Base = "") {
+std::string makeAbsolute(StringRef Path, StringRef Base) {
   llvm::SmallString<256> Abs;
   if (!Base.empty() && !path::is_absolute(Path)) {
     Abs = Base;
@@ -49,6 +47,8 @@ std::string relativeTo(StringRef File, StringRef Root) {
     return File.drop_front(Prefix.size()).str();
   return File.str();
 }
+
+namespace {
 
 /// The file a diagnostic or replacement names, made absolute against the
 /// build directory clang-tidy ran in.

@@ -65,6 +65,14 @@ struct IncludeDirective {
 /// read line by line without preprocessing (names point into \p Text).
 std::vector<IncludeDirective> includeDirectives(llvm::StringRef Text);
 
+/// \p Path made absolute (against \p Base when it is relative and \p Base is
+/// given, else the working directory), without `.` and `..` components.
+std::string makeAbsolute(llvm::StringRef Path, llvm::StringRef Base = "");
+
+/// \p File relative to the directory \p Root when it lies under it, else
+/// \p File as it is (also when \p Root is empty).
+std::string relativeTo(llvm::StringRef File, llvm::StringRef Root);
+
 /// Whether \p File is a CUDA header by name (`.cuh`).
 bool isCudaHeaderName(llvm::StringRef File);
 
