@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -- -isystem %S/Inputs
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" -- -isystem %S/Inputs
 
 #include <cmath>
 #include <promotion-system.h>
