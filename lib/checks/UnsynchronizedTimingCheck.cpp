@@ -377,6 +377,14 @@ private:
   llvm::DenseMap<const FunctionDecl *, Entry> Summaries;
 };
 
+/// Whether \p S is a call of `cuda*Synchronize` (device, stream, event).
+bool isSynchronizeCall(const Stmt *S) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") &&
+         FD->getName().ends_with("Synchronize");
+}
+
 /// The statements of one function's CFG, in order, with their effects.
 class TimingAnalysis {
 public:
@@ -555,6 +563,9 @@ public:
         if (K == EffectKind::Neutral)
           continue;
         if (Phase == 0 && K == EffectKind::Stop) {
+          // A synchronization, not any call the analysis cannot see into.
+          if (!isSynchronizeCall(Items[I].S))
+            return false;
           Phase = 1;
           continue;
         }
