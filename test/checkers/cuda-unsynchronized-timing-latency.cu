@@ -90,3 +90,17 @@ void syncOnOnePath(float *d, int n, bool check) {
   printf("%f %f\n", std::chrono::duration<double>(t1 - t0).count(),
          std::chrono::duration<double>(t2 - t0).count());
 }
+
+// A call the analysis cannot see into is no synchronization to rely on.
+void flushLogs();
+void opaqueBetween(float *d, int n) {
+  auto t0 = Clock::now();
+  step<<<(n + 255) / 256, 256>>>(d, n);
+  auto t1 = Clock::now();
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
+  flushLogs();
+  auto t2 = Clock::now();
+  printf("%f %f\n", std::chrono::duration<double>(t1 - t0).count(),
+         std::chrono::duration<double>(t2 - t0).count());
+}
