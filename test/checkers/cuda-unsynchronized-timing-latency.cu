@@ -69,7 +69,7 @@ void noSyncAfter(float *d, int n) {
   auto t0 = Clock::now();
   step<<<(n + 255) / 256, 256>>>(d, n);
   auto t1 = Clock::now();
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
   // (t2 follows another clock read: the check reports the first.)
   auto t2 = Clock::now();
@@ -82,7 +82,7 @@ void syncOnOnePath(float *d, int n, bool check) {
   auto t0 = Clock::now();
   step<<<(n + 255) / 256, 256>>>(d, n);
   auto t1 = Clock::now();
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
   if (check)
     cudaDeviceSynchronize();
