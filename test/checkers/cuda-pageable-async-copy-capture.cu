@@ -35,7 +35,7 @@ void buildGraph(float *d, int n, cudaStream_t s, cudaStream_t s2,
   // After the capture ended, the same copy runs.
   cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, and the transfer cannot overlap with kernels in other streams [cuda-pageable-async-copy]
-  // CHECK-NOTES: :[[@LINE-14]]:23: note: the memory from 'malloc' is pageable: allocate it with 'cudaMallocHost' or 'cudaHostAlloc', or pin it with 'cudaHostRegister'
+  // CHECK-NOTES: :[[@LINE-13]]:23: note: the memory from 'malloc' is pageable: allocate it with 'cudaMallocHost' or 'cudaHostAlloc', or pin it with 'cudaHostRegister'
   otherWork();
 }
 
@@ -58,7 +58,7 @@ void smallResult(const float *d, int n, cudaStream_t s, cudaStream_t s2) {
     countHits<<<n / 256, 256, 0, s>>>(d, n, dHits);
     cudaMemcpyAsync(hits, dHits, sizeof(int), cudaMemcpyDeviceToHost, s);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, and the transfer cannot overlap with kernels in other streams [cuda-pageable-async-copy]
-    // CHECK-NOTES: :[[@LINE-15]]:22: note: the memory from 'malloc' is pageable
+    // CHECK-NOTES: :[[@LINE-16]]:22: note: the memory from 'malloc' is pageable
     otherWork();
     cudaStreamSynchronize(s);
     report(*hits);
@@ -84,7 +84,7 @@ void largeResult(float *d, int n, cudaStream_t s, cudaStream_t s2) {
     produce<<<n / 256, 256, 0, s2>>>(d, n);
     cudaMemcpyAsync(h, d, 1 << 24, cudaMemcpyDeviceToHost, s);
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaMemcpyAsync' to pageable host memory is not asynchronous: the host waits until the copy has completed, and the transfer cannot overlap with kernels in other streams [cuda-pageable-async-copy]
-    // CHECK-NOTES: :[[@LINE-5]]:22: note: the memory from 'malloc' is pageable
+    // CHECK-NOTES: :[[@LINE-5]]:23: note: the memory from 'malloc' is pageable
     consume(h, n);
   }
 }
