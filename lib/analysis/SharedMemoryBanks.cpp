@@ -741,6 +741,8 @@ bool LaneGuards::mayRun(int64_t X, int64_t Y, int64_t Z) {
   Coords = {X, Y, Z};
   for (const auto &[Cond, Want] : Conds) {
     std::optional<bool> V = evalBool(Cond, 0);
+    if (!V && !Undecided)
+      Undecided = TIA.isThreadDependent(Cond);
     if (V && *V != Want)
       return false;
   }

@@ -53,23 +53,13 @@ public:
     Coords = {X, Y, Z};
     for (const auto &[Cond, Want] : Conds) {
       std::optional<bool> V = evalBool(Cond, 0);
-      if (!V && !Undecided)
-        Undecided = TIA.isThreadDependent(Cond);
       if (V && *V != Want)
         return false;
     }
     return true;
   }
 
-  /// Whether some condition that depends on the thread index could not be
-  /// evaluated (`if (tid <= k)` with a loop counter `k`): which lanes take
-  /// part then changes from one execution to the next, and so does the
-  /// conflict or the footprint the lanes that may run give.
-  bool undecided() const { return Undecided; }
-
 private:
-  bool Undecided = false;
-
   static bool exits(const Stmt *S) {
     if (!S)
       return false;
