@@ -658,6 +658,11 @@ KernelLaunches::evaluateBlockXY(const Expr *E, const FunctionDecl *Caller,
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
     E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  // The copy of a variable the launch configuration takes.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getConstructor()->isCopyOrMoveConstructor() &&
+      Copy->getNumArgs() == 1)
+    E = Copy->getArg(0)->IgnoreImplicit()->IgnoreParens();
   // A local `dim3 b(4, 8, z)` whose x and y nothing writes.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());

@@ -378,11 +378,42 @@ void DoublePromotionCheck::checkNvccDoublePow(
   else if (Square && StrictNumerics && !Direct)
     WhyNot = "StrictNumerics is on, and the square rounded to float changes "
              "the double arithmetic around it";
+  // The literals of the double computation around the call (`0.055 * T +
+  // 0.0074 * pow(T, 2)`) are not reported on their own: fixed with the
+  // call, the whole computation becomes float, with no conversion added.
+  SmallVector<const FloatingLiteral *, 4> Literals;
+  bool LiteralsFixable = true;
+  if (!Direct) {
+    std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      if (const auto *L = dyn_cast<FloatingLiteral>(S)) {
+        if (!isDouble(L->getType()))
+          return;
+        Literals.push_back(L);
+        LiteralsFixable &=
+            L->getLocation().isFileID() && whyNotFixable(toFloat(L)).empty();
+        return;
+      }
+      for (const Stmt *Child : S->children())
+        Collect(Child);
+    };
+    Collect(promotedComputation(Ctx, Cast));
+  }
+  if (WhyNot.empty() && !Literals.empty() && !LiteralsFixable)
+    WhyNot = "a literal of the computation around it is spelled in a macro or "
+             "is not representable in float, and the computation would stay "
+             "double";
   {
     auto Diag = diag(Loc, "'pow' of a float and an integer computes in "
                           "double with nvcc (libstdc++'s std::pow promotes "
                           "both arguments); use %select{'powf'|'%1 * %1'}0")
                 << Square << BaseText;
+    if (WhyNot.empty())
+      for (const FloatingLiteral *L : Literals)
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(L->getLocation(), 0, *SM, *LangOpts),
+            "f");
     if (WhyNot.empty()) {
       if (Square)
         Diag << FixItHint::CreateReplacement(
@@ -394,14 +425,25 @@ void DoublePromotionCheck::checkNvccDoublePow(
             "f");
     }
   }
-  if (Square && !Direct)
+  if (!Literals.empty() && WhyNot.empty()) {
+    std::string Names;
+    for (const FloatingLiteral *L : Literals)
+      Names += (Names.empty() ? "'" : ", '") +
+               literalSpelling(L, *SM, *LangOpts) + "'";
+    diag(Loc,
+         "the literals of the computation around it (%0) get the 'f' suffix "
+         "too, so that it is computed in float: its results can change in "
+         "the last bits",
+         DiagnosticIDs::Note)
+        << Names;
+  } else if (Square && !Direct) {
     diag(Loc,
          "'%0 * %0' is the square rounded to float, where the double 'pow' "
          "kept it exact: the double arithmetic around it can change in the "
-         "last bits (until it is float too)",
+         "last bits",
          DiagnosticIDs::Note)
         << BaseText;
-  else if (!Square)
+  } else if (!Square)
     diag(Loc,
          "'powf' is a different implementation from 'pow': its result can "
          "differ from 'pow' rounded to float in the last bits",

@@ -34,8 +34,8 @@ __global__ void walk(const float *vals, float *out, int n) {
   float acc = 0.0f;
   for (int k = 0; k < n; ++k)
     acc += vals[k] * c_weight[(tid + k) & 255];
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: __constant__ array 'c_weight' is read at 32 different addresses by the threads of a warp; constant memory serves one address at a time, so the read is serialized 32 ways [cuda-constant-divergent-access]
-  // CHECK-NOTES: :9:17: note: 'c_weight' is declared __constant__ here; reading it through a 'const __restrict__' global pointer (the read-only cache) or from shared memory serves the warp at once
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __constant__ array 'c_weight' is read at 32 different addresses by the threads of a warp; constant memory serves one address at a time, so the read is serialized 32 ways [cuda-constant-divergent-access]
+  // CHECK-NOTES: :9:20: note: 'c_weight' is declared __constant__ here; reading it through a 'const __restrict__' global pointer (the read-only cache) or from shared memory serves the warp at once
   out[tid] = acc;
 }
 

@@ -17,15 +17,17 @@ __global__ void phase(const float *x, float *out, int n) {
 }
 
 // `pow(float, int)` is the promoting std::pow under nvcc: the call is the
-// cause; the literals around it are not reported (their suffixes would add
-// conversions to the double the pow keeps).
+// cause. The literals around it are not findings of their own (alone, their
+// suffixes would add conversions to the double the pow keeps): they are
+// fixed with the call, and the computation becomes float.
 __global__ void rate(const float *t, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float T = t[i];
     out[i] = 0.055 * T + 0.0074 * pow(T, 2);
     // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'T * T' [cuda-double-promotion]
-    // CHECK-FIXES: {{^}}    out[i] = 0.055 * T + 0.0074 * (T * T);{{$}}
+    // CHECK-NOTES: :[[@LINE-2]]:35: note: the literals of the computation around it ('0.055', '0.0074') get the 'f' suffix too, so that it is computed in float: its results can change in the last bits
+    // CHECK-FIXES: {{^}}    out[i] = 0.055f * T + 0.0074f * (T * T);{{$}}
   }
 }
 

@@ -36,7 +36,7 @@ __global__ void tiledGemm(const float *A, const float *B, float *C, int n) {
 // Still findings: a plain load in the loop beside the intrinsic, and a
 // staged pointer that is also read directly in the compute loop.
 __global__ void mixed(const float *in, float *out, int n) {
-  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
   // CHECK-FIXES: __global__ void mixed(const float *__restrict__ in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.0f;
@@ -47,7 +47,7 @@ __global__ void mixed(const float *in, float *out, int n) {
 
 __global__ void stagedAndDirect(const float *A, const float *w, float *C,
                                 int n) {
-  // CHECK-MESSAGES: :[[@LINE-2]]:61: warning: pointer parameter 'w' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-MESSAGES: :[[@LINE-2]]:62: warning: pointer parameter 'w' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
   // CHECK-FIXES: __global__ void stagedAndDirect(const float *A, const float *__restrict__ w, float *C,
   __shared__ float tile[TILE];
   float acc = 0.0f;

@@ -22,16 +22,18 @@ __global__ void stencilPlanes(float *out, const float *in, int iters) {
 }
 
 // The same kernel with an x extent of 32: lanes differ in x only, and
-// S2[x][y] with 8-float rows puts every fourth lane in one bank: 8-way.
+// S2[x][y] with 8-float rows puts every fourth lane in one bank: 8-way (a
+// bound, 'up to', as the z extent is not known).
 __global__ void stencilWide(float *out, const float *in) {
   __shared__ float S2[32][8];
   int x = threadIdx.x, y = threadIdx.y;
   S2[x][y] = in[x * 8 + y];
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-4]]:19: note: padding the last dimension of 'S2' by one element spreads the threads over the banks
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-NOTES: :[[@LINE-4]]:20: note: padding the last dimension of 'S2' by one element spreads the threads over the banks
+  // CHECK-FIXES: {{^}}  __shared__ float S2[32][9];{{$}}
   __syncthreads();
   out[y * 32 + x] = S2[x][y];
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
 }
 
 // A walk whose active lanes grow with the loop counter: `lane <= k` lets
@@ -42,7 +44,7 @@ __global__ void triangle(float *out, const float *in) {
   int lane = threadIdx.x;
   T[lane * 8] = in[lane];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 8-way shared memory bank conflict: threads of a warp access different addresses of 'T' in the same bank [cuda-shared-bank-conflict]
-  // CHECK-NOTES: :[[@LINE-4]]:19: note: no automatic fix for 'T': it is one-dimensional: change its indexing to spread the threads over the banks
+  // CHECK-NOTES: :[[@LINE-4]]:20: note: no automatic fix for 'T': it is one-dimensional: change its indexing to spread the threads over the banks
   __syncthreads();
   float acc = 0.0f;
   for (int k = 0; k < 32; ++k)

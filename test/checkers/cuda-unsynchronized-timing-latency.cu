@@ -55,6 +55,9 @@ void nextIntervalStarts(float *d, int n) {
   auto stop = Clock::now();
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
+  // CHECK-FIXES: {{^}}void nextIntervalStarts(float *d, int n) {{{$}}
+  // CHECK-FIXES: {{^}}  cudaDeviceSynchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto stop = Clock::now();{{$}}
   printf("%f\n", std::chrono::duration<double>(stop - start).count());
   cudaDeviceSynchronize();
   start = Clock::now();
@@ -71,6 +74,9 @@ void noSyncAfter(float *d, int n) {
   auto t1 = Clock::now();
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
+  // CHECK-FIXES: {{^}}void noSyncAfter(float *d, int n) {{{$}}
+  // CHECK-FIXES: {{^}}  cudaDeviceSynchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto t1 = Clock::now();{{$}}
   // (t2 follows another clock read: the check reports the first.)
   auto t2 = Clock::now();
   printf("%f %f\n", std::chrono::duration<double>(t1 - t0).count(),
@@ -84,6 +90,9 @@ void syncOnOnePath(float *d, int n, bool check) {
   auto t1 = Clock::now();
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
+  // CHECK-FIXES: {{^}}void syncOnOnePath(float *d, int n, bool check) {{{$}}
+  // CHECK-FIXES: {{^}}  cudaDeviceSynchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto t1 = Clock::now();{{$}}
   if (check)
     cudaDeviceSynchronize();
   auto t2 = Clock::now();
@@ -99,6 +108,9 @@ void opaqueBetween(float *d, int n) {
   auto t1 = Clock::now();
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: host timer read after asynchronous GPU work with no synchronization in between: it measures the launch, not the work [cuda-unsynchronized-timing]
   // CHECK-NOTES: :[[@LINE-3]]:3: note: the kernel launched here may still be running
+  // CHECK-FIXES: {{^}}void opaqueBetween(float *d, int n) {{{$}}
+  // CHECK-FIXES: {{^}}  cudaDeviceSynchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  auto t1 = Clock::now();{{$}}
   flushLogs();
   auto t2 = Clock::now();
   printf("%f %f\n", std::chrono::duration<double>(t1 - t0).count(),
