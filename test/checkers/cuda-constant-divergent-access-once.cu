@@ -43,14 +43,3 @@ __global__ void lookup(float *out) {
   out[threadIdx.x] = c_weight[threadIdx.x];
   // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __constant__ array 'c_weight' is read at 32 different addresses
 }
-
-__global__ void rotating(const float *vals, float *out, int n) {
-  int j = threadIdx.x;
-  float acc = 0.0f;
-  for (int k = 0; k < n; ++k) {
-    acc += vals[k] * c_weight[j];
-    // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: __constant__ array 'c_weight' is read at 32 different addresses
-    j = (j + 1) & 255;
-  }
-  out[threadIdx.x] = acc;
-}

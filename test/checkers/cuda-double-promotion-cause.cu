@@ -73,7 +73,8 @@ __global__ void decay(const float *x, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = exp(-0.5 * x[i]);
-  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES: :[[@LINE-2]]:19: note: with '0.5f' the argument of 'exp' becomes float, and the call its float overload: a different implementation, whose result can differ in the last bits
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: call to 'exp' computes float data in double precision; use the float function 'expf' [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-2]]:19: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: with '0.5f' the argument of 'exp' becomes float, and the call its float overload: a different implementation, whose result can differ in the last bits
   // CHECK-FIXES: {{^}}    out[i] = exp(-0.5f * x[i]);{{$}}
 }

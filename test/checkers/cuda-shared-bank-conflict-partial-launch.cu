@@ -30,7 +30,7 @@ __global__ void stencilWide(float *out, const float *in) {
   S2[x][y] = in[x * 8 + y];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
   // CHECK-NOTES: :[[@LINE-4]]:20: note: padding the last dimension of 'S2' by one element spreads the threads over the banks
-  // CHECK-FIXES: {{^}}  __shared__ float S2[32][9];{{$}}
+  // CHECK-FIXES: {{^}}  __shared__ float S2[32][8 + 1];{{$}}
   __syncthreads();
   out[y * 32 + x] = S2[x][y];
   // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: up to 8-way shared memory bank conflict: threads of a warp access different addresses of 'S2' in the same bank [cuda-shared-bank-conflict]
