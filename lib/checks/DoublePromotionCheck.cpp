@@ -383,7 +383,18 @@ void DoublePromotionCheck::checkNvccDoublePow(
   // call, the whole computation becomes float, with no conversion added.
   SmallVector<const FloatingLiteral *, 4> Literals;
   bool LiteralsFixable = true;
-  if (!Direct) {
+  {
+    // The arithmetic around the call: up through parentheses, implicit
+    // conversions and `+ - * /` (`pi * pow(r, 2) * len * 1e-15`).
+    const Stmt *Top = Call;
+    while (const Stmt *P = parentSkippingParens(Ctx, Top)) {
+      const auto *BO = dyn_cast<BinaryOperator>(P);
+      if (!isa<ImplicitCastExpr>(P) && !isSignOp(P) &&
+          !(BO && !isa<CompoundAssignOperator>(BO) &&
+            (BO->isAdditiveOp() || BO->isMultiplicativeOp())))
+        break;
+      Top = P;
+    }
     std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
       if (!S || isa<LambdaExpr>(S))
         return;
@@ -398,7 +409,7 @@ void DoublePromotionCheck::checkNvccDoublePow(
       for (const Stmt *Child : S->children())
         Collect(Child);
     };
-    Collect(promotedComputation(Ctx, Cast));
+    Collect(Top);
   }
   if (WhyNot.empty() && !Literals.empty() && !LiteralsFixable)
     WhyNot = "a literal of the computation around it is spelled in a macro or "
