@@ -75,6 +75,13 @@ private:
       R.PlainAccessInLoop = true;
   }
 
+  /// An explicit load instruction reads the memory at \p At.
+  void explicitLoad(const Stmt *At) {
+    R.ExplicitLoad = true;
+    if (!R.ExplicitLoadInLoop && At && inLoop(At))
+      R.ExplicitLoadInLoop = true;
+  }
+
   /// Whether \p S is inside a loop of the analysed function.
   bool inLoop(const Stmt *S) {
     DynTypedNode N = DynTypedNode::create(*S);
@@ -220,7 +227,7 @@ private:
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(P))
       if (isLoadOnlyAsm(Asm, E)) {
-        R.ExplicitLoad = true;
+        explicitLoad(Asm);
         return true;
       }
     if (isa<AsmStmt>(P))
@@ -463,11 +470,11 @@ private:
       return Index != 0 || fail("the destination of '" + Name + "'", Loc);
     }
     if (Name.starts_with("__ld")) {
-      R.ExplicitLoad = true;
+      explicitLoad(Call);
       return true;
     }
     if (isWmmaFragmentLoad(Callee)) {
-      R.ExplicitLoad = true;
+      explicitLoad(Call);
       if (!R.NcBlocker) {
         R.NcBlocker = Callee;
         R.NcBlockerLoc = Loc;
@@ -497,7 +504,9 @@ private:
         plainAccess(Call);
       R.PlainAccessInLoop |= Sub.PlainAccessInLoop;
       R.PassedOn = true;
-      R.ExplicitLoad |= Sub.ExplicitLoad;
+      if (Sub.ExplicitLoad)
+        explicitLoad(Call);
+      R.ExplicitLoadInLoop |= Sub.ExplicitLoadInLoop;
       if (!R.NcBlocker && Sub.NcBlocker) {
         R.NcBlocker = Sub.NcBlocker;
         R.NcBlockerLoc = Loc;

@@ -827,6 +827,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.ExplicitLoad |= R.ExplicitLoad;
       Info.PlainAccessInLoop |= R.PlainAccessInLoop;
       Info.PassedOn |= R.PassedOn;
+      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -850,6 +851,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.ExplicitLoad |= R.ExplicitLoad;
       Info.PlainAccessInLoop |= R.PlainAccessInLoop;
       Info.PassedOn |= R.PassedOn;
+      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
       if (Info.ConstBlocker.empty())
         Info.ConstBlocker = R.ConstBlocker;
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -923,7 +925,9 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
   // Also where the loads in loops are all explicit and the plain ones run
   // once per thread (`float first = p[0];` before a loop of
   // `__ldcs(p + i)`): one load per thread is not worth a change.
-  if (Info.ReadOnly && Info.ExplicitLoad && !Info.PlainAccessInLoop)
+  if (Info.ReadOnly && Info.ExplicitLoad &&
+      (!Info.PlainAccess ||
+       (Info.ExplicitLoadInLoop && !Info.PlainAccessInLoop)))
     return;
   // Staged into shared memory: every load of the pointer is one element
   // stored straight into a `__shared__` array (`tile[ty][tx] = A[row * n +

@@ -44,6 +44,9 @@ struct ReadOnlyResult {
   /// non-coherent form). `const __restrict__` changes nothing for those: the
   /// instruction and its cache policy are written out.
   bool ExplicitLoad = false;
+  /// Whether one of those explicit loads is inside a loop (as for
+  /// PlainAccessInLoop).
+  bool ExplicitLoadInLoop = false;
   /// Local pointer variables that hold the pointer without `const`: adding
   /// `const` to the parameter means adding it to these too.
   llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
