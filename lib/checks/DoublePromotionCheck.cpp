@@ -29,7 +29,7 @@ DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       StrictNumerics(Options.get("StrictNumerics", false)),
-      ReportNarrowed(Options.get("ReportNarrowed", false)) {}
+      ReportNarrowed(Options.get("ReportNarrowed", true)) {}
 
 void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictNumerics", StrictNumerics);
