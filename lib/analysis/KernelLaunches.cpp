@@ -650,6 +650,45 @@ KernelLaunches::evaluateDim3(const Expr *E, const FunctionDecl *Caller,
   return S;
 }
 
+std::optional<std::pair<int64_t, int64_t>>
+KernelLaunches::evaluateBlockXY(const Expr *E, const FunctionDecl *Caller,
+                                ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  // The copy of a variable the launch configuration takes.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getConstructor()->isCopyOrMoveConstructor() &&
+      Copy->getNumArgs() == 1)
+    E = Copy->getArg(0)->IgnoreImplicit()->IgnoreParens();
+  // A local `dim3 b(4, 8, z)` whose x and y nothing writes.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !Caller ||
+        !Caller->getBody() || !VD->getInit())
+      return std::nullopt;
+    bool Written = false;
+    forEachWrite(VD, Caller->getBody(), [&](const Expr *RHS, StringRef M) {
+      Written |= !RHS || M != "z";
+    });
+    if (Written)
+      return std::nullopt;
+    E = VD->getInit()->IgnoreImplicit()->IgnoreParens();
+  }
+  const auto *Ctor = dyn_cast<CXXConstructExpr>(E);
+  if (!Ctor || Ctor->getConstructor()->isCopyOrMoveConstructor() ||
+      Ctor->getNumArgs() < 2)
+    return std::nullopt;
+  std::optional<int64_t> X = evaluateInt(Ctor->getArg(0), Caller, Ctx, 1);
+  std::optional<int64_t> Y = evaluateInt(Ctor->getArg(1), Caller, Ctx, 1);
+  if (!X || !Y || *X <= 0 || *X > 1024 || *Y <= 0 || *Y > 1024 ||
+      *X * *Y > 1024)
+    return std::nullopt;
+  return std::make_pair(*X, *Y);
+}
+
 std::optional<BlockShape>
 KernelLaunches::evaluateBlock(const Expr *E, const FunctionDecl *Caller,
                               ASTContext &Ctx) {

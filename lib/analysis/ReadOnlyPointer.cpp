@@ -68,6 +68,37 @@ public:
   }
 
 private:
+  /// Ordinary code accesses the memory at \p At.
+  void plainAccess(const Stmt *At) {
+    R.PlainAccess = true;
+    if (!R.PlainAccessInLoop && At && inLoop(At))
+      R.PlainAccessInLoop = true;
+  }
+
+  /// An explicit load instruction reads the memory at \p At.
+  void explicitLoad(const Stmt *At) {
+    R.ExplicitLoad = true;
+    if (!R.ExplicitLoadInLoop && At && inLoop(At))
+      R.ExplicitLoadInLoop = true;
+  }
+
+  /// Whether \p S is inside a loop of the analysed function.
+  bool inLoop(const Stmt *S) {
+    DynTypedNode N = DynTypedNode::create(*S);
+    for (unsigned Depth = 0; Depth < 256; ++Depth) {
+      DynTypedNodeList Parents = Ctx.getParents(N);
+      if (Parents.empty())
+        return false;
+      const Stmt *P = Parents[0].get<Stmt>();
+      if (!P)
+        return false;
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
+        return true;
+      N = Parents[0];
+    }
+    return false;
+  }
+
   void blockConst(const Twine &Why, SourceLocation Loc) {
     if (R.ConstBlocker.empty()) {
       R.ConstBlocker = Why.str();
@@ -196,7 +227,7 @@ private:
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(P))
       if (isLoadOnlyAsm(Asm, E)) {
-        R.ExplicitLoad = true;
+        explicitLoad(Asm);
         return true;
       }
     if (isa<AsmStmt>(P))
@@ -268,7 +299,7 @@ private:
     // `p[i].get()`, `p->get()`: the callee of a member call.
     if (const auto *ME = dyn_cast<MemberExpr>(L))
       if (const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl())) {
-        R.PlainAccess = true;
+        plainAccess(L);
         return M->isConst() || M->isStatic() ||
                fail("used by a non-const member function", L->getExprLoc());
       }
@@ -283,7 +314,7 @@ private:
       if (!(isa_and_nonnull<ParenExpr, MemberExpr>(PS) ||
             (UO && UO->getOpcode() == UO_AddrOf) ||
             (IC && IC->getCastKind() != CK_LValueToRValue)))
-        R.PlainAccess = true;
+        plainAccess(L);
     }
     if (const auto *VD = PN.get<VarDecl>()) {
       if (VD->getType()->isReferenceType() &&
@@ -434,15 +465,16 @@ private:
       if (Call->getArg(Index) == Arg)
         break;
     if (Name == "memcpy" || Name == "memset" || Name == "memmove") {
-      R.PlainAccess = true;
+      plainAccess(Call);
+      R.PassedOn = true;
       return Index != 0 || fail("the destination of '" + Name + "'", Loc);
     }
     if (Name.starts_with("__ld")) {
-      R.ExplicitLoad = true;
+      explicitLoad(Call);
       return true;
     }
     if (isWmmaFragmentLoad(Callee)) {
-      R.ExplicitLoad = true;
+      explicitLoad(Call);
       if (!R.NcBlocker) {
         R.NcBlocker = Callee;
         R.NcBlockerLoc = Loc;
@@ -468,8 +500,13 @@ private:
       }
       const ReadOnlyResult &Sub =
           Analysis.analyze(Def, Def->getParamDecl(Index));
-      R.PlainAccess |= Sub.PlainAccess;
-      R.ExplicitLoad |= Sub.ExplicitLoad;
+      if (Sub.PlainAccess)
+        plainAccess(Call);
+      R.PlainAccessInLoop |= Sub.PlainAccessInLoop;
+      R.PassedOn = true;
+      if (Sub.ExplicitLoad)
+        explicitLoad(Call);
+      R.ExplicitLoadInLoop |= Sub.ExplicitLoadInLoop;
       if (!R.NcBlocker && Sub.NcBlocker) {
         R.NcBlocker = Sub.NcBlocker;
         R.NcBlockerLoc = Loc;
@@ -492,7 +529,8 @@ private:
       return false;
     }
     // A callee that is not analysed reads it in ways not seen here.
-    R.PlainAccess = true;
+    plainAccess(Call);
+    R.PassedOn = true;
     if (pointsToConst(Callee->getParamDecl(Index)->getType()))
       return true;
     return fail("passed to '" + Name + "', whose body is not visible", Loc);

@@ -91,6 +91,33 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
   return Shape;
 }
 
+/// The x and y extents that every launch of \p Kernel agrees on, where
+/// the z extent is known only at run time (`dim3(4, 8, z)`).
+std::optional<std::pair<int64_t, int64_t>>
+launchXY(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
+  Sites.collect(Ctx);
+  std::optional<std::pair<int64_t, int64_t>> XY;
+  for (const auto &[Launch, Caller] : Sites.Calls) {
+    const auto *Callee =
+        dyn_cast_or_null<FunctionDecl>(Launch->getCalleeDecl());
+    if (!Callee || Callee->getCanonicalDecl() != Kernel->getCanonicalDecl())
+      continue;
+    const CallExpr *Config = Launch->getConfig();
+    if (!Config || Config->getNumArgs() < 2)
+      return std::nullopt;
+    std::optional<std::pair<int64_t, int64_t>> P;
+    if (std::optional<cuda::BlockShape> B =
+            KernelLaunches::evaluateBlock(Config->getArg(1), Caller, Ctx))
+      P = std::make_pair((*B)[0], (*B)[1]);
+    else
+      P = KernelLaunches::evaluateBlockXY(Config->getArg(1), Caller, Ctx);
+    if (!P || (XY && *XY != *P))
+      return std::nullopt;
+    XY = P;
+  }
+  return XY;
+}
+
 } // namespace
 
 //===--- What the code says about the block shape -------------------------===//
@@ -332,6 +359,13 @@ BlockBounds blockBounds(ASTContext &Ctx, const FunctionDecl *Fn,
   BlockBounds B;
   if (isKernel(Fn)) {
     B.Exact = launchShape(Ctx, Fn, Sites);
+    // A z extent known only at run time (`dim3(4, 8, z)`) leaves x and y
+    // known: they bound the block, and the warps are formed from them.
+    if (!B.Exact)
+      if (auto XY = launchXY(Ctx, Fn, Sites)) {
+        B.Max[0] = XY->first;
+        B.Max[1] = XY->second;
+      }
     if (const auto *LB = Fn->getAttr<CUDALaunchBoundsAttr>())
       if (auto N = evalInt(Ctx, LB->getMaxThreads()); N && *N > 0)
         B.MaxThreads = std::min<int64_t>(B.MaxThreads, *N);
@@ -707,6 +741,8 @@ bool LaneGuards::mayRun(int64_t X, int64_t Y, int64_t Z) {
   Coords = {X, Y, Z};
   for (const auto &[Cond, Want] : Conds) {
     std::optional<bool> V = evalBool(Cond, 0);
+    if (!V && !Undecided)
+      Undecided = TIA.isThreadDependent(Cond);
     if (V && *V != Want)
       return false;
   }

@@ -14,9 +14,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallSet.h"
+#include <functional>
 #include <set>
 
 using namespace clang::ast_matchers;
@@ -247,6 +249,107 @@ llvm::SmallVector<Guard, 4> guardsOf(ASTContext &Ctx, const Stmt *Access,
 
 } // namespace
 
+namespace {
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+/// Whether the value of \p Index may change from one iteration of
+/// \p Loop to the next: it names a variable that the loop declares or
+/// writes, or reads memory or calls a function (not followed).
+bool variesIn(const Expr *Index, const Stmt *Loop) {
+  llvm::SmallPtrSet<const VarDecl *, 4> Vars;
+  bool Opaque = false;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    // threadIdx.x, blockDim.y, ...: the same in every iteration.
+    if (const auto *E = dyn_cast<Expr>(S);
+        E && ThreadIndexAnalysis::builtinSymbol(E))
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (!V->getType().isConstQualified() || !V->hasGlobalStorage())
+          Vars.insert(V);
+    } else if (isa<CallExpr, ArraySubscriptExpr, CXXThisExpr>(S)) {
+      Opaque = true;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && UO->getOpcode() == UO_Deref) {
+      Opaque = true;
+    } else if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow()) {
+      Opaque = true;
+    }
+    for (const Stmt *Child : S->children())
+      Collect(Child);
+  };
+  Collect(Index);
+  if (Opaque)
+    return true;
+  if (Vars.empty())
+    return false;
+  bool Written = false;
+  std::function<void(const Stmt *)> Scan = [&](const Stmt *S) {
+    if (!S || Written)
+      return;
+    auto Names = [&](const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DRE && Vars.count(dyn_cast<VarDecl>(DRE->getDecl()));
+    };
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && Vars.count(V))
+          Written = true;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && Names(BO->getLHS()))
+      Written = true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        Names(UO->getSubExpr()))
+      Written = true;
+    for (const Stmt *Child : S->children())
+      Scan(Child);
+  };
+  Scan(Loop);
+  return Written;
+}
+
+/// Whether the read \p Sub runs once per thread beside loops of \p Body:
+/// no enclosing loop changes its index, and the function has a loop.
+bool onceBesideLoops(ASTContext &Ctx, const ArraySubscriptExpr *Sub,
+                     const Stmt *Body) {
+  DynTypedNode Cur = DynTypedNode::create(*static_cast<const Stmt *>(Sub));
+  for (unsigned Depth = 0; Depth < 256; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.empty())
+      break;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      break;
+    if (isLoop(P)) {
+      // Every subscript of the whole access is the index.
+      for (const Expr *E = Sub; const auto *ASE = dyn_cast<ArraySubscriptExpr>(
+                                    E->IgnoreParenImpCasts());
+           E = ASE->getBase())
+        if (variesIn(ASE->getIdx(), P))
+          return false;
+    }
+    if (P == Body)
+      break;
+    Cur = Parents[0];
+  }
+  std::function<bool(const Stmt *)> HasLoop = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (isLoop(S))
+      return true;
+    return llvm::any_of(S->children(), HasLoop);
+  };
+  return HasLoop(Body);
+}
+
+} // namespace
+
 void ConstantDivergentAccessCheck::registerMatchers(MatchFinder *Finder) {
   limitParentMapToUserCode(Finder);
   Finder->addMatcher(
@@ -334,6 +437,13 @@ void ConstantDivergentAccessCheck::check(
     Varying.push_back({Index, Stride});
   }
   if (Varying.empty())
+    return;
+  // Read once per thread where the function's work is in loops: outside
+  // every loop, or in loops whose iterations do not change the index (a
+  // bound `for (k = 0; k < c_len[tid]; ++k)`, which nvcc loads once before
+  // the loop). The serialization then happens once per thread, beside the
+  // loop that does the work.
+  if (onceBesideLoops(Ctx, Sub, FD->getBody()))
     return;
 
   // The threads of each warp of the block: from the kernel's launches when

@@ -7,423 +7,33 @@
 //===----------------------------------------------------------------------===//
 
 #include "DoublePromotionCheck.h"
+#include "DoublePromotionExprs.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <functional>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-namespace {
-
-// C math functions whose float form is the name with an `f` suffix.
-const char *const MathFunctions[] = {
-    "acos",  "acosh",     "asin",      "asinh",    "atan",       "atan2",
-    "atanh", "cbrt",      "ceil",      "copysign", "cos",        "cosh",
-    "cospi", "erf",       "erfc",      "erfcinv",  "erfinv",     "exp",
-    "exp10", "exp2",      "expm1",     "fabs",     "fdim",       "floor",
-    "fma",   "fmax",      "fmin",      "fmod",     "hypot",      "j0",
-    "j1",    "lgamma",    "log",       "log10",    "log1p",      "log2",
-    "logb",  "nearbyint", "nextafter", "normcdf",  "normcdfinv", "pow",
-    "rcbrt", "remainder", "rint",      "round",    "rsqrt",      "sin",
-    "sinh",  "sinpi",     "sqrt",      "tan",      "tanh",       "tgamma",
-    "trunc", "y0",        "y1"};
-
-bool isDouble(QualType T) {
-  return T.getCanonicalType()->isSpecificBuiltinType(BuiltinType::Double);
-}
-bool isFloat(QualType T) {
-  return T.getCanonicalType()->isSpecificBuiltinType(BuiltinType::Float);
-}
-
-const FloatingLiteral *asDoubleLiteral(const Expr *E) {
-  const auto *Lit = dyn_cast<FloatingLiteral>(E->IgnoreParens());
-  return Lit && isDouble(Lit->getType()) ? Lit : nullptr;
-}
-
-// An expression built only from unsuffixed double literals: `0.5`, `-0.25`,
-// `(1.0 + 0.5)`.
-bool isLiteralOnly(const Expr *E) {
-  E = E->IgnoreParens();
-  if (asDoubleLiteral(E))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
-           isLiteralOnly(UO->getSubExpr());
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return BO->isAdditiveOp() || BO->isMultiplicativeOp()
-               ? isLiteralOnly(BO->getLHS()) && isLiteralOnly(BO->getRHS())
-               : false;
-  return false;
-}
-
-bool isMathCall(const CallExpr *Call);
-
-// Float data that the language computes in double: an implicit float to
-// double conversion, or double arithmetic built from such conversions and
-// double literals, or a double math function called on such data.
-bool isPromotedFloat(const Expr *E) {
-  E = E->IgnoreParens();
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
-    return Cast->getCastKind() == CK_FloatingCast &&
-           isDouble(Cast->getType()) && isFloat(Cast->getSubExpr()->getType());
-  if (!isDouble(E->getType()))
-    return false;
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
-           isPromotedFloat(UO->getSubExpr());
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (!BO->isAdditiveOp() && !BO->isMultiplicativeOp())
-      return false;
-    bool L = isPromotedFloat(BO->getLHS()), R = isPromotedFloat(BO->getRHS());
-    return (L && (R || isLiteralOnly(BO->getRHS()))) ||
-           (R && isLiteralOnly(BO->getLHS()));
-  }
-  // `c ? x : 0.5`: double when one branch is promoted float data and the other
-  // is too or is a literal.
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    bool L = isPromotedFloat(CO->getTrueExpr()),
-         R = isPromotedFloat(CO->getFalseExpr());
-    return (L && (R || isLiteralOnly(CO->getFalseExpr()))) ||
-           (R && isLiteralOnly(CO->getTrueExpr()));
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E))
-    return isMathCall(Call) &&
-           llvm::any_of(Call->arguments(), [](const Expr *A) {
-             return isFloat(A->IgnoreParenImpCasts()->getType()) ||
-                    isPromotedFloat(A);
-           });
-  return false;
-}
-
-// Integer or float data that the language computes in double because of
-// unsuffixed literals: a float or a non-constant integer converted to
-// double, and `+ - * /`, signs and conditionals of such values and literals.
-// \p HasInteger is set when an integer is among them (`0.5 * n`,
-// `1.0 / width`, `x * 0.5 * n`).
-bool isPromotedNumber(ASTContext &Ctx, const Expr *E, bool &HasInteger) {
-  E = E->IgnoreParens();
-  if (isPromotedFloat(E) || isLiteralOnly(E))
-    return true;
-  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-    const Expr *Sub = Cast->getSubExpr();
-    if (Cast->getCastKind() != CK_IntegralToFloating ||
-        !isDouble(Cast->getType()) || Sub->isValueDependent())
-      return false;
-    // A constant (`0.5 * 2`) is folded, as literals are: not data.
-    if (!Sub->isIntegerConstantExpr(Ctx))
-      HasInteger = true;
-    return true;
-  }
-  if (!isDouble(E->getType()))
-    return false;
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
-           isPromotedNumber(Ctx, UO->getSubExpr(), HasInteger);
-  if (const auto *BO = dyn_cast<BinaryOperator>(E))
-    return (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
-           isPromotedNumber(Ctx, BO->getLHS(), HasInteger) &&
-           isPromotedNumber(Ctx, BO->getRHS(), HasInteger);
-  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-    return isPromotedNumber(Ctx, CO->getTrueExpr(), HasInteger) &&
-           isPromotedNumber(Ctx, CO->getFalseExpr(), HasInteger);
-  return false;
-}
-
-bool isMathCall(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  if (!FD || !FD->getIdentifier() || !isDouble(Call->getType()))
-    return false;
-  StringRef Name = FD->getName();
-  return llvm::is_contained(MathFunctions, Name);
-}
-
-// `pow(x, n)` with float `x` and an integer `n`: clang's CUDA headers
-// resolve it to a float overload, but nvcc with libstdc++ (C++11 and later)
-// takes the promoting `std::pow` template, which computes and returns double.
-// A literal next to it promotes nothing that nvcc computes in float.
-bool isNvccDoublePow(const Expr *E) {
-  const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() || FD->getName() != "pow" ||
-      Call->getNumArgs() != 2 || !isFloat(Call->getType()))
-    return false;
-  return isFloat(Call->getArg(0)->IgnoreParenImpCasts()->getType()) &&
-         Call->getArg(1)->IgnoreParenImpCasts()->getType()->isIntegerType();
-}
-
-// Arithmetic that nvcc computes in double because one of its operands is
-// such a pow: `pi * pow(r, 2) * len`.
-bool hasNvccDoublePow(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (isNvccDoublePow(E))
-    return true;
-  const auto *BO = dyn_cast<BinaryOperator>(E);
-  return BO && (BO->isAdditiveOp() || BO->isMultiplicativeOp()) &&
-         (hasNvccDoublePow(BO->getLHS()) || hasNvccDoublePow(BO->getRHS()));
-}
-
-const Stmt *parentSkippingParens(ASTContext &Ctx, const Stmt *S) {
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(*S);
-    if (Parents.empty())
-      return nullptr;
-    const auto *P = Parents[0].get<Stmt>();
-    if (!P || !isa<ParenExpr>(P))
-      return P;
-    S = P;
-  }
-}
-
-bool isSignOp(const Stmt *S) {
-  const auto *UO = dyn_cast_or_null<UnaryOperator>(S);
-  return UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus);
-}
-
-// A float value converted to double, and nothing else: `x` in `x * 0.5`.
-/// Whether evaluating \p E reads memory or calls a function: what the
-/// compiler cannot evaluate before the condition that guards it.
-bool readsMemory(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<ArraySubscriptExpr, CallExpr>(S))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->getOpcode() == UO_Deref)
-    return true;
-  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
-    return true;
-  return llvm::any_of(S->children(),
-                      [](const Stmt *C) { return readsMemory(C); });
-}
-
-/// Whether \p S is in a loop of its function.
-bool inLoopOfFunction(ASTContext &Ctx, const Stmt *S) {
-  DynTypedNode Cur = DynTypedNode::create(*S);
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty() || Parents[0].get<FunctionDecl>() ||
-        Parents[0].get<LambdaExpr>())
-      return false;
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (P && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P))
-      return true;
-    Cur = Parents[0];
-  }
-  return false;
-}
-
-bool isFloatCast(const Expr *E) {
-  const auto *Cast = dyn_cast<ImplicitCastExpr>(E->IgnoreParens());
-  return Cast && Cast->getCastKind() == CK_FloatingCast &&
-         isFloat(Cast->getSubExpr()->getType());
-}
-
-bool isSignedLiteral(const Expr *E) {
-  E = E->IgnoreParens();
-  while (isSignOp(E))
-    E = cast<UnaryOperator>(E)->getSubExpr()->IgnoreParens();
-  return asDoubleLiteral(E) != nullptr;
-}
-
-bool isImplicitConversionToFloat(const Stmt *S) {
-  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(S);
-  return Cast && Cast->getCastKind() == CK_FloatingCast &&
-         isFloat(Cast->getType());
-}
-
-/// The whole double computation that \p E is part of: \p E and the signs,
-/// `+ - * /`, conditional branches and math calls of double type around it,
-/// up to a comparison (included) or anything else (not).
-const Expr *promotedComputation(ASTContext &Ctx, const Expr *E) {
-  const Expr *Cur = E;
-  while (const auto *P =
-             dyn_cast_or_null<Expr>(parentSkippingParens(Ctx, Cur))) {
-    const auto *BO = dyn_cast<BinaryOperator>(P);
-    const auto *CO = dyn_cast<ConditionalOperator>(P);
-    const auto *Call = dyn_cast<CallExpr>(P);
-    if (BO && BO->isComparisonOp())
-      return BO;
-    bool Climb = isDouble(P->getType()) &&
-                 (isSignOp(P) ||
-                  (BO && !isa<CompoundAssignOperator>(BO) &&
-                   (BO->isAdditiveOp() || BO->isMultiplicativeOp())) ||
-                  (CO && CO->getCond()->IgnoreParens() != Cur) ||
-                  (Call && isMathCall(Call)));
-    if (!Climb)
-      break;
-    Cur = P;
-  }
-  return Cur;
-}
-
-/// Whether the double result of the promoted-float expression \p E ends up
-/// as float: converted back to float, compared, or accumulated into a float.
-/// Where it flows into double storage (a double variable, a double
-/// parameter, varargs) the double arithmetic is on purpose. With
-/// \p Integers, the arithmetic on the way may hold integer data made double
-/// (isPromotedNumber; \p HasInteger is set when it does), and comparisons
-/// do not count.
-bool isFloatContext(ASTContext &Ctx, const Expr *E, bool Integers = false,
-                    bool *HasInteger = nullptr) {
-  bool Unused = false;
-  bool &Has = HasInteger ? *HasInteger : Unused;
-  auto Promoted = [&](const Expr *X) {
-    return Integers ? isPromotedNumber(Ctx, X, Has) : isPromotedFloat(X);
-  };
-  const Stmt *Cur = E;
-  const Stmt *P = parentSkippingParens(Ctx, Cur);
-  while (P) {
-    const auto *BO = dyn_cast<BinaryOperator>(P);
-    const auto *Call = dyn_cast<CallExpr>(P);
-    const auto *CO = dyn_cast<ConditionalOperator>(P);
-    if (isSignOp(P) ||
-        (CO && CO->getCond()->IgnoreParens() != Cur && Promoted(CO)) ||
-        (BO && !isa<CompoundAssignOperator>(BO) &&
-         (BO->isAdditiveOp() || BO->isMultiplicativeOp()) && Promoted(BO)) ||
-        (Call && !Integers && isPromotedFloat(Call))) {
-      Cur = P;
-      P = parentSkippingParens(Ctx, Cur);
-      continue;
-    }
-    break;
-  }
-  if (!P)
-    return false;
-  if (isImplicitConversionToFloat(P))
-    return true;
-  // `[](float v) { return v * 2.0; }`: the literal makes the deduced return
-  // type double.
-  if (isa<ReturnStmt>(P)) {
-    const FunctionDecl *FD = enclosingFunction(Ctx, *P);
-    return FD && FD->getDeclaredReturnType()->getContainedAutoType();
-  }
-  const auto *BO = dyn_cast<BinaryOperator>(P);
-  if (!BO)
-    return false;
-  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(BO))
-    return CAO->getRHS()->IgnoreParens() == Cur &&
-           isFloat(CAO->getLHS()->getType());
-  if (BO->isComparisonOp() && !Integers) {
-    const Expr *Other =
-        BO->getLHS()->IgnoreParens() == Cur ? BO->getRHS() : BO->getLHS();
-    return isPromotedFloat(Other) || isLiteralOnly(Other);
-  }
-  return false;
-}
-
-/// Where the floating-point value of \p E is converted to an integer, if it
-/// is: followed up through floating-point arithmetic, calls that return a
-/// floating-point value (`fmaxf(th, 20.f)`), and the local variables it is
-/// stored into (up to a few of them). A result truncated or rounded to an
-/// integer there turns a last-bits difference into a different integer
-/// wherever the exact value is one (`0.24 * 142 + 0.92 * 1` is 35.0 in double,
-/// 34.99998 in float).
-SourceLocation integerConversionOf(ASTContext &Ctx, const Expr *E,
-                                   const FunctionDecl *FD,
-                                   llvm::SmallPtrSetImpl<const VarDecl *> &Seen,
-                                   unsigned Depth = 0) {
-  if (Depth > 4)
-    return {};
-  const Stmt *Cur = E;
-  const VarDecl *Into = nullptr;
-  // `acc += 0.1 * x`: the value goes on in `acc`.
-  if (const auto *CAO = dyn_cast<CompoundAssignOperator>(E)) {
-    if (CAO->getLHS()->getType()->isIntegerType())
-      return CAO->getOperatorLoc();
-    if (const auto *Ref =
-            dyn_cast<DeclRefExpr>(CAO->getLHS()->IgnoreParenImpCasts()))
-      Into = dyn_cast<VarDecl>(Ref->getDecl());
-  }
-  while (!Into) {
-    DynTypedNodeList Parents = Ctx.getParents(*Cur);
-    if (Parents.empty())
-      return {};
-    if (const auto *VD = Parents[0].get<VarDecl>()) {
-      if (VD->getInit() && VD->getInit()->IgnoreParenImpCasts() ==
-                               cast<Expr>(Cur)->IgnoreParenImpCasts())
-        Into = VD;
-      break;
-    }
-    const auto *P = Parents[0].get<Expr>();
-    if (!P)
-      return {};
-    if (const auto *Cast = dyn_cast<CastExpr>(P)) {
-      if (Cast->getCastKind() == CK_FloatingToIntegral)
-        return Cast->getBeginLoc().isValid() ? Cast->getBeginLoc()
-                                             : P->getExprLoc();
-      if (!P->getType()->isRealFloatingType())
-        return {};
-      Cur = P;
-      continue;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
-      if (BO->isAssignmentOp()) {
-        if (BO->getRHS()->IgnoreParens() != Cur)
-          return {};
-        // `n += 0.5 * x` with an integer `n`.
-        if (BO->getLHS()->getType()->isIntegerType())
-          return BO->getOperatorLoc();
-        if (const auto *Ref =
-                dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-          Into = dyn_cast<VarDecl>(Ref->getDecl());
-        break;
-      }
-      if (!BO->isAdditiveOp() && !BO->isMultiplicativeOp())
-        return {};
-      Cur = P;
-      continue;
-    }
-    if (isa<ParenExpr>(P) || isSignOp(P) ||
-        (isa<CallExpr>(P) && P->getType()->isRealFloatingType())) {
-      Cur = P;
-      continue;
-    }
-    if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
-      if (CO->getCond()->IgnoreParens() == Cur)
-        return {};
-      Cur = P;
-      continue;
-    }
-    return {};
-  }
-  // Stored into a local variable: where each of its uses goes.
-  if (!Into || !Into->isLocalVarDecl() || !FD || !FD->hasBody() ||
-      !Into->getType()->isRealFloatingType() || !Seen.insert(Into).second)
-    return {};
-  for (const BoundNodes &Use :
-       match(findAll(declRefExpr(to(varDecl(equalsNode(Into)))).bind("use")),
-             *FD->getBody(), Ctx)) {
-    const auto *Ref = Use.getNodeAs<DeclRefExpr>("use");
-    if (SourceLocation Loc = integerConversionOf(Ctx, Ref, FD, Seen, Depth + 1);
-        Loc.isValid())
-      return Loc;
-  }
-  return {};
-}
-
-std::string literalSpelling(const FloatingLiteral *Lit, const SourceManager &SM,
-                            const LangOptions &LO) {
-  SourceLocation Loc = SM.getSpellingLoc(Lit->getLocation());
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(Loc, Loc), SM, LO)
-      .str();
-}
-
-} // namespace
+using namespace double_promotion;
 
 DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      StrictNumerics(Options.get("StrictNumerics", false)) {}
+      StrictNumerics(Options.get("StrictNumerics", false)),
+      ReportNarrowed(Options.get("ReportNarrowed", true)) {}
 
 void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictNumerics", StrictNumerics);
+  Options.store(Opts, "ReportNarrowed", ReportNarrowed);
 }
 
 void DoublePromotionCheck::registerMatchers(MatchFinder *Finder) {
@@ -432,7 +42,7 @@ void DoublePromotionCheck::registerMatchers(MatchFinder *Finder) {
       floatLiteral(unless(isExpansionInSystemHeader())).bind("lit"), this);
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName(std::vector<StringRef>(
-                   std::begin(MathFunctions), std::end(MathFunctions))))),
+                   mathFunctions().begin(), mathFunctions().end())))),
                unless(isExpansionInSystemHeader()))
           .bind("call"),
       this);
@@ -442,7 +52,10 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
   SM = Result.SourceManager;
   LangOpts = &Result.Context->getLangOpts();
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call")) {
-    checkMathCall(Call, Result);
+    if (isNvccDoublePow(Call))
+      checkNvccDoublePow(Call, Result);
+    else
+      checkMathCall(Call, Result);
     return;
   }
   const auto *Lit = Result.Nodes.getNodeAs<FloatingLiteral>("lit");
@@ -521,6 +134,12 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
       if (hasNvccDoublePow(BO->getLHS()->IgnoreParens() == Node ? BO->getRHS()
                                                                 : BO->getLHS()))
         continue;
+    // `0.055 * T + 0.0074 * pow(T, 2)`: the pow (reported itself) keeps
+    // the whole computation double under nvcc, and the suffix here would
+    // only add a conversion to it.
+    if (isa_and_nonnull<Expr>(Parent) &&
+        containsNvccDoublePow(promotedComputation(Ctx, cast<Expr>(Parent))))
+      continue;
     // The literal alone, or with signs: what nvcc folds into one constant.
     bool SingleLiteral = isSignedLiteral(cast<Expr>(Node));
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
@@ -594,6 +213,40 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
     if (Occ.Promotes && isa_and_nonnull<Expr>(Parent) &&
         isFoldedConstant(promotedComputation(Ctx, cast<Expr>(Parent)), Ctx))
       Occ.Promotes = false;
+    // `exp(-0.5 * x)`: the computation is the argument of a double math
+    // call, which the suffix switches to its float overload.
+    if (Occ.Promotes && isa_and_nonnull<Expr>(Parent)) {
+      const Expr *Top = promotedComputation(Ctx, cast<Expr>(Parent));
+      const CallExpr *Call = nullptr;
+      for (const Stmt *S = Parent; S && S != Top && !Call;) {
+        const Stmt *Up = parentSkippingParens(Ctx, S);
+        Call = dyn_cast_or_null<CallExpr>(Up);
+        S = Up;
+      }
+      if (!Call)
+        if (const auto *Up = dyn_cast_or_null<ImplicitCastExpr>(
+                parentSkippingParens(Ctx, Top)))
+          Call = dyn_cast_or_null<CallExpr>(parentSkippingParens(Ctx, Up));
+      const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+      if (Callee && Callee->getIdentifier() &&
+          llvm::is_contained(mathFunctions(), Callee->getName()) &&
+          !isExactMathFunction(Callee->getName()))
+        Occ.OverloadOf = Callee->getName().str();
+    }
+    if (Occ.Promotes && isa_and_nonnull<Expr>(Parent)) {
+      std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+        if (!S || S == Node || isa<LambdaExpr>(S))
+          return;
+        if (const auto *L = dyn_cast<FloatingLiteral>(S)) {
+          if (isDouble(L->getType()))
+            Occ.OtherLiterals.push_back(SM->getSpellingLoc(L->getLocation()));
+          return;
+        }
+        for (const Stmt *Child : S->children())
+          Collect(Child);
+      };
+      Collect(promotedComputation(Ctx, cast<Expr>(Parent)));
+    }
     if (Occ.Promotes && Parent) {
       llvm::SmallPtrSet<const VarDecl *, 4> Seen;
       Occ.ToInteger = SM->getFileLoc(
@@ -684,16 +337,131 @@ void DoublePromotionCheck::noteNumerics(SourceLocation Loc, StringRef Spelling,
         << Spelling << Rel;
 }
 
-namespace {
-// Math functions whose float form returns exactly the double function's
-// result rounded to float, for float arguments: exact operations (the result
-// is representable) and single correctly rounded operations (by the
-// double-rounding argument). sqrt is left out: sqrtf is correctly rounded
-// only with -prec-sqrt=true.
-const char *const ExactMathFunctions[] = {
-    "ceil", "copysign",  "fabs",      "fdim", "floor", "fmax", "fmin",
-    "fmod", "nearbyint", "remainder", "rint", "round", "trunc"};
-} // namespace
+void DoublePromotionCheck::checkNvccDoublePow(
+    const CallExpr *Call, const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  if (Call->isTypeDependent() ||
+      !isDeviceFunction(enclosingFunction(Ctx, *Call)))
+    return;
+  // Where clang's AST converts the float result to double, the double
+  // computation must end as float: `double d = pow(t, 2)` is double on
+  // purpose.
+  const Stmt *Up = parentSkippingParens(Ctx, Call);
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Up);
+  bool Direct = !Cast || !isDouble(Cast->getType());
+  if (!Direct && !isFloatContext(Ctx, Cast))
+    return;
+  SourceLocation Loc = SM->getFileLoc(Call->getBeginLoc());
+  if (!ReportedCalls.try_emplace(Loc, true).second)
+    return;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreImpCasts());
+  const Expr *Base = Call->getArg(0)->IgnoreParenImpCasts();
+  const Expr *Exp = Call->getArg(1)->IgnoreParenImpCasts();
+  std::optional<llvm::APSInt> N = Exp->getIntegerConstantExpr(Ctx);
+  auto Text = [&](const Expr *E) {
+    return Lexer::getSourceText(
+        CharSourceRange::getTokenRange(E->getSourceRange()), *SM, *LangOpts);
+  };
+  // The square of a variable: `t * t` is the float square, correctly
+  // rounded, i.e. the double square rounded to float.
+  bool Square = N && *N == 2 && isa<DeclRefExpr>(Base) &&
+                !Base->getBeginLoc().isMacroID();
+  StringRef BaseText = Square ? Text(Base) : StringRef();
+  std::string WhyNot;
+  if (!Ref || Call->getBeginLoc().isMacroID() || Call->getEndLoc().isMacroID())
+    WhyNot = "the call is spelled in a macro";
+  else if (!Square && (StrictNumerics || Ref->hasQualifier()))
+    WhyNot = StrictNumerics ? "StrictNumerics is on, and 'powf' need not "
+                              "return the value of 'pow' rounded to float"
+                            : "the call is qualified; write 'powf' or "
+                              "multiply out the power";
+  else if (Square && StrictNumerics && !Direct)
+    WhyNot = "StrictNumerics is on, and the square rounded to float changes "
+             "the double arithmetic around it";
+  // The literals of the double computation around the call (`0.055 * T +
+  // 0.0074 * pow(T, 2)`) are not reported on their own: fixed with the
+  // call, the whole computation becomes float, with no conversion added.
+  SmallVector<const FloatingLiteral *, 4> Literals;
+  bool LiteralsFixable = true;
+  {
+    // The arithmetic around the call: up through parentheses, implicit
+    // conversions and `+ - * /` (`pi * pow(r, 2) * len * 1e-15`).
+    const Stmt *Top = Call;
+    while (const Stmt *P = parentSkippingParens(Ctx, Top)) {
+      const auto *BO = dyn_cast<BinaryOperator>(P);
+      if (!isa<ImplicitCastExpr>(P) && !isSignOp(P) &&
+          !(BO && !isa<CompoundAssignOperator>(BO) &&
+            (BO->isAdditiveOp() || BO->isMultiplicativeOp())))
+        break;
+      Top = P;
+    }
+    std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return;
+      if (const auto *L = dyn_cast<FloatingLiteral>(S)) {
+        if (!isDouble(L->getType()))
+          return;
+        Literals.push_back(L);
+        LiteralsFixable &=
+            L->getLocation().isFileID() && whyNotFixable(toFloat(L)).empty();
+        return;
+      }
+      for (const Stmt *Child : S->children())
+        Collect(Child);
+    };
+    Collect(Top);
+  }
+  if (WhyNot.empty() && !Literals.empty() && !LiteralsFixable)
+    WhyNot = "a literal of the computation around it is spelled in a macro or "
+             "is not representable in float, and the computation would stay "
+             "double";
+  {
+    auto Diag = diag(Loc, "'pow' of a float and an integer computes in "
+                          "double with nvcc (libstdc++'s std::pow promotes "
+                          "both arguments); use %select{'powf'|'%1 * %1'}0")
+                << Square << BaseText;
+    if (WhyNot.empty())
+      for (const FloatingLiteral *L : Literals)
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(L->getLocation(), 0, *SM, *LangOpts),
+            "f");
+    if (WhyNot.empty()) {
+      if (Square)
+        Diag << FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(Call->getSourceRange()),
+            ("(" + BaseText + " * " + BaseText + ")").str());
+      else
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(Ref->getLocation(), 0, *SM, *LangOpts),
+            "f");
+    }
+  }
+  if (!Literals.empty() && WhyNot.empty()) {
+    std::string Names;
+    for (const FloatingLiteral *L : Literals)
+      Names += (Names.empty() ? "'" : ", '") +
+               literalSpelling(L, *SM, *LangOpts) + "'";
+    diag(Loc,
+         "the literals of the computation around it (%0) get the 'f' suffix "
+         "too, so that it is computed in float: its results can change in "
+         "the last bits",
+         DiagnosticIDs::Note)
+        << Names;
+  } else if (Square && !Direct) {
+    diag(Loc,
+         "'%0 * %0' is the square rounded to float, where the double 'pow' "
+         "kept it exact: the double arithmetic around it can change in the "
+         "last bits",
+         DiagnosticIDs::Note)
+        << BaseText;
+  } else if (!Square)
+    diag(Loc,
+         "'powf' is a different implementation from 'pow': its result can "
+         "differ from 'pow' rounded to float in the last bits",
+         DiagnosticIDs::Note);
+  if (!WhyNot.empty())
+    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+}
 
 void DoublePromotionCheck::checkMathCall(
     const CallExpr *Call, const MatchFinder::MatchResult &Result) {
@@ -729,7 +497,7 @@ void DoublePromotionCheck::checkMathCall(
   bool InStd =
       CalleeText.starts_with("std::") || CalleeText.starts_with("::std::");
   std::string FloatName = InStd ? "std::" + Name : Name + "f";
-  bool Exact = llvm::is_contained(ExactMathFunctions, Name);
+  bool Exact = isExactMathFunction(Name);
 
   std::string WhyNot;
   if (!AllFloatOrLiteral)
@@ -874,6 +642,34 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
                         AllNarrowed ? SourceLocation() : ToInteger});
   }
 
+  // A literal whose computation stays double through another literal that
+  // is not rewritten (`atan(x) * ONE_OVER_PI + 0.5` with ONE_OVER_PI
+  // defined in a header): its own suffix would leave the f64 arithmetic,
+  // and it is not the cause. The other one is reported as the cause.
+  {
+    llvm::DenseMap<SourceLocation, const Verdict *> BySpelling;
+    for (const Verdict &Vd : Verdicts)
+      BySpelling[Vd.Site->SpellingLoc] = &Vd;
+    llvm::DenseSet<const Verdict *> Blocked;
+    for (const Verdict &Vd : Verdicts) {
+      if (!Vd.WhyNot.empty())
+        continue;
+      for (SourceLocation Other : Vd.First->OtherLiterals) {
+        auto It = BySpelling.find(Other);
+        if (It != BySpelling.end() && !It->second->WhyNot.empty() &&
+            It->second->First->Operand != Vd.First->Operand) {
+          Blocked.insert(&Vd);
+          break;
+        }
+      }
+    }
+    if (!Blocked.empty())
+      Verdicts.erase(
+          llvm::remove_if(
+              Verdicts, [&](const Verdict &Vd) { return Blocked.count(&Vd); }),
+          Verdicts.end());
+  }
+
   // With the suffix, the integer is converted to float rather than double,
   // and the arithmetic rounds in float.
   auto NoteIntegerToFloat = [&](SourceLocation Loc, StringRef Spelling) {
@@ -899,6 +695,10 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       const LiteralSite &Site = *Vd.Site;
       const FloatValue &V = Site.Value;
       SourceLocation Loc = Vd.First->ExpansionLoc;
+      // nvcc computes it in float already: the suffix changes no
+      // instruction (checked with nvcc -ptx, cuda-double-promotion-ptx.cu).
+      if (Vd.AllNarrowed && !ReportNarrowed)
+        continue;
       {
         // Where nvcc narrows anyway, the finding is that the source says
         // double where the code is float: the suffix says what it does.
@@ -923,6 +723,23 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       // values.
       if (!Vd.AllNarrowed || V.Underflows || V.Subnormal)
         noteNumerics(Loc, Site.Spelling, V);
+      // An exact literal still moves the arithmetic around it from double
+      // to float.
+      if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.AnyFromInteger &&
+          V.Representable && !V.Subnormal && !V.Underflows)
+        diag(Loc,
+             "'%0' is exact in float, but with '%0f' the operations around it "
+             "round to float instead of double: results can change in the "
+             "last bits",
+             DiagnosticIDs::Note)
+            << Site.Spelling;
+      if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.First->OverloadOf.empty())
+        diag(Loc,
+             "with '%0f' the argument of '%1' becomes float, and the call its "
+             "float overload: a different implementation, whose result can "
+             "differ in the last bits",
+             DiagnosticIDs::Note)
+            << Site.Spelling << Vd.First->OverloadOf;
       // With the suffix, the integer is converted to float rather than
       // double, and the arithmetic rounds in float.
       if (Vd.AnyFromInteger)

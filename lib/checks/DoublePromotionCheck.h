@@ -64,6 +64,9 @@ private:
     /// Integer data made double by it, the result narrowed into a float
     /// (`float px = 1.0 / width;`): never narrowed by nvcc.
     bool FromInteger = false;
+    /// The double math function whose argument the computation is
+    /// (`exp(-0.5 * x)`): the suffix switches it to its float overload.
+    std::string OverloadOf;
     NarrowKind Narrowing = NotNarrowed;
     /// Where the result, narrowed to float, is converted to an integer
     /// (`uchar_out[i] = fmaxf(th, 20.f)` after `float th = 0.92 * x[i]`):
@@ -74,6 +77,11 @@ private:
     /// expression that holds it (`(1.0 / PI)`), by where it is written.
     std::pair<SourceLocation, SourceLocation> Operand;
     std::string OperandText; ///< As written at the use (`K`).
+    /// The spelling locations of the other double literals of the same
+    /// double computation (`0.5` and `ONE_OVER_PI`'s literals in
+    /// `atan(x) * ONE_OVER_PI + 0.5`): where one of them is not rewritten,
+    /// the computation stays double whatever this literal becomes.
+    llvm::SmallVector<SourceLocation, 2> OtherLiterals;
   };
   /// Every occurrence of one spelled literal. A fix is only offered when
   /// every occurrence promotes (a template also instantiated for double, a
@@ -89,10 +97,15 @@ private:
     SmallVector<Occurrence, 2> Occurrences;
   };
 
+  void checkNvccDoublePow(const CallExpr *Call,
+                          const ast_matchers::MatchFinder::MatchResult &Result);
   void checkMathCall(const CallExpr *Call,
                      const ast_matchers::MatchFinder::MatchResult &Result);
 
   const bool StrictNumerics;
+  /// Also report literals in operations that nvcc already computes in float
+  /// (the suffix changes no instruction).
+  const bool ReportNarrowed;
   llvm::MapVector<SourceLocation, LiteralSite> Sites;
   llvm::DenseMap<SourceLocation, bool> ReportedCalls;
   llvm::DenseSet<const FloatingLiteral *> VisitedLiterals;

@@ -12,6 +12,7 @@
 #include "cudalint/analysis/ThreadIndex.h"
 #include "cudalint/analysis/ValueRange.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -453,6 +454,7 @@ bool changesVars(ASTContext &Ctx, const Stmt *S,
 bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V,
                        const DeclRefExpr *Use) {
   constexpr unsigned MaxTrips = 16;
+  constexpr unsigned MaxPragmaTrips = 1024;
   if (!V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
       !V->hasLocalStorage())
     return false;
@@ -542,15 +544,37 @@ bool isUnrolledCounter(ASTContext &Ctx, const VarDecl *V,
   }
   if (!Step || *Start <= 0)
     return false;
+  // `#pragma unroll` (or `#pragma unroll N` with N at least the trip
+  // count) unrolls the loop fully at any trip count: nvcc emits no div or
+  // rem for `x % k` over k = 1..32 under it (checked with nvcc -ptx).
+  std::optional<int64_t> PragmaCount;
+  bool PragmaFull = false;
+  {
+    DynTypedNodeList P = Ctx.getParents(*FS);
+    if (const auto *AS = P.empty() ? nullptr : P[0].get<AttributedStmt>())
+      for (const Attr *A : AS->getAttrs())
+        if (const auto *LH = dyn_cast<LoopHintAttr>(A)) {
+          if (LH->getOption() == LoopHintAttr::Unroll &&
+              LH->getState() != LoopHintAttr::Disable)
+            PragmaFull = true;
+          else if (LH->getOption() == LoopHintAttr::UnrollCount &&
+                   LH->getValue())
+            PragmaCount = Const(LH->getValue());
+        }
+  }
+  unsigned Limit = PragmaFull || PragmaCount ? MaxPragmaTrips : MaxTrips;
   unsigned Trips = 0;
   for (int64_t X = *Start; CondOp == BO_LT ? X < *Bound : X <= *Bound;) {
-    if (++Trips > MaxTrips)
+    if (++Trips > Limit)
       return false;
     std::optional<int64_t> Next = Step(X);
     if (!Next || *Next <= X || *Next > (int64_t(1) << 40))
       return false;
     X = *Next;
   }
+  // `#pragma unroll N` below the trip count leaves the loop rolled.
+  if (!PragmaFull && PragmaCount && *PragmaCount < int64_t(Trips))
+    return false;
   // Changed nowhere but in the increment.
   auto Matches = match(
       findAll(declRefExpr(to(varDecl(equalsNode(V)))).bind("ref")), *FS, Ctx);

@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -32,20 +33,6 @@ constexpr uint64_t MaxBlocksPerMultiprocessor = 32;
 constexpr uint64_t SharedPerMultiprocessor = 228 * 1024;
 constexpr uint64_t SharedReservedPerBlock = 1024;
 
-/// The variables \p E refers to.
-void referencedVars(const Expr *E,
-                    llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
-  if (!E)
-    return;
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-      Out.insert(V);
-  for (const Stmt *Child : E->children())
-    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      referencedVars(CE, Out);
-}
-
 /// The number of threads (or blocks) that the launch configuration
 /// argument \p E (a `dim3` or an integer) describes, if it is a constant.
 std::optional<uint64_t> count(const Expr *E, const FunctionDecl &FD,
@@ -59,6 +46,47 @@ std::optional<uint64_t> count(const Expr *E, const FunctionDecl &FD,
   for (int64_t V : *S)
     N = llvm::SaturatingMultiply(N, uint64_t(V));
   return N;
+}
+
+/// The bytes of static shared memory (`__shared__` variables of a constant
+/// size) that the body of \p Kernel declares, and the functions it calls
+/// with visible bodies, to a depth of 4 (each callee counted once).
+uint64_t staticSharedBytes(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
+    llvm::SmallPtrSet<const Decl *, 16> Seen;
+    uint64_t Bytes = 0;
+    unsigned Depth = 0;
+    explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+    bool VisitVarDecl(VarDecl *V) {
+      if (!V->hasAttr<CUDASharedAttr>() || V->hasExternalStorage() ||
+          V->getType()->isDependentType() || V->getType()->isIncompleteType() ||
+          !Seen.insert(V).second)
+        return true;
+      if (const auto *CAT = Ctx.getAsConstantArrayType(V->getType());
+          CAT || !V->getType()->isArrayType())
+        Bytes = llvm::SaturatingAdd(
+            Bytes,
+            uint64_t(Ctx.getTypeSizeInChars(V->getType()).getQuantity()));
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+      if (Def && Def->hasBody() && Depth < 4 && Seen.insert(Def).second) {
+        ++Depth;
+        TraverseStmt(Def->getBody());
+        --Depth;
+      }
+      return true;
+    }
+  } Fn(Ctx);
+  const FunctionDecl *Def = Kernel ? Kernel->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody())
+    return 0;
+  Fn.Seen.insert(Def);
+  Fn.TraverseStmt(Def->getBody());
+  return Fn.Bytes;
 }
 
 /// An upper bound on the value of the grid expression \p E at the launch
@@ -246,23 +274,22 @@ void LaunchShapeCheck::check(const MatchFinder::MatchResult &Result) {
           *Threads % WarpSize == 0)
         return;
     }
-    // Dynamic shared memory that grows with the block (`<<<g, bsize,
-    // bsize * 32 * sizeof(long)>>>`, bitpermute) and already allows fewer
-    // than 32 blocks per multiprocessor: shared memory, not the block
-    // limit, sets how many warps are resident, and larger blocks would
-    // ask for proportionally more of it.
-    if (*Threads % WarpSize == 0 && Config->getNumArgs() > 2 &&
-        !isa<CXXDefaultArgExpr>(Config->getArg(2))) {
-      const Expr *Shared = Config->getArg(2);
-      llvm::SmallPtrSet<const VarDecl *, 4> BlockVars, SharedVars;
-      referencedVars(Block, BlockVars);
-      referencedVars(Shared, SharedVars);
-      bool Grows = llvm::any_of(
-          BlockVars, [&](const VarDecl *V) { return SharedVars.count(V); });
-      std::optional<uint64_t> Bytes = count(Shared, *FD, Ctx);
-      if (Grows && Bytes &&
-          SharedPerMultiprocessor / (*Bytes + SharedReservedPerBlock) <
-              MaxBlocksPerMultiprocessor)
+    // Shared memory that already allows fewer than 32 blocks per
+    // multiprocessor: the kernel's static `__shared__` variables and a
+    // constant dynamic size (or one that grows with the block, `<<<g,
+    // bsize, bsize * 32 * sizeof(long)>>>`, bitpermute). Then shared
+    // memory, not the limit of 32 resident blocks, sets how many blocks
+    // are resident, and the limit the finding is about cannot bind.
+    if (*Threads % WarpSize == 0) {
+      uint64_t Bytes = staticSharedBytes(Launch->getDirectCallee(), Ctx);
+      if (Config->getNumArgs() > 2 &&
+          !isa<CXXDefaultArgExpr>(Config->getArg(2)))
+        if (std::optional<uint64_t> Dynamic =
+                count(Config->getArg(2), *FD, Ctx))
+          Bytes = llvm::SaturatingAdd(Bytes, *Dynamic);
+      if (SharedPerMultiprocessor /
+              llvm::SaturatingAdd(Bytes, SharedReservedPerBlock) <
+          MaxBlocksPerMultiprocessor)
         return;
     }
   }

@@ -3,7 +3,9 @@
 #include "LegacyRuntimeApiCheck.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace clang::ast_matchers;
@@ -118,6 +120,57 @@ AST_MATCHER(RecordDecl, isSurfaceReference) {
               ->getTemplatedDecl()
               ->hasAttr<CUDADeviceBuiltinSurfaceTypeAttr>() ||
           isLegacyAnnotated(Spec));
+}
+
+/// How a texture object replacing the reference of type \p T is read, by
+/// the reference's dimensionality (`texture<T, dim, mode>`) and, for a
+/// normalized-float read mode, the float type the fetch returns.
+std::string textureObjectRead(QualType T, ASTContext &Ctx) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  std::string Elem = "T";
+  int64_t Dim = 1, Mode = 0;
+  if (Spec && Spec->getTemplateArgs().size() >= 1) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    QualType ET = Args[0].getAsType();
+    Elem = ET.getAsString(Ctx.getPrintingPolicy());
+    if (Args.size() >= 2 && Args[1].getKind() == TemplateArgument::Integral)
+      Dim = Args[1].getAsIntegral().getExtValue();
+    if (Args.size() >= 3 && Args[2].getKind() == TemplateArgument::Integral)
+      Mode = Args[2].getAsIntegral().getExtValue();
+    // cudaReadModeNormalizedFloat: 8- and 16-bit integers read as float.
+    if (Mode == 1) {
+      StringRef E = Elem;
+      if (ET->isIntegerType()) {
+        Elem = "float";
+      } else {
+        for (StringRef Prefix : {"uchar", "char", "ushort", "short"})
+          if (E.starts_with(Prefix) && E.size() == Prefix.size() + 1 &&
+              llvm::isDigit(E.back())) {
+            Elem = ("float" + E.take_back(1)).str();
+            break;
+          }
+      }
+    }
+  }
+  std::string R = "'";
+  switch (Dim) {
+  case 0x02:
+    return R + "tex2D<" + Elem + ">(obj, x, y)'";
+  case 0x03:
+    return R + "tex3D<" + Elem + ">(obj, x, y, z)'";
+  case 0x0C:
+    return R + "texCubemap<" + Elem + ">(obj, x, y, z)'";
+  case 0xF1:
+    return R + "tex1DLayered<" + Elem + ">(obj, x, layer)'";
+  case 0xF2:
+    return R + "tex2DLayered<" + Elem + ">(obj, x, y, layer)'";
+  case 0xFC:
+    return R + "texCubemapLayered<" + Elem + ">(obj, x, y, z, layer)'";
+  default:
+    return R + "tex1Dfetch<" + Elem + ">(obj, i)' (linear memory) or 'tex1D<" +
+           Elem + ">(obj, x)' (a CUDA array)";
+  }
 }
 
 } // namespace
@@ -252,8 +305,9 @@ void LegacyRuntimeApiCheck::check(const MatchFinder::MatchResult &Result) {
         << Var;
     diag(Var->getLocation(),
          "create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass "
-         "it to the kernel and read it with 'tex1Dfetch<T>(obj, i)'",
-         DiagnosticIDs::Note);
+         "it to the kernel and read it with %0",
+         DiagnosticIDs::Note)
+        << textureObjectRead(Var->getType(), *Result.Context);
     return;
   }
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("texcall");

@@ -412,6 +412,9 @@ constexpr uint64_t MaxRegisterWords = 64;
 /// A thread has at most 255 registers: a larger array is in local memory
 /// whatever its indices.
 constexpr uint64_t MaxThreadRegisters = 255;
+/// An array this small whose accesses all run once per thread (outside
+/// loops) costs a few L1-cached local accesses per thread: not reported.
+constexpr int64_t SmallArrayBytes = 32;
 /// Longer loops are not worth unrolling for it.
 constexpr int64_t MaxUnrollTrip = 128;
 
@@ -622,6 +625,15 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
                  (!A.Class.OtherRunTime && A.Class.PredicateBits <= 3);
         });
     if (llvm::any_of(Accesses, IsRunTime) && (ReadOnlyTable || FewSelected))
+      return;
+    // A small array (32 bytes or less) whose every access runs once per
+    // thread, outside loops: a few local-memory accesses per thread, of one
+    // or two L1 cache lines. Not worth acting on.
+    if (Ctx.getTypeSizeInChars(Array->getType()).getQuantity() <=
+            SmallArrayBytes &&
+        llvm::none_of(Accesses, [&](const Classified &A) {
+          return isInsideLoop(Ctx, A.Sub, FD->getBody());
+        }))
       return;
   }
 

@@ -825,6 +825,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.ReadOnly &= R.ReadOnly;
       Info.PlainAccess |= R.PlainAccess;
       Info.ExplicitLoad |= R.ExplicitLoad;
+      Info.PlainAccessInLoop |= R.PlainAccessInLoop;
+      Info.PassedOn |= R.PassedOn;
+      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -846,6 +849,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.ReadOnly &= R.ReadOnly;
       Info.PlainAccess |= R.PlainAccess;
       Info.ExplicitLoad |= R.ExplicitLoad;
+      Info.PlainAccessInLoop |= R.PlainAccessInLoop;
+      Info.PassedOn |= R.PassedOn;
+      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
       if (Info.ConstBlocker.empty())
         Info.ConstBlocker = R.ConstBlocker;
       Info.NonConstLocals.append(R.NonConstLocals.begin(),
@@ -861,6 +867,39 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   UsedAsValue.clear();
   Ctx = nullptr;
 }
+
+namespace {
+/// Whether the load \p L (an lvalue read through the pointer) is the whole
+/// right-hand side of an assignment to an element of a `__shared__` array.
+bool isStagedIntoShared(const Expr *L, ASTContext &Ctx) {
+  DynTypedNode N = DynTypedNode::create(*L);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(N);
+    if (Parents.empty())
+      return false;
+    const auto *P = Parents[0].get<Expr>();
+    if (!P)
+      return false;
+    if (isa<ParenExpr>(P) ||
+        (isa<ImplicitCastExpr>(P) &&
+         cast<ImplicitCastExpr>(P)->getCastKind() == CK_LValueToRValue)) {
+      N = Parents[0];
+      continue;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(P);
+    if (!BO || BO->getOpcode() != BO_Assign ||
+        BO->getRHS()->IgnoreParenImpCasts() != L->IgnoreParens())
+      return false;
+    const Expr *Base = BO->getLHS()->IgnoreParenImpCasts();
+    while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base))
+      Base = ASE->getBase()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return V && V->hasAttr<CUDASharedAttr>() && V->getType()->isArrayType();
+  }
+  return false;
+}
+} // namespace
 
 void MissingRestrictCheck::diagnose(const ParamInfo &Info,
                                     ReadOnlyPointerAnalysis &Analysis) {
@@ -883,7 +922,24 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
   // Read only by explicit load instructions (`__ldcs(p + i)`, an inline asm
   // `ld.global.cs`): the instruction and its cache policy are written out,
   // and `const __restrict__` changes nothing.
-  if (Info.ReadOnly && Info.ExplicitLoad && !Info.PlainAccess)
+  // Also where the loads in loops are all explicit and the plain ones run
+  // once per thread (`float first = p[0];` before a loop of
+  // `__ldcs(p + i)`): one load per thread is not worth a change.
+  if (Info.ReadOnly && Info.ExplicitLoad &&
+      (!Info.PlainAccess ||
+       (Info.ExplicitLoadInLoop && !Info.PlainAccessInLoop)))
+    return;
+  // Staged into shared memory: every load of the pointer is one element
+  // stored straight into a `__shared__` array (`tile[ty][tx] = A[row * n +
+  // k + tx];` of a tiled GEMM), each element loaded once per block and then
+  // read from shared memory. ld.global.nc buys nothing for such loads on
+  // sm_70 and later, where the read-only data cache is the L1 cache that
+  // ld.global uses too (nvcc -ptx -arch=sm_90 changes ld.global to
+  // ld.global.nc, nothing else).
+  if (Info.ReadOnly && !Info.PassedOn && !Info.InTemplate &&
+      !Info.Loads.empty() && llvm::all_of(Info.Loads, [&](const Expr *L) {
+        return isStagedIntoShared(L, *Ctx);
+      }))
     return;
 
   bool NeedConst = false, NeedRestrict = false;

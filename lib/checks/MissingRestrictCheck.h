@@ -39,6 +39,10 @@ private:
     /// Dereferenced by ordinary code, and read by explicit load
     /// instructions (see ReadOnlyResult).
     bool PlainAccess = false, ExplicitLoad = false;
+    /// A plain access inside a loop; passed to a function that reads it.
+    bool PlainAccessInLoop = false, PassedOn = false;
+    /// An explicit load inside a loop.
+    bool ExplicitLoadInLoop = false;
     bool InTemplate = false;
     /// Whether an instantiation of the template pattern was analysed.
     bool PatternAnalysed = false;

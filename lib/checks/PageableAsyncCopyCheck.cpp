@@ -884,6 +884,40 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
   return Vis.Sync ? Step::Sync : Vis.Host ? Step::Host : Step::None;
 }
 
+/// Whether \p Call lies between a `cudaStreamBeginCapture` and the next
+/// `cudaStreamEndCapture` of its function \p F, in source order: it is
+/// recorded into a graph, not run.
+bool inStreamCapture(const CallExpr *Call, const FunctionDecl *F,
+                     ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallVector<std::pair<SourceLocation, bool>, 4> Marks;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      if (!FD || !FD->getIdentifier())
+        return true;
+      StringRef Name = FD->getName();
+      if (Name.starts_with("cudaStreamBeginCapture"))
+        Marks.push_back({C->getBeginLoc(), true});
+      else if (Name == "cudaStreamEndCapture")
+        Marks.push_back({C->getBeginLoc(), false});
+      return true;
+    }
+  } Fn;
+  if (!F->getBody())
+    return false;
+  Fn.TraverseStmt(F->getBody());
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<bool> Last; // The last mark before the copy: begin or end.
+  SourceLocation LastLoc;
+  for (const auto &[Loc, Begin] : Fn.Marks)
+    if (SM.isBeforeInTranslationUnit(Loc, Call->getBeginLoc()) &&
+        (!Last || SM.isBeforeInTranslationUnit(LastLoc, Loc))) {
+      Last = Begin;
+      LastLoc = Loc;
+    }
+  return Last && *Last;
+}
+
 bool isLoop(const Stmt *S, ASTContext &Ctx) {
   if (const auto *Do = dyn_cast<DoStmt>(S)) {
     // `do { ... } while (0)` of a macro is not a loop.
@@ -899,8 +933,27 @@ bool isLoop(const Stmt *S, ASTContext &Ctx) {
 /// iteration). The host work is what a copy that does not block could
 /// overlap with. False when the function ends first (its callers are not
 /// seen).
+/// With \p Needed (the variables a copy to the host writes), a statement
+/// that reads one of them first ends the search: the host needs the result
+/// there, so it would wait at that point even with pinned memory.
 bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
-                     ASTContext &Ctx) {
+                     ASTContext &Ctx,
+                     llvm::ArrayRef<const ValueDecl *> Needed = {}) {
+  auto Reads = [&](const Stmt *S) {
+    if (Needed.empty())
+      return false;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      llvm::ArrayRef<const ValueDecl *> Needed;
+      bool Found = false;
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        Found |= llvm::is_contained(Needed, DRE->getDecl());
+        return !Found;
+      }
+    } Fn;
+    Fn.Needed = Needed;
+    Fn.TraverseStmt(const_cast<Stmt *>(S));
+    return Fn.Found;
+  };
   DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
   for (unsigned Depth = 0; Depth < 256; ++Depth) {
     auto Parents = Ctx.getParents(Node);
@@ -924,6 +977,8 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
       }
       if (!After)
         continue;
+      if (Reads(S))
+        return false;
       switch (classify(S, F, Ctx)) {
       case Step::Sync:
         return false;
@@ -938,7 +993,7 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
     if (!Up.empty())
       if (const Stmt *Loop = Up[0].get<Stmt>(); Loop && isLoop(Loop, Ctx)) {
         for (const Stmt *S : Compound->body()) {
-          if (S == Current)
+          if (S == Current || Reads(S))
             return false;
           switch (classify(S, F, Ctx)) {
           case Step::Sync:
@@ -1074,6 +1129,9 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
     // whatever the kind says).
     if (Kind && (*Kind == HostToHost || *Kind == DeviceToDevice))
       continue;
+    // A copy recorded into a graph under stream capture is not run here.
+    if (inStreamCapture(C.Call, C.Function, *Ctx))
+      continue;
     // Overlap is what pinning buys; report only where the program plausibly
     // wants it: a copy repeated in a loop, or a function that works with
     // more than one stream. A one-time upload or download on the only
@@ -1106,8 +1164,20 @@ void PageableAsyncCopyCheck::onEndOfTranslationUnit() {
           usesSeveralStreams(C.Function, *Ctx, &UsesDefault) &&
           kernelMayBeInFlight(
               C.Call, UsesDefault || usesCallersStreams(C.Function), *Ctx);
-      if (!Several && (!LaunchesKernel || !inLoop(C.Call, From, *Ctx) ||
-                       !hostWorkFollows(C.Call, C.Function, *Ctx)))
+      // Host work that a copy to the host could overlap with: not when the
+      // host reads the result first (it needs the data there, and with
+      // pinned memory it would have to wait at that point instead).
+      llvm::ArrayRef<const ValueDecl *> Needed;
+      if (!From)
+        Needed = O.Vars;
+      bool Follows = hostWorkFollows(C.Call, C.Function, *Ctx, Needed);
+      // A small copy to the host (64 KB or less) takes microseconds: it
+      // loses no overlap with kernels worth having, only the host's wait,
+      // which matters when host work follows.
+      if (!From && Bytes && *Bytes <= SmallCopyBytes && !Follows)
+        continue;
+      if (!Several &&
+          (!LaunchesKernel || !inLoop(C.Call, From, *Ctx) || !Follows))
         continue;
       SourceLocation Loc = C.Call->getBeginLoc();
       if (!Reported.insert(Loc).second)

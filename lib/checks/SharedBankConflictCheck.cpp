@@ -259,8 +259,12 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     SourceLocation Loc = Use.Access->getBeginLoc();
     Conflict &C = Conflicts[Loc];
     C.DeclKey = Key;
-    if (Degree > C.Degree || (Degree == C.Degree && !UpTo))
-      C.UpTo = UpTo;
+    // Lanes kept out by a condition on the thread index and a value known
+    // only at run time (`if (tid <= k)` in a loop over k): the degree is
+    // the most that the lanes that may run give.
+    bool UseUpTo = UpTo || (Guards[UseIndex] && Guards[UseIndex]->undecided());
+    if (Degree > C.Degree || (Degree == C.Degree && !UseUpTo))
+      C.UpTo = UseUpTo;
     C.Degree = std::max(C.Degree, Degree);
     C.Name = Var->getName().str();
     C.Range = Use.Access->getSourceRange();

@@ -377,6 +377,14 @@ private:
   llvm::DenseMap<const FunctionDecl *, Entry> Summaries;
 };
 
+/// Whether \p S is a call of `cuda*Synchronize` (device, stream, event).
+bool isSynchronizeCall(const Stmt *S) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && FD->getName().starts_with("cuda") &&
+         FD->getName().ends_with("Synchronize");
+}
+
 /// The statements of one function's CFG, in order, with their effects.
 class TimingAnalysis {
 public:
@@ -531,6 +539,57 @@ public:
     return false;
   }
 
+  /// Whether every path from the timer read at \p B, \p Index waits for
+  /// the device and then reads a timer again, with no GPU work queued in
+  /// between: `t0 = now(); cudaGraphLaunch(g, s); api = now();
+  /// cudaStreamSynchronize(s); total = now();` measures the launch call's
+  /// own latency (t0..api) on purpose, beside the work's time (t0..total).
+  bool measuredAfterSync(const CFGBlock *B, unsigned Index,
+                         llvm::SmallVectorImpl<const Stmt *> &Later) const {
+    // Phase 0: before the synchronization; phase 1: after it.
+    llvm::SmallPtrSet<const CFGBlock *, 32> Visited[2];
+    llvm::SmallVector<std::tuple<const CFGBlock *, unsigned, int>, 16> Work;
+    Work.push_back({B, Index + 1, 0});
+    bool First = true;
+    while (!Work.empty()) {
+      auto [Block, Begin, Phase] = Work.pop_back_val();
+      if (!First && !Visited[Phase].insert(Block).second)
+        continue;
+      First = false;
+      const auto &Items = ByBlock.find(Block)->second;
+      bool Ended = false;
+      for (unsigned I = Begin; I < Items.size() && !Ended; ++I) {
+        EffectKind K = Items[I].E.Kind;
+        if (K == EffectKind::Neutral)
+          continue;
+        if (Phase == 0 && K == EffectKind::Stop) {
+          // A synchronization, not any call the analysis cannot see into.
+          if (!isSynchronizeCall(Items[I].S))
+            return false;
+          Phase = 1;
+          continue;
+        }
+        if (Phase == 1 && K == EffectKind::Timer) {
+          Later.push_back(Items[I].S);
+          Ended = true;
+          continue;
+        }
+        // Work queued, a timer read before any synchronization, or a second
+        // synchronization before the timer: not that pattern.
+        if (K != EffectKind::Stop)
+          return false;
+      }
+      if (Ended)
+        continue;
+      if (Block->succ_empty())
+        return false;
+      for (const CFGBlock::AdjacentBlock &S : Block->succs())
+        if (const CFGBlock *SB = S.getReachableBlock())
+          Work.push_back({SB, 0, Phase});
+    }
+    return true;
+  }
+
 private:
   bool timerBefore(const CFGBlock *B, unsigned Index) const {
     llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
@@ -557,6 +616,14 @@ private:
   const CFG &G;
   llvm::DenseMap<const CFGBlock *, llvm::SmallVector<Item, 8>> ByBlock;
 };
+
+/// The variable \p E names, through parentheses and implicit casts.
+const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
 
 /// The statement of a compound statement that \p E is part of, when \p E
 /// is evaluated by that statement itself (an expression statement, a
@@ -645,6 +712,59 @@ bool inScopeAt(const VarDecl *V, const Stmt *At, const FunctionDecl *F,
   }
 }
 
+/// The variable that the timer read \p Timer is stored to (`auto t =
+/// now();`, `t = now();`), if any.
+const VarDecl *timerVariable(const Expr *Timer, ASTContext &Ctx) {
+  DynTypedNode Cur = DynTypedNode::create(*Timer);
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    DynTypedNodeList Parents = Ctx.getParents(Cur);
+    if (Parents.size() != 1)
+      return nullptr;
+    const DynTypedNode &P = Parents[0];
+    if (const auto *V = P.get<VarDecl>())
+      return V;
+    const Expr *Child = Cur.get<Expr>();
+    if (const auto *BO = P.get<BinaryOperator>())
+      return BO->getOpcode() == BO_Assign && BO->getRHS() == Child
+                 ? refVar(BO->getLHS())
+                 : nullptr;
+    if (const auto *Op = P.get<CXXOperatorCallExpr>())
+      return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+                     Op->getArg(1) == Child
+                 ? refVar(Op->getArg(0))
+                 : nullptr;
+    if (!P.get<Expr>())
+      return nullptr;
+    Cur = P;
+  }
+  return nullptr;
+}
+
+/// Whether the timer read \p Timer ends an interval that the function
+/// computes: its variable is the left operand of a subtraction (`stop -
+/// start`).
+bool endsInterval(const Expr *Timer, const FunctionDecl *F, ASTContext &Ctx) {
+  const VarDecl *V = timerVariable(Timer, Ctx);
+  if (!V)
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Found |= BO->getOpcode() == BO_Sub && refVar(BO->getLHS()) == V;
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+      Found |= Op->getOperator() == OO_Minus && Op->getNumArgs() == 2 &&
+               refVar(Op->getArg(0)) == V;
+      return !Found;
+    }
+  } Fn;
+  Fn.V = V;
+  Fn.TraverseStmt(F->getBody());
+  return Fn.Found;
+}
+
 } // namespace
 
 void UnsynchronizedTimingCheck::registerMatchers(MatchFinder *Finder) {
@@ -701,6 +821,16 @@ void UnsynchronizedTimingCheck::check(const MatchFinder::MatchResult &Result) {
         Shown = It;
     }
     if (!Shown)
+      return;
+    // The launch call's own latency, measured on purpose next to the
+    // work's time: the device is waited for right after this read, and
+    // the clock read again.
+    llvm::SmallVector<const Stmt *, 2> Later;
+    if (A.measuredAfterSync(B, Index, Later) &&
+        endsInterval(cast<Expr>(Timer), F, Ctx) &&
+        llvm::all_of(Later, [&](const Stmt *T) {
+          return endsInterval(cast<Expr>(T), F, Ctx);
+        }))
       return;
     SourceLocation Loc = SM.getExpansionLoc(Timer->getBeginLoc());
     if (SM.isInSystemHeader(Loc) || !Reported.insert(Loc).second)

@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -- -isystem %S/Inputs
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" -- -isystem %S/Inputs
 
 #include <cmath>
 #include <promotion-system.h>
@@ -329,23 +329,28 @@ __device__ float clampRatio(float v) {
 }
 
 // `pow(float, int)`: clang's headers resolve it to float, nvcc (libstdc++,
-// C++11) to the promoting std::pow, which computes in double: the literal
-// next to it promotes nothing nvcc computes in float. With a float power
-// the literal still does.
+// C++11) to the promoting std::pow, which computes in double: the call is
+// the cause, reported and fixed with the literals of its arithmetic (alone,
+// the literal's suffix would add a conversion to the double the pow
+// keeps). With a float power the literal is the cause.
 __global__ void powInteger(float *y, const float *x) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float t = x[i];
   y[i] = 0.0074 * pow(t, 2);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 't * t' [cuda-double-promotion]
+  // CHECK-FIXES: {{^}}  y[i] = 0.0074f * (t * t);{{$}}
   y[i] += 0.0074 * powf(t, 2.0f);
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: double-precision literal '0.0074' promotes float arithmetic to double [cuda-double-promotion]
 }
 
 // The same where the pow is part of the other operand: `pi * pow(r, 2) *
-// len` is double in nvcc, so `1e-15` promotes nothing more.
+// len` is double in nvcc; the pow is reported, and `1e-15` fixed with it.
 __global__ void powProduct(float *y, const float *r, float len) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float pi = 3.14159265f;
   y[i] = pi * pow(r[i], 2) * len * 1e-15;
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'powf' [cuda-double-promotion]
+  // CHECK-FIXES: {{^}}  y[i] = pi * powf(r[i], 2) * len * 1e-15f;{{$}}
   y[i] += pi * r[i] * len * 1e-15;
   // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: double-precision literal '1e-15' promotes float arithmetic to double [cuda-double-promotion]
 }

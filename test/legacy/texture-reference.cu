@@ -9,9 +9,18 @@
 
 texture<float, 1, cudaReadModeElementType> texIn;
 // CHECK-MESSAGES: :[[@LINE-1]]:44: warning: texture reference 'texIn' was removed in CUDA 12; use a texture object [cuda-legacy-runtime-api]
-// CHECK-NOTES: :[[@LINE-2]]:44: note: create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass it to the kernel and read it with 'tex1Dfetch<T>(obj, i)'
+// CHECK-NOTES: :[[@LINE-2]]:44: note: create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass it to the kernel and read it with 'tex1Dfetch<float>(obj, i)' (linear memory) or 'tex1D<float>(obj, x)' (a CUDA array)
+// The note follows the reference's dimensionality: a 2-D texture is read
+// with tex2D, a 3-D one with tex3D.
 texture<float4, 2> texImage;
 // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: texture reference 'texImage' was removed in CUDA 12
+// CHECK-NOTES: :[[@LINE-2]]:20: note: create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass it to the kernel and read it with 'tex2D<float4>(obj, x, y)'
+texture<unsigned char, cudaTextureType3D, cudaReadModeNormalizedFloat> texVolume;
+// CHECK-MESSAGES: :[[@LINE-1]]:72: warning: texture reference 'texVolume' was removed in CUDA 12
+// CHECK-NOTES: :[[@LINE-2]]:72: note: create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass it to the kernel and read it with 'tex3D<float>(obj, x, y, z)'
+texture<float, cudaTextureType2DLayered> texLayers;
+// CHECK-MESSAGES: :[[@LINE-1]]:42: warning: texture reference 'texLayers' was removed in CUDA 12
+// CHECK-NOTES: :[[@LINE-2]]:42: note: create a 'cudaTextureObject_t' with 'cudaCreateTextureObject', pass it to the kernel and read it with 'tex2DLayered<float>(obj, x, y, layer)'
 
 __global__ void gather(float *out, const int *index, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace clang::tidy::cuda {
 
@@ -92,6 +93,12 @@ public:
   /// launch (x and y up to 1024, z up to 64, 1024 threads in all).
   static std::optional<BlockShape>
   evaluateBlock(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
+
+  /// The x and y extents of a block argument whose z is known only at run
+  /// time: a `dim3(x, y, z)` temporary or a local `dim3` initialised so,
+  /// whose x and y nothing writes, with x and y constant.
+  static std::optional<std::pair<int64_t, int64_t>>
+  evaluateBlockXY(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
 
 private:
   llvm::DenseMap<const FunctionDecl *, Launches> ByKernel;

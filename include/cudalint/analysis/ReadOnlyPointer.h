@@ -30,6 +30,13 @@ struct ReadOnlyResult {
   /// ordinary code here or in a callee: loads the compiler chooses the
   /// instruction for.
   bool PlainAccess = false;
+  /// Whether one of those accesses is inside a loop (of the analysed
+  /// function, or of a callee, or a call inside a loop).
+  bool PlainAccessInLoop = false;
+  /// Whether the pointer is passed to a function that reads it (a device
+  /// function with a body, one without, memcpy): not every load is in
+  /// Loads.
+  bool PassedOn = false;
   /// Whether it is read by explicit load instructions: `__ldg`, `__ldcs`,
   /// `__ldcg` and the other `__ld*` intrinsics, inline asm whose only
   /// memory instructions are loads, or WMMA fragment loads
@@ -37,6 +44,9 @@ struct ReadOnlyResult {
   /// non-coherent form). `const __restrict__` changes nothing for those: the
   /// instruction and its cache policy are written out.
   bool ExplicitLoad = false;
+  /// Whether one of those explicit loads is inside a loop (as for
+  /// PlainAccessInLoop).
+  bool ExplicitLoadInLoop = false;
   /// Local pointer variables that hold the pointer without `const`: adding
   /// `const` to the parameter means adding it to these too.
   llvm::SmallVector<const VarDecl *, 4> NonConstLocals;

@@ -129,6 +129,12 @@ public:
 
   bool mayRun(int64_t X, int64_t Y, int64_t Z);
 
+  /// Whether some condition that depends on the thread index could not be
+  /// evaluated (`if (tid <= k)` with a loop counter `k`): which lanes run
+  /// the access then changes from one execution to the next, and so does
+  /// the conflict the lanes that may run give.
+  bool undecided() const { return Undecided; }
+
 private:
   void collect(const Expr *Access);
   std::optional<int64_t> evalInt(const Expr *E, unsigned Depth);
@@ -139,6 +145,7 @@ private:
   std::optional<BlockDims> Exact;
   SmallVector<std::pair<const Expr *, bool>, 4> Conds;
   std::array<int64_t, 3> Coords = {0, 0, 0};
+  bool Undecided = false;
 };
 
 /// One use of a __shared__ array.
