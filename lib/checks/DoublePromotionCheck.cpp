@@ -419,7 +419,7 @@ std::string literalSpelling(const FloatingLiteral *Lit, const SourceManager &SM,
 
 DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       StrictNumerics(Options.get("StrictNumerics", false)) {}
 
 void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

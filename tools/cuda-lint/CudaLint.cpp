@@ -13,6 +13,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/Impact.h"
 #include "cudalint/driver/Bulk.h"
 #include "cudalint/driver/CompileFlags.h"
 #include "cudalint/driver/FixVerify.h"
@@ -635,6 +636,16 @@ clang-tidy's options (below), it takes:
   --verify=<how>          how --fix checks that each fixed translation unit
                           still compiles: clang (default; host and device
                           side), nvcc (the compile command's nvcc) or none
+  --min-impact=<level>    low, medium (default) or high: hide performance
+                          findings ranked below it (and their fixes). Every
+                          finding carries a note `impact: <level> (rank
+                          N/100): <why>`: how often the host launches the
+                          kernel (in a loop, once, never in this program),
+                          whether the code is in the kernel's loops, and
+                          whether one thread or one block runs it.
+                          Correctness findings are never hidden;
+                          --min-impact=low shows everything. Check option:
+                          MinImpact. See docs/impact.md.
 
 Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
@@ -828,6 +839,15 @@ int lintMain(int argc, const char **argv) {
     if (A == "--no-legacy-compat" || A == "-no-legacy-compat") {
       NoLegacyCompat = true;
       BulkChildArgs.push_back(A.str());
+      continue;
+    }
+    if (matchOption(In, I, "min-impact", Value)) {
+      std::optional<clang::tidy::cuda::Impact::Level> L =
+          clang::tidy::cuda::Impact::parseLevel(Value);
+      if (!L)
+        fail("--min-impact=" + Value, "expected low, medium or high");
+      clang::tidy::cuda::setMinImpactOverride(L);
+      BulkChildArgs.push_back("--min-impact=" + Value);
       continue;
     }
     if (A == "-p" || A == "--p" || A.starts_with("-p=") ||
