@@ -91,7 +91,9 @@ KernelLaunches::Frequency KernelLaunches::frequencyOf(const FunctionDecl *F,
   if (Opaque) {
     Result = Frequency::Unknown;
   } else if (It == Sites.end() || It->second.empty()) {
-    Result = (AnyLaunch || HasMain) && !visibleElsewhere(F, HasMain)
+    // "Never" only of a program: a file without `main` (a library, a test)
+    // may have its kernels launched by code it does not show.
+    Result = HasMain && !visibleElsewhere(F, HasMain)
                  ? Frequency::Never
                  : Frequency::Unknown;
   } else {
