@@ -120,8 +120,9 @@ std::string join(std::initializer_list<std::string> Parts) {
   return Out;
 }
 
+/// One model per thread: cuda-clangd analyses files on several threads.
 std::unique_ptr<ImpactModel> &sharedModel() {
-  static std::unique_ptr<ImpactModel> Model;
+  static thread_local std::unique_ptr<ImpactModel> Model;
   return Model;
 }
 

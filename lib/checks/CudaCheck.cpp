@@ -21,8 +21,9 @@ bool isCorrectnessCheck(StringRef Name) {
 
 /// Whether the last warning was hidden: its notes are dropped with it.
 /// Shared by all checks: a check's notes follow its warning within one
-/// callback, whichever check ran before.
-bool LastWarningHidden = false;
+/// callback, whichever check ran before. Per thread: cuda-clangd analyses
+/// files on several threads.
+thread_local bool LastWarningHidden = false;
 
 } // namespace
 

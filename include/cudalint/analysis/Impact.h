@@ -78,7 +78,7 @@ private:
 };
 
 /// The model of the translation unit of \p Ctx, shared by every check of
-/// the process: built at the first question, dropped by resetImpactModel()
+/// the thread: built at the first question, dropped by resetImpactModel()
 /// at the start of each translation unit.
 ImpactModel &impactModelFor(ASTContext &Ctx);
 void resetImpactModel();

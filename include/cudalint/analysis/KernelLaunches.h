@@ -102,13 +102,13 @@ public:
   /// How often \p F runs: a kernel through its launches, a host function
   /// through its calls (`main` runs once), a device function through the
   /// kernels and device functions that call it. Never: the translation unit
-  /// is a program (it defines `main`) or launches kernels, and \p F is
+  /// is a program (it defines `main`), and \p F is
   /// neither launched nor called, its address is not taken, and no other
   /// file can name it (a kernel declared only in the main file; a host
   /// function of a program, declared only in the main file). Loop: a launch
   /// or a host call inside a host loop (`for`, `while`, `do`), or from a
-  /// function that runs in one. Unknown: a translation unit with no
-  /// launches and no `main` (a library, a test), an address taken, a
+  /// function that runs in one. Unknown: a translation unit without
+  /// `main` (a library, a test), an address taken, a
   /// virtual function, a constructor, a lambda.
   Frequency frequencyOf(const FunctionDecl *F) const;
 
