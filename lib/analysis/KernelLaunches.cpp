@@ -700,6 +700,10 @@ KernelLaunches::KernelLaunches(ASTContext &Ctx) {
   V.finish();
   ByKernel = std::move(V.Out);
   recordSites(V.Calls, V.AddressTaken);
+  // A file with compile errors may have lost launches and calls (a body
+  // clang could not read): it says nothing of what is never launched.
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    HasMain = false;
   // A template kernel's body is analysed once, in its pattern: it is
   // launched with the union of its specialisations' launches.
   llvm::SmallVector<std::pair<const FunctionDecl *, Launches>, 4> Patterns;
