@@ -415,20 +415,35 @@ public:
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     const FunctionDecl *Saved = Caller;
+    unsigned SavedDepth = LoopDepth;
     if (FD->doesThisDeclarationHaveABody())
-      Caller = FD;
+      Caller = FD, LoopDepth = 0;
     bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Caller = Saved;
+    Caller = Saved, LoopDepth = SavedDepth;
     return R;
   }
   bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
     const FunctionDecl *Saved = Caller;
+    unsigned SavedDepth = LoopDepth;
     if (FD->doesThisDeclarationHaveABody())
-      Caller = FD;
+      Caller = FD, LoopDepth = 0;
     bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
-    Caller = Saved;
+    Caller = Saved, LoopDepth = SavedDepth;
     return R;
   }
+  // Loops, for how often a launch or a call runs (frequencyOf).
+#define CUDA_LINT_LOOP(Class)                                                  \
+  bool Traverse##Class(Class *S) {                                             \
+    ++LoopDepth;                                                               \
+    bool R = RecursiveASTVisitor::Traverse##Class(S);                          \
+    --LoopDepth;                                                               \
+    return R;                                                                  \
+  }
+  CUDA_LINT_LOOP(ForStmt)
+  CUDA_LINT_LOOP(WhileStmt)
+  CUDA_LINT_LOOP(DoStmt)
+  CUDA_LINT_LOOP(CXXForRangeStmt)
+#undef CUDA_LINT_LOOP
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
     const DeclRefExpr *Ref = nullptr;
@@ -437,6 +452,7 @@ public:
     if (!Kernel || !Config || Config->getNumArgs() < 2)
       return true;
     Consumed.insert(Ref);
+    Calls.push_back({Kernel, Caller, LoopDepth > 0, true});
     add(Kernel, Config->getArg(1), Caller, 0, Config->getArg(0));
     return true;
   }
@@ -449,6 +465,7 @@ public:
       // instantiations, with the arguments evaluated.
       if (!Caller || !Caller->isDependentContext())
         CallsTo[Callee->getCanonicalDecl()].push_back({Call, Caller});
+      Calls.push_back({Callee, Caller, LoopDepth > 0, false});
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
         Called.insert(DRE);
@@ -462,6 +479,7 @@ public:
     const DeclRefExpr *Ref = nullptr;
     if (const FunctionDecl *Kernel = kernelNamed(Call->getArg(0), &Ref)) {
       Consumed.insert(Ref);
+      Calls.push_back({Kernel, Caller, LoopDepth > 0, true});
       add(Kernel, Call->getArg(2), Caller, 0, Call->getArg(1));
     }
     return true;
@@ -613,7 +631,11 @@ public:
       if (!Consumed.count(DRE)) {
         auto &L = Out[cast<FunctionDecl>(DRE->getDecl())->getCanonicalDecl()];
         L.Unknown = L.XUnknown = true;
+        AddressTaken.insert(cast<FunctionDecl>(DRE->getDecl()));
       }
+    for (const DeclRefExpr *DRE : FunctionRefs)
+      if (!Called.count(DRE))
+        AddressTaken.insert(cast<FunctionDecl>(DRE->getDecl()));
   }
 
   ASTContext &Ctx;
@@ -637,6 +659,10 @@ public:
     int Depth;
   };
   llvm::SmallVector<PendingLaunch, 4> Pending;
+  /// Every launch and direct call.
+  std::vector<KernelLaunches::CallSite> Calls;
+  llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  unsigned LoopDepth = 0;
 };
 
 } // namespace
@@ -706,10 +732,17 @@ KernelLaunches::KernelLaunches(ASTContext &Ctx) {
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
       continue;
+    if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->isMain())
+      HasMain = true;
     V.TraverseDecl(D);
   }
   V.finish();
   ByKernel = std::move(V.Out);
+  recordSites(V.Calls, V.AddressTaken);
+  // A file with compile errors may have lost launches and calls (a body
+  // clang could not read): it says nothing of what is never launched.
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    HasMain = false;
   // A template kernel's body is analysed once, in its pattern: it is
   // launched with the union of its specialisations' launches.
   llvm::SmallVector<std::pair<const FunctionDecl *, Launches>, 4> Patterns;

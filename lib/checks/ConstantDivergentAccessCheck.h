@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_CONSTANTDIVERGENTACCESSCHECK_H
 #define CUDA_LINT_CONSTANTDIVERGENTACCESSCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/KernelLaunches.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "llvm/ADT/DenseMap.h"
@@ -18,10 +18,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-constant-divergent-access.md
-class ConstantDivergentAccessCheck : public ClangTidyCheck {
+class ConstantDivergentAccessCheck : public CudaCheck {
 public:
   ConstantDivergentAccessCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_DIVERGENTBARRIERCHECK_H
 #define CUDA_LINT_DIVERGENTBARRIERCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/KernelLaunches.h"
 #include "cudalint/analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
@@ -18,10 +18,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-divergent-barrier.md
-class DivergentBarrierCheck : public ClangTidyCheck {
+class DivergentBarrierCheck : public CudaCheck {
 public:
   DivergentBarrierCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context),
+      : CudaCheck(Name, Context),
         ReportExitedThreads(Options.get("ReportExitedThreads", false)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "ReportExitedThreads", ReportExitedThreads);

@@ -27,7 +27,7 @@ using namespace double_promotion;
 
 DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       StrictNumerics(Options.get("StrictNumerics", false)),
       ReportNarrowed(Options.get("ReportNarrowed", true)) {}
 

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_DOUBLEPROMOTIONCHECK_H
 #define CUDA_LINT_DOUBLEPROMOTIONCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -17,7 +17,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-double-promotion.md
-class DoublePromotionCheck : public ClangTidyCheck {
+class DoublePromotionCheck : public CudaCheck {
 public:
   DoublePromotionCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

@@ -243,7 +243,7 @@ unsigned mentionsInMainFile(StringRef Name, const SourceManager &SM,
 
 IntegerDivisionCheck::IntegerDivisionCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       WarnOutsideLoops(Options.get("WarnOutsideLoops", false)),
       WarnNonPowerOfTwoConstants(
           Options.get("WarnNonPowerOfTwoConstants", false)) {}

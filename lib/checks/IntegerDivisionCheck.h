@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_INTEGERDIVISIONCHECK_H
 #define CUDA_LINT_INTEGERDIVISIONCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -18,7 +18,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-integer-division.md
-class IntegerDivisionCheck : public ClangTidyCheck {
+class IntegerDivisionCheck : public CudaCheck {
 public:
   IntegerDivisionCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

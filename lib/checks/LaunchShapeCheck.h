@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_LAUNCHSHAPECHECK_H
 #define CUDA_LINT_LAUNCHSHAPECHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/MapVector.h"
 #include <string>
 
@@ -14,10 +14,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-launch-shape.md
-class LaunchShapeCheck : public ClangTidyCheck {
+class LaunchShapeCheck : public CudaCheck {
 public:
   LaunchShapeCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

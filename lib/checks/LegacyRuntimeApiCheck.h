@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_LEGACYRUNTIMEAPICHECK_H
 #define CUDA_LINT_LEGACYRUNTIMEAPICHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -15,10 +15,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-legacy-runtime-api.md
-class LegacyRuntimeApiCheck : public ClangTidyCheck {
+class LegacyRuntimeApiCheck : public CudaCheck {
 public:
   LegacyRuntimeApiCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

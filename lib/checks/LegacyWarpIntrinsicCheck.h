@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_LEGACYWARPINTRINSICCHECK_H
 #define CUDA_LINT_LEGACYWARPINTRINSICCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -20,10 +20,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-legacy-warp-intrinsic.md
-class LegacyWarpIntrinsicCheck : public ClangTidyCheck {
+class LegacyWarpIntrinsicCheck : public CudaCheck {
 public:
   LegacyWarpIntrinsicCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_LOCALMEMORYARRAYCHECK_H
 #define CUDA_LINT_LOCALMEMORYARRAYCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -17,10 +17,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-local-memory-array.md
-class LocalMemoryArrayCheck : public ClangTidyCheck {
+class LocalMemoryArrayCheck : public CudaCheck {
 public:
   LocalMemoryArrayCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

@@ -704,7 +704,7 @@ bool paramFix(const ParmVarDecl *PD, bool AddConst, bool AddRestrict,
 
 MissingRestrictCheck::MissingRestrictCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       RestrictWritable(Options.get("RestrictWritable", false)),
       UseLdg(Options.get("UseLdg", false)) {}
 

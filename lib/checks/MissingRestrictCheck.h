@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_MISSINGRESTRICTCHECK_H
 #define CUDA_LINT_MISSINGRESTRICTCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/ReadOnlyPointer.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -18,7 +18,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-missing-restrict.md
-class MissingRestrictCheck : public ClangTidyCheck {
+class MissingRestrictCheck : public CudaCheck {
 public:
   MissingRestrictCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

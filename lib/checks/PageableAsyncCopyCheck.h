@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_PAGEABLEASYNCCOPYCHECK_H
 #define CUDA_LINT_PAGEABLEASYNCCOPYCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -15,10 +15,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-pageable-async-copy.md
-class PageableAsyncCopyCheck : public ClangTidyCheck {
+class PageableAsyncCopyCheck : public CudaCheck {
 public:
   PageableAsyncCopyCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_RESTRICTALIASINGCHECK_H
 #define CUDA_LINT_RESTRICTALIASINGCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -14,10 +14,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-restrict-aliasing.md
-class RestrictAliasingCheck : public ClangTidyCheck {
+class RestrictAliasingCheck : public CudaCheck {
 public:
   RestrictAliasingCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

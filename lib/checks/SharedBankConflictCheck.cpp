@@ -46,7 +46,7 @@ void forEachSharedArray(const Stmt *S,
 
 SharedBankConflictCheck::SharedBankConflictCheck(StringRef Name,
                                                  ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       MinConflictDegree(Options.get("MinConflictDegree", int64_t(2))),
       Banks(Options.get("Banks", int64_t(32))) {}
 

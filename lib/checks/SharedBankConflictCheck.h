@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
 #define CUDA_LINT_SHAREDBANKCONFLICTCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/SharedMemoryBanks.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -19,7 +19,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-shared-bank-conflict.md
-class SharedBankConflictCheck : public ClangTidyCheck {
+class SharedBankConflictCheck : public CudaCheck {
 public:
   SharedBankConflictCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

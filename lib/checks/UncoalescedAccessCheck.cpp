@@ -465,8 +465,7 @@ void userBodies(const SourceManager &SM, const DeclContext *DC,
 
 UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
                                                ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      MinStride(Options.get("MinStride", int64_t(2))),
+    : CudaCheck(Name, Context), MinStride(Options.get("MinStride", int64_t(2))),
       MostlyReadPercent(Options.get("MostlyReadPercent", int64_t(75))),
       ReportWholeRecords(Options.get("ReportWholeRecords", false)) {}
 

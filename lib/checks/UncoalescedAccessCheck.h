@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_UNCOALESCEDACCESSCHECK_H
 #define CUDA_LINT_UNCOALESCEDACCESSCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "cudalint/analysis/KernelLaunches.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "llvm/ADT/DenseMap.h"
@@ -21,7 +21,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-uncoalesced-access.md
-class UncoalescedAccessCheck : public ClangTidyCheck {
+class UncoalescedAccessCheck : public CudaCheck {
 public:
   UncoalescedAccessCheck(StringRef Name, ClangTidyContext *Context);
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_UNSYNCHRONIZEDTIMINGCHECK_H
 #define CUDA_LINT_UNSYNCHRONIZEDTIMINGCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -18,10 +18,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-unsynchronized-timing.md
-class UnsynchronizedTimingCheck : public ClangTidyCheck {
+class UnsynchronizedTimingCheck : public CudaCheck {
 public:
   UnsynchronizedTimingCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
+      : CudaCheck(Name, Context) {}
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }

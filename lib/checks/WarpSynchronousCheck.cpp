@@ -53,7 +53,7 @@ using namespace warpsync;
 
 WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaCheck(Name, Context),
       FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)) {}
 
 void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -3,7 +3,7 @@
 #ifndef CUDA_LINT_WARPSYNCHRONOUSCHECK_H
 #define CUDA_LINT_WARPSYNCHRONOUSCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "CudaCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -17,7 +17,7 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-warp-synchronous.md
-class WarpSynchronousCheck : public ClangTidyCheck {
+class WarpSynchronousCheck : public CudaCheck {
 public:
   enum class FixStyleKind { Shuffle, Syncwarp };
 

@@ -1,6 +1,7 @@
 //===--- Bulk.cpp - cuda-lint ---------------------------------------------===//
 
 #include "cudalint/driver/Bulk.h"
+#include "cudalint/driver/ImpactNote.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -791,9 +792,14 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
       R["locations"] = llvm::json::Array{sarifLocation(
           F.File, F.Line, utf16Column(Text, F.Diag.Message.FileOffset), Root)};
     }
+    // The impact estimate: SARIF's rank (0-100) and a property.
+    if (std::optional<ImpactNote> I = findingImpact(F.Diag)) {
+      R["rank"] = I->Rank;
+      R["properties"] = llvm::json::Object{{"impact", I->toJson()}};
+    }
     llvm::json::Array Related;
     for (const clang::tooling::DiagnosticMessage &N : F.Diag.Notes) {
-      if (N.FilePath.empty())
+      if (N.FilePath.empty() || isImpactNote(N))
         continue;
       // Positions of notes come from the same file contents.
       bool Ok;
@@ -1012,6 +1018,8 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
     }
     llvm::json::Array Notes;
     for (const clang::tooling::DiagnosticMessage &N : F.Diag.Notes) {
+      if (isImpactNote(N))
+        continue; // Its own field.
       bool Ok;
       std::string Text = readFile(N.FilePath, Ok);
       auto [L, C] = offsetToPosition(Text, N.FileOffset);
@@ -1029,6 +1037,8 @@ std::string toJson(llvm::ArrayRef<Finding> Findings,
                                     {"offset", F.Diag.Message.FileOffset},
                                     {"fixes", std::move(Fixes)},
                                     {"notes", std::move(Notes)}});
+    if (std::optional<ImpactNote> I = findingImpact(F.Diag))
+      (*Fs.back().getAsObject())["impact"] = I->toJson();
   }
   llvm::json::Array Fails;
   for (const Failure &F : Failures)

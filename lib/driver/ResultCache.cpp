@@ -232,7 +232,7 @@ std::optional<std::string> ResultCache::runKey(llvm::ArrayRef<std::string> Args,
   Add(Cwd);
   for (const char *Var :
        {"PATH", "CUDA_PATH", "CUDA_HOME", "CPATH", "CPLUS_INCLUDE_PATH",
-        "C_INCLUDE_PATH", "CUDA_LINT_PRINT_ARGS"}) {
+        "C_INCLUDE_PATH", "CUDA_LINT_PRINT_ARGS", "CUDA_LINT_IMPACT"}) {
     Add(Var);
     Add(llvm::sys::Process::GetEnv(Var).value_or("<unset>"));
   }

@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint -check-suffix=OUT %s cuda-integer-division %t-out -- -config="{CheckOptions: {cuda-integer-division.WarnOutsideLoops: true}}"
+// RUN: %check_cuda_lint -check-suffix=OUT %s cuda-integer-division %t-out -- -config="{CheckOptions: {cuda-integer-division.WarnOutsideLoops: true}}" --min-impact=low
 // RUN: %check_cuda_lint -check-suffix=NP2 %s cuda-integer-division %t-np2 -- -config="{CheckOptions: {cuda-integer-division.WarnNonPowerOfTwoConstants: true}}"
 // RUN: %check_cuda_lint -check-suffix=DEF %s cuda-integer-division %t-default
 // By default, nothing here is reported: no loop holds a run-time divisor.

@@ -8,6 +8,7 @@
 
 #include "Driver.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "cudalint/analysis/Impact.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -237,6 +238,16 @@ clang-tidy's options (below), it takes:
   --verify=<how>          how --fix checks that each fixed translation unit
                           still compiles: clang (default; host and device
                           side), nvcc (the compile command's nvcc) or none
+  --min-impact=<level>    low, medium (default) or high: hide performance
+                          findings ranked below it (and their fixes). Every
+                          finding carries a note `impact: <level> (rank
+                          N/100): <why>`: how often the host launches the
+                          kernel (in a loop, once, never in this program),
+                          whether the code is in the kernel's loops, and
+                          whether one thread or one block runs it.
+                          Correctness findings are never hidden;
+                          --min-impact=low shows everything. Check option:
+                          MinImpact. See docs/impact.md.
 
 Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
@@ -368,6 +379,15 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
     }
     if (A == "--write-baseline" || A == "-write-baseline") {
       Bulk.WriteBaseline = true;
+      continue;
+    }
+    if (matchOption(In, I, "min-impact", Value)) {
+      std::optional<clang::tidy::cuda::Impact::Level> L =
+          clang::tidy::cuda::Impact::parseLevel(Value);
+      if (!L)
+        fail("--min-impact=" + Value, "expected low, medium or high");
+      clang::tidy::cuda::setMinImpactOverride(L);
+      BulkChildArgs.push_back("--min-impact=" + Value);
       continue;
     }
     if (matchOption(In, I, "export-command", Value)) {

@@ -23,6 +23,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <cstdint>
@@ -100,8 +101,56 @@ public:
   static std::optional<std::pair<int64_t, int64_t>>
   evaluateBlockXY(const Expr *E, const FunctionDecl *Caller, ASTContext &Ctx);
 
+  /// How often the host runs a function, as far as this translation unit
+  /// shows (for the impact estimate). Ordered: a function launched or
+  /// called from several places runs as often as the most frequent one.
+  enum class Frequency { Never, Once, Unknown, Loop };
+
+  /// How often \p F runs: a kernel through its launches, a host function
+  /// through its calls (`main` runs once), a device function through the
+  /// kernels and device functions that call it. Never: the translation unit
+  /// is a program (it defines `main`), and \p F is
+  /// neither launched nor called, its address is not taken, and no other
+  /// file can name it (a kernel declared only in the main file; a host
+  /// function of a program, declared only in the main file). Loop: a launch
+  /// or a host call inside a host loop (`for`, `while`, `do`), or from a
+  /// function that runs in one. Unknown: a translation unit without
+  /// `main` (a library, a test), an address taken, a
+  /// virtual function, a constructor, a lambda.
+  Frequency frequencyOf(const FunctionDecl *F) const;
+
+  /// Whether some kernel of the translation unit is launched in a host
+  /// loop (a program with a hot path).
+  bool anyLaunchInLoop() const { return AnyLoopLaunch; }
+
 private:
   llvm::DenseMap<const FunctionDecl *, Launches> ByKernel;
+
+  /// Where a function is launched or called from: the function that holds
+  /// the launch or call (null at namespace scope) and whether the site is
+  /// inside a loop of that function.
+  struct Site {
+    const FunctionDecl *Caller;
+    bool InLoop;
+  };
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<Site, 2>> Sites;
+  /// Functions named other than as a callee or launched kernel.
+  llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  bool AnyLaunch = false, AnyLoopLaunch = false, HasMain = false;
+  Frequency frequencyOf(const FunctionDecl *F, unsigned Depth) const;
+
+public:
+  /// A launch or direct call as the collector records it: callee, the
+  /// function holding it, inside a loop of that function, a launch.
+  struct CallSite {
+    const FunctionDecl *Callee, *Caller;
+    bool InLoop, Launch;
+  };
+
+private:
+  void recordSites(llvm::ArrayRef<CallSite> Calls,
+                   const llvm::DenseSet<const FunctionDecl *> &Taken);
+  mutable llvm::DenseMap<const FunctionDecl *, Frequency> FrequencyCache;
 };
 
 } // namespace clang::tidy::cuda

@@ -41,7 +41,7 @@ public:
   using ParamValueFn =
       std::function<std::optional<int64_t>(const ParmVarDecl *)>;
   LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-             std::optional<BlockShape> Exact, const Expr *Access,
+             std::optional<BlockShape> Exact, const Stmt *Access,
              ParamValueFn ParamValue = nullptr,
              std::optional<BlockShape> Grid = std::nullopt)
       : Ctx(Ctx), TIA(TIA), Exact(Exact), ParamValue(std::move(ParamValue)),
@@ -51,6 +51,23 @@ public:
 
   bool mayRun(int64_t X, int64_t Y, int64_t Z) {
     Coords = {X, Y, Z};
+    Block.reset();
+    return mayRunHere();
+  }
+
+  /// mayRun for thread (X, Y, Z) of the block with blockIdx \p B (the
+  /// impact estimate asks whether one block alone runs a statement).
+  bool mayRunIn(int64_t X, int64_t Y, int64_t Z, std::array<int64_t, 3> B) {
+    Coords = {X, Y, Z};
+    Block = B;
+    return mayRunHere();
+  }
+
+  /// Whether some condition on the way was collected.
+  bool guarded() const { return !Conds.empty(); }
+
+private:
+  bool mayRunHere() {
     for (const auto &[Cond, Want] : Conds) {
       std::optional<bool> V = evalBool(Cond, 0);
       if (V && *V != Want)
@@ -59,7 +76,6 @@ public:
     return true;
   }
 
-private:
   static bool exits(const Stmt *S) {
     if (!S)
       return false;
@@ -70,7 +86,7 @@ private:
     return false;
   }
 
-  void collect(const Expr *Access) {
+  void collect(const Stmt *Access) {
     DynTypedNode Cur = DynTypedNode::create(*Access);
     const Stmt *CurStmt = Access;
     for (unsigned Steps = 0; Steps < 64; ++Steps) {
@@ -142,6 +158,8 @@ private:
         return (*Exact)[Sym->Dim];
       if (Sym->Kind == IndexSymbol::GridDim && Grid)
         return (*Grid)[Sym->Dim];
+      if (Sym->Kind == IndexSymbol::BlockIdx && Block)
+        return (*Block)[Sym->Dim];
       if (Sym->Kind == IndexSymbol::BlockIdx && Grid && (*Grid)[Sym->Dim] == 1)
         return 0;
       return std::nullopt;
@@ -265,6 +283,7 @@ private:
   std::optional<BlockShape> Grid;
   SmallVector<std::pair<const Expr *, bool>, 4> Conds;
   std::array<int64_t, 3> Coords = {0, 0, 0};
+  std::optional<std::array<int64_t, 3>> Block;
 };
 
 } // namespace clang::tidy::cuda

@@ -1,0 +1,96 @@
+//===--- CudaCheck.cpp - cuda-lint ----------------------------------------===//
+
+#include "CudaCheck.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// The checks whose findings are wrong code, not slow code: they are
+/// ranked like the others but MinImpact never hides them (docs/impact.md).
+bool isCorrectnessCheck(StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"cuda-warp-synchronous", "cuda-divergent-barrier",
+              "cuda-unsynchronized-timing", "cuda-legacy-runtime-api",
+              "cuda-legacy-warp-intrinsic", "cuda-restrict-aliasing",
+              "cuda-pageable-async-copy"},
+             true)
+      .Default(false);
+}
+
+/// Whether the last warning was hidden: its notes are dropped with it.
+/// Shared by all checks: a check's notes follow its warning within one
+/// callback, whichever check ran before. Per thread: cuda-clangd analyses
+/// files on several threads.
+thread_local bool LastWarningHidden = false;
+
+} // namespace
+
+CudaDiag::~CudaDiag() {
+  if (!B)
+    return;
+  B.reset(); // Emits the warning,
+  if (Owner && !Note.empty())
+    Owner->emitNote(Loc, Note); // then its impact note.
+}
+
+CudaCheck::CudaCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), Correctness(isCorrectnessCheck(Name)) {
+  StringRef Min = Options.getLocalOrGlobal("MinImpact", "medium");
+  if (std::optional<Impact::Level> L = Impact::parseLevel(Min))
+    MinImpact = *L;
+  else
+    configurationDiag("invalid value '%0' for %1.MinImpact: expected low, "
+                      "medium or high")
+        << Min << Name;
+}
+
+void CudaCheck::onStartOfTranslationUnit() {
+  Ctx = nullptr;
+  LastWarningHidden = false;
+  resetImpactModel();
+}
+
+void CudaCheck::run(const ast_matchers::MatchFinder::MatchResult &Result) {
+  Ctx = Result.Context;
+  check(Result);
+}
+
+void CudaCheck::emitNote(SourceLocation Loc, StringRef Note) {
+  // The message is text, not a format: escape the '%' a reason may hold.
+  std::string Escaped;
+  for (char C : Note) {
+    Escaped += C;
+    if (C == '%')
+      Escaped += '%';
+  }
+  ClangTidyCheck::diag(Loc, Escaped, DiagnosticIDs::Note);
+}
+
+CudaDiag CudaCheck::diag(SourceLocation Loc, StringRef Description,
+                         DiagnosticIDs::Level Level) {
+  if (Level == DiagnosticIDs::Note || Level == DiagnosticIDs::Remark) {
+    if (LastWarningHidden)
+      return CudaDiag(std::nullopt);
+    return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level));
+  }
+  LastWarningHidden = false;
+  if (!impactEnabled() || !Ctx || Loc.isInvalid())
+    return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level));
+  Impact I = impactModelFor(*Ctx).estimate(Loc);
+  Impact::Level Min = minImpactOverride().value_or(MinImpact);
+  if (!Correctness && I.Lvl < Min) {
+    LastWarningHidden = true;
+    return CudaDiag(std::nullopt);
+  }
+  return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level), this, I.note(),
+                  Loc);
+}
+
+CudaDiag CudaCheck::diag(StringRef Description, DiagnosticIDs::Level Level) {
+  LastWarningHidden = false;
+  return CudaDiag(ClangTidyCheck::diag(Description, Level), nullptr, "");
+}
+
+} // namespace clang::tidy::cuda

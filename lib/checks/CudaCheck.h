@@ -1,0 +1,94 @@
+//===--- CudaCheck.h - cuda-lint --------------------------------*- C++ -*-===//
+//
+// The base of every cuda-* check: a ClangTidyCheck whose warnings carry an
+// impact estimate (include/cudalint/analysis/Impact.h). `diag()` here hides
+// ClangTidyCheck::diag: each warning is followed by one note at its
+// location, `impact: <level> (rank N/100): <reason>` (one line of text: clang
+// does not repeat the excerpt of a location), that both front ends print and
+// the JSON and SARIF reports read back as fields; a performance finding
+// ranked below the `MinImpact` option (low, medium or high; default medium;
+// the driver's --min-impact sets it for every check) is not emitted, its
+// notes and fixes with it. Correctness checks are ranked but never hidden.
+// docs/impact.md has the model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_CUDACHECK_H
+#define CUDA_LINT_CUDACHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "cudalint/analysis/Impact.h"
+#include <optional>
+#include <string>
+#include <type_traits>
+
+namespace clang::tidy::cuda {
+
+class CudaCheck;
+
+/// A diagnostic under construction: forwards `<<` to clang's builder (or
+/// drops it, for a hidden finding); on destruction emits the diagnostic,
+/// then its impact note. Copying moves the diagnostic, as DiagnosticBuilder
+/// does.
+class CudaDiag {
+public:
+  CudaDiag(std::optional<DiagnosticBuilder> B, CudaCheck *Owner = nullptr,
+           std::string Note = "", SourceLocation Loc = SourceLocation())
+      : B(std::move(B)), Owner(Owner), Note(std::move(Note)), Loc(Loc) {}
+  CudaDiag(const CudaDiag &O) : B(std::move(O.B)), Owner(O.Owner), Loc(O.Loc) {
+    Note.swap(O.Note);
+    O.B.reset();
+    O.Owner = nullptr;
+  }
+  CudaDiag &operator=(const CudaDiag &) = delete;
+  ~CudaDiag();
+
+  template <typename T> const CudaDiag &operator<<(const T &V) const {
+    if (B)
+      *B << V;
+    return *this;
+  }
+  template <typename T,
+            typename = std::enable_if_t<!std::is_lvalue_reference<T>::value>>
+  const CudaDiag &operator<<(T &&V) const {
+    if (B)
+      *B << std::move(V);
+    return *this;
+  }
+
+private:
+  mutable std::optional<DiagnosticBuilder> B;
+  mutable CudaCheck *Owner;
+  mutable std::string Note;
+  SourceLocation Loc;
+};
+
+class CudaCheck : public ClangTidyCheck {
+public:
+  CudaCheck(StringRef Name, ClangTidyContext *Context);
+
+  void onStartOfTranslationUnit() override;
+
+protected:
+  /// ClangTidyCheck::diag, with the impact note after a warning; a
+  /// performance warning below MinImpact is dropped, and so are the notes
+  /// that follow it.
+  CudaDiag diag(SourceLocation Loc, StringRef Description,
+                DiagnosticIDs::Level Level = DiagnosticIDs::Warning);
+  CudaDiag diag(StringRef Description,
+                DiagnosticIDs::Level Level = DiagnosticIDs::Warning);
+
+private:
+  friend class CudaDiag;
+  void run(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void emitNote(SourceLocation Loc, StringRef Note);
+
+  ASTContext *Ctx = nullptr;
+  /// A correctness check: ranked, never hidden.
+  bool Correctness;
+  Impact::Level MinImpact = Impact::Medium;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_CUDACHECK_H
