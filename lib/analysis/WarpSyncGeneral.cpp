@@ -277,6 +277,18 @@ std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
   return P->race(W, R, BlocksOnly);
 }
 
+int64_t GeneralRaces::maxThreadsX() const {
+  if (P->Launched)
+    return (*P->Launched)[0];
+  if (const auto *LB = P->FD->getAttr<CUDALaunchBoundsAttr>()) {
+    Expr::EvalResult R;
+    if (LB->getMaxThreads() && !LB->getMaxThreads()->isValueDependent() &&
+        LB->getMaxThreads()->EvaluateAsInt(R, P->Ctx))
+      return std::clamp<int64_t>(R.Val.getInt().getExtValue(), 1, 1024);
+  }
+  return Inf;
+}
+
 bool GeneralRaces::shapeLaunched() const {
   return P->Launched && P->LaunchedOnly;
 }

@@ -80,8 +80,8 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
     }
     return add(N);
   }
-  if (std::optional<ThreadRank> Rank = threadRankCall(E))
-    return rank(*Rank);
+  if (std::optional<GroupQuery> Q = groupQueryCall(E))
+    return groupQuery(*Q);
   Expr::EvalResult ER;
   if (E->EvaluateAsInt(ER, Ctx) && ER.Val.isInt() &&
       ER.Val.getInt().getSignificantBits() <= 64)
@@ -256,6 +256,23 @@ int GeneralRaces::Impl::rank(const ThreadRank &R) {
       bin(BO_Mul, builtin(Node::BDim, 0),
           bin(BO_Mul, builtin(Node::BDim, 1), builtin(Node::BDim, 2)));
   return bin(BO_Add, bin(BO_Mul, Block, Threads), InBlock);
+}
+
+int GeneralRaces::Impl::groupQuery(const GroupQuery &Q) {
+  if (Q.Query == GroupQuery::Rank)
+    return rank(Q.Group);
+  int Threads =
+      bin(BO_Mul, builtin(Node::BDim, 0),
+          bin(BO_Mul, builtin(Node::BDim, 1), builtin(Node::BDim, 2)));
+  int64_t N = Q.Group.Size;
+  switch (Q.Query) {
+  case GroupQuery::MetaRank:
+    return bin(BO_Div, rank(ThreadRank{ThreadRank::Block, 0}), constant(N));
+  case GroupQuery::MetaSize:
+    return bin(BO_Div, bin(BO_Add, Threads, constant(N - 1)), constant(N));
+  default:
+    return Q.Group.Kind == ThreadRank::Tile ? constant(N) : Threads;
+  }
 }
 
 bool GeneralRaces::Impl::hasData(int N) const {

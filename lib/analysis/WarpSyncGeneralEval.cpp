@@ -281,9 +281,11 @@ void GeneralRaces::Impl::computeShape() {
           UsedB[Sym->Dim] = true;
       }
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (std::optional<ThreadRank> R = threadRankCall(Call)) {
+      if (std::optional<GroupQuery> Q = groupQueryCall(Call);
+          Q &&
+          (Q->Query == GroupQuery::Rank || Q->Query == GroupQuery::MetaRank)) {
         UsedT[0] = true;
-        UsedB[0] |= R->Kind == ThreadRank::Grid;
+        UsedB[0] |= Q->Group.Kind == ThreadRank::Grid;
       }
   });
   for (const auto &KV : A.OwnVars)

@@ -132,6 +132,8 @@ struct GeneralRaces::Impl {
   /// modulo the tile size for a tile; in the grid, after the threads of the
   /// blocks before.
   int rank(const ThreadRank &R);
+  /// A cooperative-groups query (groupQueryCall) as a tree.
+  int groupQuery(const GroupQuery &Q);
 
   /// Whether the tree at \p N holds a value read from memory.
   bool hasData(int N) const;

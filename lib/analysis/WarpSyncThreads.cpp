@@ -77,8 +77,10 @@ bool Analysis::threadDependent(const Expr *E) const {
         Dep = true;
       else if (VD && VD->isLocalVarDecl() && Varying.count(VD))
         Dep = true;
-    } else if (isa<CallExpr>(S) && threadRankCall(cast<CallExpr>(S))) {
-      Dep = true;
+    } else if (isa<CallExpr>(S)) {
+      std::optional<GroupQuery> Q = groupQueryCall(cast<CallExpr>(S));
+      Dep |= Q &&
+             (Q->Query == GroupQuery::Rank || Q->Query == GroupQuery::MetaRank);
     } else if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
       if (isThreadIdxX(POE))
         Dep = true;

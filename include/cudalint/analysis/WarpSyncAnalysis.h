@@ -134,6 +134,21 @@ struct ThreadRank {
 /// kind.
 std::optional<ThreadRank> threadRankCall(const Expr *E);
 
+/// A cooperative_groups query that is a function of the thread's place in
+/// the block: `thread_rank()`, a tile's `meta_group_rank()` (the block
+/// rank divided by the tile size) and `meta_group_size()`, and a group's
+/// `size()` / `num_threads()`.
+struct GroupQuery {
+  enum QueryKind { Rank, MetaRank, MetaSize, Size } Query;
+  ThreadRank Group;
+};
+
+/// \p E as such a query on a group of a known kind. A tile's meta group
+/// is known only where the tile is a partition of the block: its parent
+/// is `thread_block`, or it is not named and the tile is a whole warp or
+/// more.
+std::optional<GroupQuery> groupQueryCall(const Expr *E);
+
 /// `threadIdx.x`.
 bool isThreadIdxX(const Expr *E);
 
@@ -366,7 +381,11 @@ struct Race {
 
 /// The race between the write \p W and the read \p R, if a thread that
 /// reaches \p R reads an element that another thread reaching \p W writes.
-std::optional<Race> raceBetween(const Access &W, const Access &R);
+/// \p MaxThreadsX bounds threadIdx.x (the launched block, or
+/// `__launch_bounds__`): `buf[tid - 256] += buf[tid]` under `tid >= 256`
+/// reads [256, 320) and writes [0, 64) in blocks of 320 threads.
+std::optional<Race> raceBetween(const Access &W, const Access &R,
+                                int64_t MaxThreadsX = Inf);
 
 /// The general analysis, for accesses that are not an own index plus a
 /// constant (`s[255 - tid]`, `s[(tid + 1) % 256]`, `tile[ty][tx]` against
@@ -397,6 +416,9 @@ public:
   std::string shape() const;
   /// Whether the model block is the one shape the kernel is launched with.
   bool shapeLaunched() const;
+  /// The most threads a block has in x: the largest launched block, or
+  /// `__launch_bounds__`; Inf when neither is known.
+  int64_t maxThreadsX() const;
 
 private:
   struct Impl;
