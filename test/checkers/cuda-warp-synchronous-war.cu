@@ -13,7 +13,7 @@ __global__ void readThenOverwrite(const int *in, int *out) {
   if (tid == 0)
     s[0] = in[1];
   // CHECK-MESSAGES: :[[@LINE-3]]:11: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
-  // CHECK-NOTES: :[[@LINE-3]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-2]]:5: note: another thread writes the element here
   // CHECK-NOTES: :[[@LINE-5]]:11: note: for example, thread 32 reads 's[0]', which thread 0 writes (in blocks of 128 threads, as launched here)
   // CHECK-FIXES: {{^}}  int v = s[0];{{$}}
   // CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
