@@ -57,11 +57,29 @@ bool isGridSyncCall(const CallExpr *Call) {
 }
 
 std::optional<ThreadRank> threadRankCall(const Expr *E) {
+  std::optional<GroupQuery> Q = groupQueryCall(E);
+  if (!Q || Q->Query != GroupQuery::Rank)
+    return std::nullopt;
+  return Q->Group;
+}
+
+std::optional<GroupQuery> groupQueryCall(const Expr *E) {
   const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
   const auto *MD =
       Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
-  if (!MD || !MD->getIdentifier() || MD->getName() != "thread_rank" ||
-      Call->getNumArgs() != 0)
+  if (!MD || !MD->getIdentifier() || Call->getNumArgs() != 0)
+    return std::nullopt;
+  GroupQuery::QueryKind Query;
+  StringRef Name = MD->getName();
+  if (Name == "thread_rank")
+    Query = GroupQuery::Rank;
+  else if (Name == "meta_group_rank")
+    Query = GroupQuery::MetaRank;
+  else if (Name == "meta_group_size")
+    Query = GroupQuery::MetaSize;
+  else if (Name == "size" || Name == "num_threads")
+    Query = GroupQuery::Size;
+  else
     return std::nullopt;
   const CXXRecordDecl *RD = MD->getParent();
   bool InCG = false;
@@ -71,17 +89,36 @@ std::optional<ThreadRank> threadRankCall(const Expr *E) {
   if (!InCG || !RD->getIdentifier())
     return std::nullopt;
   if (RD->getName() == "thread_block")
-    return ThreadRank{ThreadRank::Block, 0};
+    return Query == GroupQuery::MetaRank || Query == GroupQuery::MetaSize
+               ? std::nullopt
+               : std::optional<GroupQuery>(
+                     GroupQuery{Query, ThreadRank{ThreadRank::Block, 0}});
   if (RD->getName() == "grid_group")
-    return ThreadRank{ThreadRank::Grid, 0};
+    return Query == GroupQuery::Rank
+               ? std::optional<GroupQuery>(
+                     GroupQuery{Query, ThreadRank{ThreadRank::Grid, 0}})
+               : std::nullopt;
   // thread_block_tile<N> (its rank is in a base that has N).
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
       Spec && RD->getName().contains("tile")) {
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
     if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Integral) {
       int64_t N = Args[0].getAsIntegral().getExtValue();
-      if (N > 0 && N <= 1024)
-        return ThreadRank{ThreadRank::Tile, N};
+      if (N <= 0 || N > 1024)
+        return std::nullopt;
+      if (Query == GroupQuery::MetaRank || Query == GroupQuery::MetaSize) {
+        // The parent, where the base names it: a thread_block, or erased
+        // (void), which only a whole warp or more is sure to come from.
+        const CXXRecordDecl *Parent =
+            Args.size() >= 2 && Args[1].getKind() == TemplateArgument::Type
+                ? Args[1].getAsType()->getAsCXXRecordDecl()
+                : nullptr;
+        bool FromBlock = Parent && Parent->getIdentifier() &&
+                         Parent->getName() == "thread_block";
+        if (!FromBlock && N < WarpSize)
+          return std::nullopt;
+      }
+      return GroupQuery{Query, ThreadRank{ThreadRank::Tile, N}};
     }
   }
   return std::nullopt;
@@ -309,7 +346,8 @@ const Expr *stripCasts(const Expr *E) {
   }
 }
 
-std::optional<Race> raceBetween(const Access &W, const Access &R) {
+std::optional<Race> raceBetween(const Access &W, const Access &R,
+                                int64_t MaxThreadsX) {
   if (!W.Write || R.Write || W.Array != R.Array || W.Idx.B != R.Idx.B ||
       W.Idx.B == Base::None || W.Idx.Xor)
     return std::nullopt;
@@ -318,6 +356,10 @@ std::optional<Race> raceBetween(const Access &W, const Access &R) {
           RHi = Tid ? R.G.TidHi : R.G.LaneHi;
   int64_t WLo = Tid ? W.G.TidLo : W.G.LaneLo,
           WHi = Tid ? W.G.TidHi : W.G.LaneHi;
+  if (Tid) {
+    RHi = std::min(RHi, MaxThreadsX);
+    WHi = std::min(WHi, MaxThreadsX);
+  }
   if (R.Idx.Xor) {
     if (W.Idx.Off != 0 || std::max(RLo, WLo) >= std::min(RHi, WHi))
       return std::nullopt;

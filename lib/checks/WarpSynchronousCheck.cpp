@@ -123,7 +123,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           if (W.GridOnly)
             Rc = General.race(W, R, /*BlocksOnly=*/true);
           else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
-            Rc = raceBetween(W, R);
+            Rc = raceBetween(W, R, General.maxThreadsX());
           else
             Rc = General.race(W, R);
           if (Rc)

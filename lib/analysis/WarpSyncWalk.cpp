@@ -1,0 +1,460 @@
+//===--- WarpSyncWalk.cpp - cuda-lint
+//---------------------------------------===//
+//
+// The walk of one function into barrier-free regions of accesses for
+// cuda-warp-synchronous: statements, branches with a barrier on one path,
+// loops walked once per value and back-edge regions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cudalint/analysis/WarpSyncAnalysis.h"
+#include <functional>
+
+namespace clang::tidy::cuda::warpsync {
+
+Analysis::Analysis(ASTContext &Ctx) : Ctx(Ctx) {}
+
+void Analysis::walkFunction(const FunctionDecl *FD, Guard Entry) {
+  Regions.clear();
+  Current.clear();
+  FirstRegionAtEntry = true;
+  Slots.clear();
+  Order = 0;
+  CurrentFD = FD;
+  FlushOrders.clear();
+  EdgeRegions.clear();
+  LoopStack.clear();
+  GridCurrent.clear();
+  walkStmt(FD->getBody(), Entry, FD->getBody());
+  flush();
+  for (auto &R : EdgeRegions)
+    Regions.push_back(std::move(R));
+  EdgeRegions.clear();
+  flushGrid();
+  for (auto &R : GridRegions)
+    Regions.push_back(std::move(R));
+  GridRegions.clear();
+}
+
+unsigned Analysis::flushes() const { return FlushOrders.size(); }
+
+void Analysis::flushGrid() {
+  if (!GridCurrent.empty())
+    GridRegions.push_back(std::move(GridCurrent));
+  GridCurrent.clear();
+}
+
+const Expr *Analysis::exitCondition(const Stmt *S) {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+    return nullptr;
+  const Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  return Then && isa<ReturnStmt>(Then) ? If->getCond() : nullptr;
+}
+
+void Analysis::backEdgeRegion(const Stmt *Loop, unsigned F0, unsigned O0) {
+  unsigned HeadEnd = FlushOrders[F0];
+  SmallVector<Access, 8> Edge;
+  auto take = [&](const Access &X, unsigned char Side) {
+    Access Y = X;
+    Y.Side = Side;
+    Y.Carried = false;
+    Y.CarriedBy = nullptr;
+    Y.BackEdgeLoop = Loop;
+    Edge.push_back(std::move(Y));
+  };
+  for (const auto &R : Regions)
+    for (const Access &X : R)
+      if (!X.Side && !X.Carried && X.Order >= O0 && X.Order < HeadEnd)
+        take(X, 1);
+  for (const Access &X : Current)
+    if (!X.Side && !X.Carried && X.Order >= O0 && X.Order < HeadEnd)
+      take(X, 1);
+  bool Head = !Edge.empty();
+  unsigned TailStart = FlushOrders.back();
+  for (const Access &X : Current)
+    if (!X.Side && !X.Carried && X.Order >= TailStart)
+      take(X, 2);
+  if (Head && Edge.back().Side == 2)
+    EdgeRegions.push_back(std::move(Edge));
+}
+
+void Analysis::flush() {
+  FlushOrders.push_back(Order);
+  if (Regions.empty() && Current.empty())
+    FirstRegionAtEntry = false;
+  if (!Current.empty())
+    Regions.push_back(std::move(Current));
+  Current.clear();
+}
+
+void Analysis::setSlot(const Stmt *S, SlotKind K, const Stmt *Parent,
+                       const Guard &G) {
+  if (S)
+    Slots[S] = Slot{K, Parent, G};
+}
+
+void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
+  if (!S)
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body()) {
+      setSlot(Child, SlotKind::Compound, CS, G);
+      walkStmt(Child, G, Child);
+      // After `if (tid >= n) return;` not every thread is here.
+      if (divergentExit(Child, false)) {
+        G.BlockUniform = G.WarpUniform = G.Exact = false;
+        if (const Expr *C = exitCondition(Child))
+          G.Conds.push_back({C, false});
+      } else if (const Expr *C = exitCondition(Child);
+                 C && blockShapeCondition(C)) {
+        // After `if (blockDim.x <= 32) return ...;` the blocks are larger.
+        G.Conds.push_back({C, false});
+      }
+    }
+    return;
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (If->getInit())
+      walkStmt(If->getInit(), G, Holder);
+    const Expr *Cond = If->getCond();
+    walkExpr(Cond, G, Holder);
+    bool Value;
+    if (!Cond->isValueDependent() &&
+        Cond->EvaluateAsBooleanCondition(Value, Ctx)) {
+      const Stmt *Taken = Value ? If->getThen() : If->getElse();
+      setSlot(Taken, Value ? SlotKind::IfThen : SlotKind::IfElse, If, G);
+      walkStmt(Taken, G, Taken);
+      return;
+    }
+    Guard GT = G, GE = G;
+    refine(GT, Cond);
+    if (threadDependent(Cond)) {
+      GE.BlockUniform = GE.WarpUniform = GE.Exact = false;
+      GT.Conds.push_back({Cond, true});
+      GE.Conds.push_back({Cond, false});
+    } else if (blockShapeCondition(Cond)) {
+      // The same in every thread: the general analysis decides it for
+      // its model block.
+      GT.Conds.push_back({Cond, true});
+      GE.Conds.push_back({Cond, false});
+    }
+    SmallVector<Access, 8> Before(Current);
+    unsigned F0 = flushes();
+    setSlot(If->getThen(), SlotKind::IfThen, If, GT);
+    walkStmt(If->getThen(), GT, If->getThen());
+    unsigned F1 = flushes();
+    setSlot(If->getElse(), SlotKind::IfElse, If, GE);
+    walkStmt(If->getElse(), GE, If->getElse());
+    // `if (c) __syncthreads();`: on the path without the barrier, the
+    // accesses before the branch meet those after it.
+    if ((F1 != F0) != (flushes() != F1))
+      for (Access X : Before) {
+        if (!X.Carried) {
+          X.CarriedBy = If;
+          X.CarriedThen = F1 != F0;
+        }
+        X.Carried = true;
+        Current.push_back(X);
+      }
+    return;
+  }
+  const Expr *LoopCond = nullptr;
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    walkStmt(For->getInit(), G, Holder);
+    LoopCond = For->getCond();
+    Body = For->getBody();
+  } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+    LoopCond = While->getCond();
+    Body = While->getBody();
+  } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    LoopCond = Do->getCond();
+    Body = Do->getBody();
+  }
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    const VarDecl *Var = nullptr;
+    SmallVector<int64_t, 8> Values;
+    if ((halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) &&
+        !divergentExit(For->getBody(), true)) {
+      // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`: the
+      // same trip count for every thread; walked once per value of `o`.
+      setSlot(Body, SlotKind::Other, S, G);
+      for (int64_t V : Values) {
+        LoopValues[Var] = V;
+        walkStmt(Body, G, Body);
+      }
+      LoopValues.erase(Var);
+      return;
+    }
+  }
+  if (Body) {
+    Guard GB = G;
+    if (LoopCond)
+      collectSpinReads(S, LoopCond, Body);
+    if (LoopCond) {
+      walkExpr(LoopCond, G, Holder);
+      if (threadDependent(LoopCond))
+        GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
+    }
+    if (divergentExit(Body, true))
+      GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
+    setSlot(Body, SlotKind::Other, S, GB);
+    unsigned F0 = flushes(), O0 = Order;
+    LoopStack.push_back(S);
+    walkStmt(Body, GB, Body);
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      if (For->getInc())
+        walkExpr(For->getInc(), GB, Holder);
+    LoopStack.pop_back();
+    if (flushes() != F0)
+      backEdgeRegion(S, F0, O0);
+    return;
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    walkExpr(E, G, Holder);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    walkStmt(Child, G, Holder);
+}
+
+bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
+                           SmallVector<int64_t, 8> &Values) const {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return false;
+  Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+    return false;
+  std::optional<int64_t> Start = constant(Var->getInit());
+  if (!Start || *Start <= 0 || *Start > 4096)
+    return false;
+  auto isVar = [&](const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+    return DRE && DRE->getDecl() == Var;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+  if (!Cond || !isVar(Cond->getLHS()))
+    return false;
+  std::optional<int64_t> Bound = constant(Cond->getRHS());
+  if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
+                  (Cond->getOpcode() == BO_NE && *Bound == 0) ||
+                  (Cond->getOpcode() == BO_GE && *Bound == 1)))
+    return false;
+  const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+  if (!Inc || !isVar(Inc->getLHS()))
+    return false;
+  std::optional<int64_t> By = constant(Inc->getRHS());
+  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+  if (Inc->getOpcode() == BO_ShrAssign && By && *By == 1) {
+  } else if (Inc->getOpcode() == BO_DivAssign && By && *By == 2) {
+  } else if (Inc->getOpcode() == BO_Assign && RHS && isVar(RHS->getLHS()) &&
+             constant(RHS->getRHS()) &&
+             ((RHS->getOpcode() == BO_Shr && *constant(RHS->getRHS()) == 1) ||
+              (RHS->getOpcode() == BO_Div && *constant(RHS->getRHS()) == 2))) {
+  } else {
+    return false;
+  }
+  bool Assigned = false;
+  forEachDescendant(For->getBody(), [&](const Stmt *X) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(X))
+      Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
+    else if (const auto *UO = dyn_cast<UnaryOperator>(X))
+      Assigned |=
+          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          isVar(UO->getSubExpr());
+  });
+  if (Assigned)
+    return false;
+  Values.clear();
+  for (int64_t V = *Start; V > 0; V /= 2)
+    Values.push_back(V);
+  return true;
+}
+
+bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
+                            SmallVector<int64_t, 8> &Values) const {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return false;
+  Var = dyn_cast<VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
+    return false;
+  std::optional<int64_t> Start = constant(Var->getInit());
+  if (!Start || *Start <= 0 || *Start > 4096)
+    return false;
+  auto isVar = [&](const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+    return DRE && DRE->getDecl() == Var;
+  };
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+  if (!Cond || !isVar(Cond->getLHS()) ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    return false;
+  std::optional<int64_t> Bound = constant(Cond->getRHS());
+  if (!Bound || *Bound > 4096)
+    return false;
+  int64_t End = Cond->getOpcode() == BO_LT ? *Bound : *Bound + 1;
+  const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
+  if (!Inc || !isVar(Inc->getLHS()))
+    return false;
+  std::optional<int64_t> By = constant(Inc->getRHS());
+  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+  std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
+  if (Inc->getOpcode() == BO_ShlAssign && By && *By == 1) {
+  } else if (Inc->getOpcode() == BO_MulAssign && By && *By == 2) {
+  } else if (Inc->getOpcode() == BO_AddAssign && isVar(Inc->getRHS())) {
+  } else if (Inc->getOpcode() == BO_Assign && RHS && RC &&
+             ((RHS->getOpcode() == BO_Shl && *RC == 1) ||
+              (RHS->getOpcode() == BO_Mul && *RC == 2)) &&
+             isVar(RHS->getLHS())) {
+  } else {
+    return false;
+  }
+  if (assignedIn(For->getBody(), Var))
+    return false;
+  Values.clear();
+  for (int64_t V = *Start; V < End; V *= 2)
+    Values.push_back(V);
+  return true;
+}
+
+void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
+                      const Stmt *Holder) {
+  if (!Write && SpinReads.count(ASE))
+    return;
+  // `tile[a][b]`: the subscripts outermost first, down to `tile`.
+  SmallVector<const Expr *, 2> Subs{ASE->getIdx()};
+  const Expr *BaseE = ASE->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(BaseE)) {
+    if (!Inner->getType()->isArrayType())
+      return;
+    Subs.insert(Subs.begin(), Inner->getIdx());
+    BaseE = Inner->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
+  if (!DRE || !isa<VarDecl>(DRE->getDecl()))
+    return;
+  // A local array is private to its thread; shared and global variables
+  // and memory behind pointers are not.
+  const auto *VD = cast<VarDecl>(DRE->getDecl());
+  if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+      !VD->getType()->isPointerType())
+    return;
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD); P && PrivateParams.count(P))
+    return;
+  // `float *l_H = &tile[e];`: l_H[i] is tile[e + i].
+  const Expr *Offset = nullptr;
+  if (const VarDecl *Target =
+          Subs.size() == 1 ? offsetAlias(VD, Offset) : nullptr) {
+    VD = Target;
+    if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+        !VD->getType()->isPointerType())
+      return;
+  } else if (rebased(VD)) {
+    return;
+  }
+  std::optional<IndexForm> Idx;
+  if (Subs.size() == 1 && !Offset)
+    Idx = parseIndex(Subs[0]);
+  const ValueDecl *Array = canonicalArray(VD);
+  Access X{ASE, Array, Write, Idx.value_or(IndexForm()), G, Holder, Order++};
+  X.Root = VD;
+  X.Subs = std::move(Subs);
+  X.Offset = Offset;
+  X.Loops.assign(LoopStack.begin(), LoopStack.end());
+  for (const auto &KV : LoopValues)
+    X.Fixed.push_back(KV);
+  if (!isa<VarDecl>(Array) ||
+      !cast<VarDecl>(Array)->hasAttr<CUDASharedAttr>()) {
+    Access Y = X;
+    Y.GridOnly = true;
+    GridCurrent.push_back(std::move(Y));
+  }
+  Current.push_back(std::move(X));
+}
+
+void Analysis::walkSubscriptOperands(const ArraySubscriptExpr *ASE,
+                                     const Guard &G, const Stmt *Holder) {
+  // The inner subscripts of `tile[a][b]` select a row, not an element.
+  const Expr *Base = ASE->getBase()->IgnoreParenImpCasts();
+  while (const auto *Inner = dyn_cast<ArraySubscriptExpr>(Base)) {
+    if (!Inner->getType()->isArrayType())
+      break;
+    walkExpr(Inner->getIdx(), G, Holder);
+    Base = Inner->getBase()->IgnoreParenImpCasts();
+  }
+  walkExpr(Base, G, Holder);
+  walkExpr(ASE->getIdx(), G, Holder);
+}
+
+void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp()) {
+    walkExpr(BO->getRHS(), G, Holder);
+    if (const auto *ASE =
+            dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())) {
+      walkSubscriptOperands(ASE, G, Holder);
+      if (BO->isCompoundAssignmentOp())
+        record(ASE, false, G, Holder);
+      record(ASE, true, G, Holder);
+    } else {
+      walkExpr(BO->getLHS(), G, Holder);
+    }
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp()) {
+    if (const auto *ASE =
+            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+      walkSubscriptOperands(ASE, G, Holder);
+      record(ASE, false, G, Holder);
+      record(ASE, true, G, Holder);
+      return;
+    }
+  }
+  // `&A[i]` takes an address: no access.
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *ASE =
+            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+      walkSubscriptOperands(ASE, G, Holder);
+      return;
+    }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+    walkSubscriptOperands(ASE, G, Holder);
+    record(ASE, false, G, Holder);
+    return;
+  }
+  if (isa<LambdaExpr>(S))
+    return;
+  if (const auto *POE = dyn_cast<PseudoObjectExpr>(S)) {
+    walkExpr(POE->getSyntacticForm(), G, Holder);
+    return;
+  }
+  for (const Stmt *Child : S->children())
+    walkExpr(Child, G, Holder);
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Callee->hasBody())
+      Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G, CurrentFD});
+    if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
+      flush();
+    if (isGridSyncCall(Call))
+      flushGrid();
+  }
+  if (const auto *Asm = dyn_cast<AsmStmt>(S))
+    if (Asm->generateAsmString(Ctx).find("bar.") != std::string::npos)
+      flush();
+}
+
+bool canMeet(const Access &W, const Access &R) {
+  return W.Side || R.Side ? W.Side != R.Side : !(W.Carried && R.Carried);
+}
+
+} // namespace clang::tidy::cuda::warpsync
