@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkRunner.h"
+#include "ClangJob.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "cudalint/analysis/DeviceCode.h"
@@ -1757,6 +1758,8 @@ int main(int argc, const char **argv) {
   if (!In.empty() && In.front() == "--launcher")
     return runLauncher(argv[0],
                        std::vector<std::string>(In.begin() + 1, In.end()));
+  if (!In.empty() && In.front() == "--clang-job")
+    return runClangJob(argv[0], llvm::ArrayRef(In).drop_front());
   parseCacheOptions(In);
   if (Caching.Explicit && !Caching.Disabled)
     return runCached(argv[0], std::move(In));
