@@ -24,8 +24,9 @@ message(STATUS "cuda-lint: static link with ${NClang} Clang and ${NLLVM} LLVM "
   "archives from ${LLVM_LIBRARY_DIR}")
 
 # The system libraries LLVM was configured with (llvm-config --link-static
-# --system-libs): an archive where there is one (zlib), the shared library
-# otherwise (auditwheel bundles those into the wheel).
+# --system-libs): zlib and zstd from their archives where installed, the
+# others as they are (with --as-needed, only those used are recorded;
+# auditwheel bundles any outside the manylinux policy into the wheel).
 find_program(CUDA_LINT_LLVM_CONFIG llvm-config
   HINTS ${LLVM_TOOLS_BINARY_DIR} NO_DEFAULT_PATH REQUIRED)
 execute_process(COMMAND ${CUDA_LINT_LLVM_CONFIG} --link-static --system-libs
@@ -48,8 +49,10 @@ foreach(Lib ${CUDA_LINT_LLVM_SYSTEM_LIBS})
     find_library(Found NAMES ${Name} NO_CACHE)
     if(NOT Found)
       file(GLOB Found "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/lib${Name}.so.[0-9]*")
-      list(SORT Found)
-      list(GET Found 0 Found)
+      if(Found)
+        list(SORT Found)
+        list(GET Found 0 Found)
+      endif()
     endif()
   endif()
   if(Found)
@@ -60,6 +63,7 @@ foreach(Lib ${CUDA_LINT_LLVM_SYSTEM_LIBS})
 endforeach()
 message(STATUS "cuda-lint: system libraries ${CUDA_LINT_STATIC_SYSTEM_LIBS}")
 
+find_package(Threads REQUIRED)
 add_library(cudaLintStaticLLVM INTERFACE)
 target_link_libraries(cudaLintStaticLLVM INTERFACE
   -Wl,--start-group
@@ -68,7 +72,6 @@ target_link_libraries(cudaLintStaticLLVM INTERFACE
   -Wl,--end-group
   ${CUDA_LINT_STATIC_SYSTEM_LIBS}
   Threads::Threads)
-find_package(Threads REQUIRED)
 target_link_options(cudaLintStaticLLVM INTERFACE
   -static-libstdc++ -static-libgcc
   -Wl,--gc-sections -Wl,--as-needed -Wl,-O1)
