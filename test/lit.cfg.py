@@ -63,6 +63,14 @@ if getattr(config, "sanitized", False):
     # An ASan-instrumented plugin cannot load into the uninstrumented
     # clang-tidy-22.
     config.available_features.add("asan")
+# A wheel built by scripts/build-wheel.sh: driver/wheel-smoke.test installs
+# and runs it (the newest one in dist/). Without one, nothing is spent.
+import glob
+wheels = sorted(glob.glob(os.path.join(config.cuda_lint_src_root, "dist", "cuda_lint-*.whl")),
+                key=os.path.getmtime)
+if wheels:
+    config.available_features.add("wheel")
+    config.substitutions.append(("%wheel", wheels[-1]))
 if shutil.which("git"):
     config.available_features.add("git")
 if os.getuid() == 0:

@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
 #include "llvm/Support/CommandLine.h"
@@ -87,7 +88,22 @@ static bool isResourceDir(StringRef Dir) {
   return llvm::sys::fs::exists(Wrapper);
 }
 
+/// The directory above the one holding this executable: the prefix of an
+/// install (<prefix>/bin/cuda-lint), or the build tree (build/bin).
+static std::string installPrefix(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&installPrefix));
+  return llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)).str();
+}
+
 std::string findResourceDir() {
+  // A self-contained install carries the resource headers of the Clang it
+  // links: <prefix>/lib/clang/<major>.
+  llvm::SmallString<256> Bundled(installPrefix(nullptr));
+  llvm::sys::path::append(Bundled, "lib", "clang",
+                          llvm::Twine(LLVM_VERSION_MAJOR));
+  if (isResourceDir(Bundled))
+    return std::string(Bundled);
   if (isResourceDir(CUDA_LINT_CLANG_RESOURCE_DIR))
     return CUDA_LINT_CLANG_RESOURCE_DIR;
   // Ask the installed clang of the same major version.
@@ -117,14 +133,19 @@ std::string findResourceDir() {
 }
 
 std::string findShareDir(const char *Argv0) {
-  std::string Exe = llvm::sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&findShareDir));
-  llvm::SmallString<256> Dir(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::SmallString<256> Dir(installPrefix(Argv0));
   llvm::sys::path::append(Dir, "share", "cuda-lint");
   if (llvm::sys::fs::is_directory(Dir))
     return std::string(Dir);
   return CUDA_LINT_SHARE_DIR;
+}
+
+std::string findDocsDir(const char *Argv0) {
+  llvm::SmallString<256> Dir(installPrefix(Argv0));
+  llvm::sys::path::append(Dir, "share", "cuda-lint", "docs", "checks");
+  if (llvm::sys::fs::is_directory(Dir))
+    return std::string(Dir);
+  return CUDA_LINT_DOCS_DIR;
 }
 
 namespace {

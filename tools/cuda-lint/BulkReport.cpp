@@ -120,7 +120,7 @@ bool emit(const BulkOptions &Opts, const FindingSet &Set,
   bool Ok = true;
   if (Opts.Format == "sarif")
     Ok &= writeOutput(Opts.Output, toSarif(Findings, Failures, Root,
-                                           CUDA_LINT_DOCS_DIR, WithErrors));
+                                           findDocsDir(nullptr), WithErrors));
   else if (Opts.Format == "json")
     Ok &= writeOutput(Opts.Output,
                       toJson(Findings, Failures, WithErrors, Sanitizer));

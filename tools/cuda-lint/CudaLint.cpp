@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClangJob.h"
 #include "Driver.h"
 #include "Version.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
@@ -552,6 +553,8 @@ int main(int argc, const char **argv) {
   if (!In.empty() && In.front() == "--launcher")
     return runLauncher(argv[0],
                        std::vector<std::string>(In.begin() + 1, In.end()));
+  if (!In.empty() && In.front() == "--clang-job")
+    return runClangJob(argv[0], llvm::ArrayRef(In).drop_front());
   // --version: cuda-lint's own version and commit, then LLVM's (which
   // clang-tidy's option parser prints before it exits).
   for (const std::string &A : In) {

@@ -51,13 +51,20 @@ bool isNvccCompiler(llvm::StringRef Argv0);
 std::optional<std::string> findCudaPath(llvm::StringRef Explicit,
                                         std::string *Source = nullptr);
 
-/// Clang's resource directory for the LLVM this tool was built against,
-/// computed from the installed clang rather than the tool's own location.
+/// Clang's resource directory for the LLVM this tool was built against: the
+/// one a self-contained install carries (<prefix>/lib/clang/<major>, beside
+/// <prefix>/bin/cuda-lint), else the one of the LLVM it was built against,
+/// else the one the installed clang reports.
 std::string findResourceDir();
 
 /// The directory holding cuda-lint's bundled data (share/cuda-lint), found
 /// next to the executable \p Argv0 or in the source tree it was built from.
 std::string findShareDir(const char *Argv0);
+
+/// The check pages (docs/checks) that SARIF reports describe the checks
+/// from: <prefix>/share/cuda-lint/docs/checks in an install, else the source
+/// tree's.
+std::string findDocsDir(const char *Argv0);
 
 /// Rewrite an nvcc command line (argv[0] first) for clang: -arch, -gencode,
 /// -Xcompiler, -rdc, --expt-*, -ccbin, response and options files, ... Flags
