@@ -6,6 +6,7 @@
 
 #include "BulkReport.h"
 #include "cudalint/driver/Baseline.h"
+#include "cudalint/driver/CompileFlags.h"
 #include "cudalint/driver/FixVerify.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
