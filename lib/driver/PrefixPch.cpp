@@ -558,6 +558,18 @@ prefixPchFor(const std::vector<std::string> &Args, StringRef File,
   // changed is replaced by one under another name, so a run that read the
   // old index never loads a PCH it does not describe.
   std::vector<std::string> Inputs = depFiles((*Deps)->getBuffer(), Directory);
+  // Where a header created later would be found before one the prefix
+  // includes (an -I directory that does not exist yet, a directory searched
+  // earlier): recorded as missing, so that the PCH is built again when one
+  // appears rather than used beside the new header.
+  CacheDeps Shadows;
+  std::vector<std::string> DepsArgs{Args.front()};
+  DepsArgs.insert(DepsArgs.end(), Flags.begin(), Flags.end());
+  DepsArgs.push_back(Cuh);
+  preprocessorDeps(DepsArgs, Directory, Shadows);
+  for (const std::string &A : Shadows.Absent)
+    if (!StringRef(A).starts_with(Dir))
+      Inputs.push_back(A);
   Inputs.push_back(Prelude.str());
   std::string Stamps;
   for (const std::string &In : Inputs)
