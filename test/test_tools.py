@@ -186,8 +186,10 @@ def main(argv):
                 for cmd, guard in cmds:
                     checked += 1
                     name = os.path.basename(cmd) if not cmd.startswith("%") else cmd
-                    # %t/...: a copy the test made of the build's tools.
-                    if name in BUILT or name in BASE or cmd.startswith("%t"):
+                    # %t/...: a copy the test made of the build's tools;
+                    # %src_root/...: the repository's own scripts.
+                    if name in BUILT or name in BASE or \
+                            cmd.startswith(("%t", "%src_root/")):
                         continue
                     if name not in TOOLS:
                         problems.append(

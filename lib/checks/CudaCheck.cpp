@@ -2,6 +2,7 @@
 
 #include "CudaCheck.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
 
 namespace clang::tidy::cuda {
 
@@ -70,6 +71,17 @@ void CudaCheck::emitNote(SourceLocation Loc, StringRef Note) {
 
 CudaDiag CudaCheck::diag(SourceLocation Loc, StringRef Description,
                          DiagnosticIDs::Level Level) {
+  return diagRanked(Loc, Description, Level, "");
+}
+
+CudaDiag CudaCheck::diagNoCodeChange(SourceLocation Loc, StringRef Description,
+                                     StringRef Why) {
+  return diagRanked(Loc, Description, DiagnosticIDs::Warning, Why);
+}
+
+CudaDiag CudaCheck::diagRanked(SourceLocation Loc, StringRef Description,
+                               DiagnosticIDs::Level Level,
+                               StringRef NoCodeChange) {
   if (Level == DiagnosticIDs::Note || Level == DiagnosticIDs::Remark) {
     if (LastWarningHidden)
       return CudaDiag(std::nullopt);
@@ -79,6 +91,11 @@ CudaDiag CudaCheck::diag(SourceLocation Loc, StringRef Description,
   if (!impactEnabled() || !Ctx || Loc.isInvalid())
     return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level));
   Impact I = impactModelFor(*Ctx).estimate(Loc);
+  if (!NoCodeChange.empty()) {
+    I.Rank = std::min(I.Rank, 5u);
+    I.Lvl = Impact::Low;
+    I.Reason = ("the fix changes no instruction: " + NoCodeChange).str();
+  }
   Impact::Level Min = minImpactOverride().value_or(MinImpact);
   if (!Correctness && I.Lvl < Min) {
     LastWarningHidden = true;

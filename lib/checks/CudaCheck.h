@@ -77,11 +77,18 @@ protected:
                 DiagnosticIDs::Level Level = DiagnosticIDs::Warning);
   CudaDiag diag(StringRef Description,
                 DiagnosticIDs::Level Level = DiagnosticIDs::Warning);
+  /// diag() for a warning whose fix changes no instruction (\p Why says how
+  /// that is known, e.g. nvcc already computes it so): ranked low, at most
+  /// 5, whatever the code around it, and so hidden by the default profile.
+  CudaDiag diagNoCodeChange(SourceLocation Loc, StringRef Description,
+                            StringRef Why);
 
 private:
   friend class CudaDiag;
   void run(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void emitNote(SourceLocation Loc, StringRef Note);
+  CudaDiag diagRanked(SourceLocation Loc, StringRef Description,
+                      DiagnosticIDs::Level Level, StringRef NoCodeChange);
 
   ASTContext *Ctx = nullptr;
   /// A correctness check: ranked, never hidden.

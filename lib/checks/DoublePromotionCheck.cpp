@@ -704,11 +704,13 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
         // double where the code is float: the suffix says what it does.
         auto Diag =
             Vd.AllNarrowed
-                ? diag(Loc, "double-precision literal '%0' in a "
-                            "%select{float operation that nvcc "
-                            "computes in|branch that nvcc converts to}1 "
-                            "float; the 'f' suffix makes that "
-                            "explicit")
+                ? diagNoCodeChange(Loc,
+                                   "double-precision literal '%0' in a "
+                                   "%select{float operation that nvcc "
+                                   "computes in|branch that nvcc converts to}1 "
+                                   "float; the 'f' suffix makes that "
+                                   "explicit",
+                                   "nvcc already computes this in float")
                       << Site.Spelling << Vd.AllConditional
                 : diag(Loc, "double-precision literal '%0' promotes "
                             "%select{float arithmetic to double|integer data "

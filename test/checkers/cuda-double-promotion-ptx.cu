@@ -2,13 +2,19 @@
 // exactly where `nvcc -ptx` shows no f64 instruction, and every kernel the
 // note is not given for keeps f64 arithmetic.
 // REQUIRES: nvcc
-// RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" -- 2>&1 | FileCheck --check-prefix=NOTES %s
+// RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low -- 2>&1 | FileCheck --check-prefix=NOTES %s
 // With ReportNarrowed off the narrowed cases are not reported: the suffix
 // changes no instruction there (the PTX lines below).
 // RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: false}}" -- 2>&1 | FileCheck --check-prefix=DEFAULT %s
 // DEFAULT-NOT: nvcc computes in float
 // DEFAULT-NOT: nvcc converts to float
 // DEFAULT: warning: double-precision literal
+// The default profile (MinImpact medium) hides them as well, with
+// ReportNarrowed on: they rank low, the fix changing no instruction.
+// RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' -- 2>&1 | FileCheck --check-prefix=DEFAULT %s
+// RUN: %cuda_lint %s --checks='-*,cuda-double-promotion' --min-impact=low -- 2>&1 | FileCheck --check-prefix=RANK %s
+// RANK: :[[@LINE+10]]:{{[0-9]+}}: warning: double-precision literal '0.5' in a float operation that nvcc computes in float
+// RANK: :[[@LINE+9]]:{{[0-9]+}}: note: impact: low (rank {{[0-5]}}/100): the fix changes no instruction: nvcc already computes this in float
 // RUN: %nvcc -ptx -arch=sm_90 %s -o %t.ptx
 // RUN: FileCheck --check-prefix=PTX --input-file=%t.ptx %s
 

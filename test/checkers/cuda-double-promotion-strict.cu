@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true, cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true, cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 // With StrictNumerics, a fix is made only where the fixed code computes the
 // same values as the original: a single operation (compound assignment and

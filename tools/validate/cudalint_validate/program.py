@@ -42,7 +42,9 @@ def lint_program(args, root, work):
     nothing is written), each with its replacements as paths relative to
     `root`; replacements outside it (system headers) are dropped."""
     report = os.path.join(work, "cuda-lint.json")
-    cmd = [args.cuda_lint, "--checks=-*," + args.checks, "--format=json", "-o", report,
+    cmd = [args.cuda_lint, "--checks=-*," + args.checks, "--format=json",
+           # Every fix is validated, whatever its impact rank.
+           "--min-impact=low", "-o", report,
            "--progress=none", "--quiet", "-j", str(max(1, args.jobs))]
     if args.config:
         cmd.append("--config=" + args.config)
