@@ -12,11 +12,11 @@
 // A kernel whose only host wrapper is never called.
 __global__ void init(float *v, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    v[i] = v[i] * 0.5;
-  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.5'
+    v[i] = v[i] * 0.1;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.1'
   // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: low (rank 10/100): kernel 'init' is never launched in this program
-  // CHECK-FIXES-DEFAULT: {{^}}    v[i] = v[i] * 0.5;{{$}}
-  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.5f;{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}    v[i] = v[i] * 0.1;{{$}}
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.1f;{{$}}
 }
 
 static void runInit(float *v, int n) { init<<<1, 256>>>(v, n); }
@@ -46,11 +46,11 @@ __global__ void step(float *v, const float *table, int n) {
   }
   // Once per thread after the loop that does the work; one thread per block.
   if (threadIdx.x == 0)
-    v[blockIdx.x] = v[blockIdx.x] * 2.5;
-  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:37: warning: double-precision literal '2.5'
+    v[blockIdx.x] = v[blockIdx.x] * 2.7;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:37: warning: double-precision literal '2.7'
   // CHECK-NOTES-ALL: :[[@LINE-2]]:37: note: impact: low (rank 10/100): once per thread, outside the loops of kernel 'step'; one thread per block; kernel 'step' is launched in a host loop
-  // CHECK-FIXES-DEFAULT: {{^}}    v[blockIdx.x] = v[blockIdx.x] * 2.5;{{$}}
-  // CHECK-FIXES-ALL: {{^}}    v[blockIdx.x] = v[blockIdx.x] * 2.5f;{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}    v[blockIdx.x] = v[blockIdx.x] * 2.7;{{$}}
+  // CHECK-FIXES-ALL: {{^}}    v[blockIdx.x] = v[blockIdx.x] * 2.7f;{{$}}
 }
 
 int main() {

@@ -11,7 +11,7 @@
 //
 // 2. With it, every check reports what it reports on modern code, and the
 // fixes are applied.
-// RUN: %check_cuda_lint -no-compile %s cuda-legacy-warp-intrinsic,cuda-legacy-runtime-api,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint -no-compile %s cuda-legacy-warp-intrinsic,cuda-legacy-runtime-api,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 //
 // 3. The fixed file compiles with nvcc 13 (the original does not).
 // RUN: %if nvcc %{ not %nvcc -arch=sm_90 -c -o %t.orig.o %s %}
@@ -23,8 +23,8 @@
 // RUN: cp %t.legacy.cu %t.modern.cu
 // RUN: %cuda_lint --fix --checks='-*,cuda-legacy-*' %t.modern.cu -- > /dev/null 2>&1
 // RUN: not grep -E '__shfl_down\(|__ballot\(|cudaThread[A-Za-z]*\(' %t.modern.cu
-// RUN: %cuda_lint --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" %t.legacy.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.legacy.txt
-// RUN: %cuda_lint --no-legacy-compat --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" %t.modern.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.modern.txt
+// RUN: %cuda_lint --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low %t.legacy.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.legacy.txt
+// RUN: %cuda_lint --no-legacy-compat --checks='-*,cuda-double-promotion,cuda-divergent-barrier,cuda-launch-shape' --config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low %t.modern.cu -- 2>&1 | grep -E 'warning:|note:' | cut -d: -f2,5- > %t.modern.txt
 // RUN: diff %t.legacy.txt %t.modern.txt
 // RUN: grep -c '\[cuda-' %t.legacy.txt | grep -x 3
 

@@ -4,7 +4,7 @@
 // compatibility header declares them, so this kernel is analysed (the
 // double-precision multiply is reported and fixed) and the fixed file
 // compiles with nvcc.
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 __global__ void stream(int4 *out, const int4 *in, double2 *d2, float4 *f4,
                        unsigned long *ul, long *l, float *f) {

@@ -4,7 +4,7 @@
 // driver analyses every file with -fgpu-rdc, so this file is analysed: the
 // child kernel's double-precision multiply is reported. (nvcc needs -rdc=true
 // for it, which this test's compile step does not pass.)
-// RUN: %check_cuda_lint -no-compile %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint -no-compile %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 __global__ void child(float *p) {
   p[threadIdx.x] = p[threadIdx.x] * 0.5;

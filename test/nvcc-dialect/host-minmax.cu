@@ -3,7 +3,7 @@
 // clang's CUDA headers only for the device. Host code that calls them is
 // analysed with the rest of the file: the launch's block size, computed with
 // the host `min`, and the kernel's double-precision multiply are seen.
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 __global__ void scale(float *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -9,8 +9,8 @@
 
 extern "C" __global__ void scale(float *out, int n) {
   assert(n > 0);
-  out[threadIdx.x] = out[threadIdx.x] * 0.5;
-  // CHECK: :[[@LINE-1]]:41: warning: double-precision literal '0.5'
+  out[threadIdx.x] = out[threadIdx.x] * 0.1;
+  // CHECK: :[[@LINE-1]]:41: warning: double-precision literal '0.1'
 }
 
 double seconds() {

@@ -3,7 +3,7 @@
 // CUDA (HIP only), leaving a managed variable a host variable that device
 // code may not read. The nvcc compatibility header makes both read as under
 // nvcc: this kernel is analysed.
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 __managed__ float factor;
 

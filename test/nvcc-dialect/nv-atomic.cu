@@ -2,7 +2,7 @@
 // header declares, and their memory-order and scope constants are declared
 // where clang's CUDA headers do not look. The nvcc compatibility header
 // declares both: this kernel is analysed.
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}"
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
 
 __global__ void publish(unsigned long long *count, int *flag, float *p) {
   unsigned long long seen = __nv_atomic_load_n(count, __NV_ATOMIC_RELAXED);

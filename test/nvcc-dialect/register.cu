@@ -1,6 +1,6 @@
 // `register` is not C++17; clang rejects it in C++17 code, nvcc warns. The
 // driver passes -Wno-register: this kernel is analysed.
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" -- -std=c++17
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low -- -std=c++17
 
 __global__ void halve(float *p) {
   register float x = p[threadIdx.x];

@@ -6,8 +6,8 @@
 
 __global__ void scale(float *out, int n) {
   if (threadIdx.x < n)
-    out[threadIdx.x] = out[threadIdx.x] * 0.5;
-  // CHECK: :[[@LINE-1]]:43: warning: double-precision literal '0.5'
+    out[threadIdx.x] = out[threadIdx.x] * 0.1;
+  // CHECK: :[[@LINE-1]]:43: warning: double-precision literal '0.1'
 }
 
 void run(float *out, int n) {
