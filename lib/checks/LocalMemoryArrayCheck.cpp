@@ -20,9 +20,14 @@
 // reported, or, for loops nvcc keeps rolled, reported with a message that
 // says so. See docs/checks/cuda-local-memory-array.md.
 //
+// This file holds the unrolling model and the check, its judgement of an
+// array split into steps; what an index is after unrolling is classified in
+// LocalMemoryArrayCheckIndices.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LocalMemoryArrayCheck.h"
+#include "LocalMemoryArrayIndices.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -32,268 +37,14 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+using namespace local_memory_array;
+
 namespace {
-
-/// What an index is after nvcc has unrolled what it unrolls.
-struct IndexClass {
-  enum ClassKind {
-    Constant, ///< A compile-time constant.
-    Counter,  ///< Built from counters of loops with constant trip counts.
-    Unknown,  ///< Perhaps a constant once inlined or folded: not reported.
-    RunTime,  ///< Certainly a run-time value (data, thread index, a bound).
-  };
-  ClassKind Kind = Constant;
-  llvm::SmallVector<const VarDecl *, 2> Counters; ///< For Counter.
-  const Expr *Cause = nullptr;                    ///< For RunTime.
-  /// For RunTime: the comparison results (`a > b`, `!p`, `p && q`) its
-  /// run-time part is made of, and whether it has any other run-time part
-  /// (data, a thread index, a parameter) used as a number.
-  unsigned PredicateBits = 0;
-  bool OtherRunTime = false;
-
-  static IndexClass unknown() { return {Unknown, {}, nullptr}; }
-  static IndexClass runTime(const Expr *E) { return {RunTime, {}, E, 0, true}; }
-  static IndexClass counter(const VarDecl *V) {
-    return {Counter, {V}, nullptr};
-  }
-  /// A comparison of run-time values: one bit.
-  static IndexClass predicate(const IndexClass &Operands) {
-    return {RunTime, Operands.Counters, Operands.Cause, 1, false};
-  }
-
-  /// Both operands of an operation: the weaker knowledge wins.
-  IndexClass &operator+=(const IndexClass &O) {
-    if (O.Kind == RunTime && Kind == RunTime) {
-      PredicateBits += O.PredicateBits;
-      OtherRunTime |= O.OtherRunTime;
-    } else if (O.Kind > Kind) {
-      Kind = O.Kind;
-      Cause = O.Cause;
-      PredicateBits = O.PredicateBits;
-      OtherRunTime = O.OtherRunTime;
-    }
-    for (const VarDecl *V : O.Counters)
-      if (!llvm::is_contained(Counters, V))
-        Counters.push_back(V);
-    return *this;
-  }
-};
-
-/// Functions whose value is a pure function of their integer arguments.
-bool isPureIntegerCall(StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases({"min",     "max",      "umin",     "umax",    "llmin",
-              "llmax",   "ullmin",   "ullmax",   "abs",     "labs",
-              "llabs",   "__mul24",  "__umul24", "__mulhi", "__umulhi",
-              "__popc",  "__popcll", "__clz",    "__clzll", "__ffs",
-              "__ffsll", "__brev",   "__brevll"},
-             true)
-      .Default(false);
-}
-
-/// Calls whose value differs between threads or runs: shuffles, votes,
-/// atomics, loads through the cache operators, clocks, random numbers.
-bool isRunTimeCall(StringRef Name) {
-  return Name.starts_with("__shfl") || Name.starts_with("atomic") ||
-         Name.starts_with("__ld") || Name.starts_with("clock") ||
-         Name.starts_with("__ballot") || Name.starts_with("curand") ||
-         Name == "__activemask" || Name == "__any_sync" ||
-         Name == "__all_sync" || Name == "__match_any_sync";
-}
-
-/// The variable at the root of `a[i][j]`, `*p`, `p->f` (through casts).
-const VarDecl *rootVariable(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = ASE->getBase();
-      continue;
-    }
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      E = ME->getBase();
-      continue;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E);
-        UO && UO->getOpcode() == UO_Deref) {
-      E = UO->getSubExpr();
-      continue;
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-      return dyn_cast<VarDecl>(DRE->getDecl());
-    return nullptr;
-  }
-}
-
-/// Classifies the index expressions of one function.
-class IndexClassifier {
-public:
-  IndexClassifier(ASTContext &Ctx, const FunctionDecl &FD,
-                  ThreadIndexAnalysis &TIA)
-      : Ctx(Ctx), FD(FD), TIA(TIA) {}
-
-  IndexClass classify(const Expr *E) {
-    if (!E)
-      return IndexClass::unknown();
-    E = E->IgnoreParens();
-    if (E->isValueDependent() || E->isTypeDependent())
-      return IndexClass::unknown();
-    if (E->getType()->isIntegralOrEnumerationType()) {
-      Expr::EvalResult R;
-      if (E->EvaluateAsInt(R, Ctx, Expr::SE_NoSideEffects))
-        return {};
-    }
-    if (ThreadIndexAnalysis::builtinSymbol(E))
-      return IndexClass::runTime(E);
-    if (const auto *Cast = dyn_cast<CastExpr>(E))
-      return classify(Cast->getSubExpr());
-    if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
-      return classify(S->getReplacement());
-    if (const auto *C = dyn_cast<ConstantExpr>(E))
-      return classify(C->getSubExpr());
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      return V ? classifyVariable(V, E) : IndexClass::unknown();
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->getOpcode() == BO_Comma)
-        return classify(BO->getRHS());
-      if (BO->isAssignmentOp())
-        return IndexClass::unknown();
-      IndexClass L = classify(BO->getLHS());
-      L += classify(BO->getRHS());
-      if (L.Kind == IndexClass::RunTime &&
-          (BO->isComparisonOp() || BO->isLogicalOp()))
-        return IndexClass::predicate(L);
-      return L;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      switch (UO->getOpcode()) {
-      case UO_Plus:
-      case UO_Minus:
-      case UO_Not:
-        return classify(UO->getSubExpr());
-      case UO_LNot: {
-        IndexClass C = classify(UO->getSubExpr());
-        return C.Kind == IndexClass::RunTime ? IndexClass::predicate(C) : C;
-      }
-      case UO_Deref:
-        return load(E);
-      default:
-        return IndexClass::unknown();
-      }
-    }
-    // `c ? a : b` with constant arms becomes a select of two loads, not a
-    // run-time index: only the arms count.
-    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-      IndexClass T = classify(CO->getTrueExpr());
-      T += classify(CO->getFalseExpr());
-      return T;
-    }
-    if (isa<ArraySubscriptExpr, MemberExpr>(E))
-      return load(E);
-    if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee || !Callee->getIdentifier() || isa<CXXMemberCallExpr>(Call))
-        return IndexClass::unknown();
-      StringRef Name = Callee->getName();
-      if (isRunTimeCall(Name))
-        return IndexClass::runTime(E);
-      if (!isPureIntegerCall(Name))
-        return IndexClass::unknown();
-      IndexClass R;
-      for (const Expr *Arg : Call->arguments())
-        R += classify(Arg);
-      return R;
-    }
-    return IndexClass::unknown();
-  }
-
-private:
-  /// A value read from memory: data, unless it is read from a per-thread
-  /// variable (whose contents may be constants that nvcc folds) or from a
-  /// constant table.
-  IndexClass load(const Expr *E) {
-    const VarDecl *Root = rootVariable(E);
-    if (!Root)
-      return IndexClass::unknown();
-    if (const auto *P = dyn_cast<ParmVarDecl>(Root))
-      return isKernel(&FD) && P->getDeclContext() == &FD
-                 ? IndexClass::runTime(E)
-                 : IndexClass::unknown();
-    if (Root->hasGlobalStorage() && !Root->getType().isConstQualified())
-      return IndexClass::runTime(E);
-    if (Root->hasAttr<CUDAConstantAttr>() || Root->hasAttr<CUDASharedAttr>())
-      return IndexClass::runTime(E);
-    return IndexClass::unknown();
-  }
-
-  IndexClass classifyVariable(const VarDecl *V, const Expr *Ref) {
-    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-      // A kernel's parameters are run-time values; a device function's may
-      // be constants where it is inlined.
-      if (isKernel(&FD) && P->getDeclContext() == &FD)
-        return IndexClass::runTime(Ref);
-      return IndexClass::unknown();
-    }
-    if (V->hasGlobalStorage())
-      return V->getType().isConstQualified() || V->isConstexpr()
-                 ? IndexClass::unknown()
-                 : IndexClass::runTime(Ref);
-    if (!V->hasLocalStorage() || !V->getType()->isIntegralOrEnumerationType())
-      return IndexClass::unknown();
-    if (!InProgress.insert(V).second)
-      return IndexClass::unknown();
-    IndexClass R = classifyLocal(V, Ref);
-    InProgress.erase(V);
-    return R;
-  }
-
-  IndexClass classifyLocal(const VarDecl *V, const Expr *Ref) {
-    if (TIA.isInductionVariable(V)) {
-      if (TIA.constantLoopSpan(V))
-        return IndexClass::counter(V);
-      // A loop whose bound or start is a run-time value.
-      const auto *For = loopOf(V);
-      if (!For)
-        return IndexClass::unknown();
-      const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-          For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-      if (!Cond || !Cond->isComparisonOp())
-        return IndexClass::unknown();
-      // The counter itself is in progress (unknown); a run-time bound or
-      // start makes it a run-time value.
-      IndexClass B = classify(Cond);
-      IndexClass Start = classify(V->getInit());
-      if (B.Kind == IndexClass::RunTime)
-        return IndexClass::runTime(B.Cause);
-      if (Start.Kind == IndexClass::RunTime)
-        return IndexClass::runTime(Start.Cause);
-      return IndexClass::unknown();
-    }
-    if (const Expr *Def = TIA.singleDefinition(V))
-      return classify(Def);
-    return IndexClass::unknown();
-  }
-
-  const ForStmt *loopOf(const VarDecl *V) {
-    DynTypedNodeList P = Ctx.getParents(*V);
-    if (P.empty() || !P[0].get<DeclStmt>())
-      return nullptr;
-    P = Ctx.getParents(*P[0].get<DeclStmt>());
-    return P.empty() ? nullptr : P[0].get<ForStmt>();
-  }
-
-  ASTContext &Ctx;
-  const FunctionDecl &FD;
-  ThreadIndexAnalysis &TIA;
-  llvm::DenseSet<const VarDecl *> InProgress;
-};
 
 /// How a loop with a constant trip count is unrolled.
 enum class Unrolling {
@@ -418,76 +169,177 @@ constexpr int64_t SmallArrayBytes = 32;
 /// Longer loops are not worth unrolling for it.
 constexpr int64_t MaxUnrollTrip = 128;
 
-/// The per-thread array variable that the access \p Sub (its outermost
-/// subscript) reads, with its indices from the outermost in; null when it
-/// is not a subscript chain on an array variable.
-const VarDecl *accessedArray(const ArraySubscriptExpr *Sub,
-                             llvm::SmallVectorImpl<const Expr *> &Indices) {
-  const Expr *Base = Sub;
-  while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
-    // Only arrays: `p[i]` on a pointer is no per-thread array.
-    if (!ASE->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-      return nullptr;
-    Indices.push_back(ASE->getIdx());
-    Base = ASE->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
-  return Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-}
+/// An access of the array, classified: the whole index and each
+/// subscript.
+struct Classified {
+  const ArraySubscriptExpr *Sub;
+  IndexClass Class;
+  llvm::SmallVector<const Expr *, 2> Indices; ///< Outermost first.
+  llvm::SmallVector<IndexClass, 2> PerIndex;
+};
 
-/// Every access of \p Array in \p Body, by its outermost subscript, in
-/// source order.
-llvm::SmallVector<const ArraySubscriptExpr *, 8>
-accessesOf(const VarDecl *Array, const Stmt *Body) {
-  llvm::SmallVector<const ArraySubscriptExpr *, 8> Out;
-  llvm::DenseSet<const Stmt *> Inner;
-  llvm::SmallVector<const Stmt *, 32> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
+/// Every access of \p Array in \p FD, classified. An access spelled in a
+/// macro's body is left out: the macro may be used where its loops are
+/// unrolled, and a fix could not be placed.
+llvm::SmallVector<Classified, 8> classifyAccesses(const SourceManager &SM,
+                                                  const VarDecl *Array,
+                                                  const FunctionDecl *FD,
+                                                  IndexClassifier &Classifier) {
+  llvm::SmallVector<Classified, 8> Accesses;
+  for (const ArraySubscriptExpr *A : accessesOf(Array, FD->getBody())) {
+    SourceLocation Bracket = A->getRBracketLoc();
+    if (Bracket.isMacroID() && SM.isMacroBodyExpansion(Bracket))
       continue;
-    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S);
-        ASE && !Inner.contains(ASE)) {
-      llvm::SmallVector<const Expr *, 2> Idx;
-      if (accessedArray(ASE, Idx) == Array) {
-        Out.push_back(ASE);
-        for (const Expr *B = ASE->getBase()->IgnoreParenImpCasts();
-             const auto *In = dyn_cast<ArraySubscriptExpr>(B);
-             B = In->getBase()->IgnoreParenImpCasts())
-          Inner.insert(In);
-      }
+    Classified Acc{A, {}, {}, {}};
+    accessedArray(A, Acc.Indices);
+    for (const Expr *Index : Acc.Indices) {
+      Acc.PerIndex.push_back(Classifier.classify(Index));
+      Acc.Class += Acc.PerIndex.back();
     }
-    // Children in reverse, so that the first child is visited first.
-    llvm::SmallVector<const Stmt *, 8> Children(S->child_begin(),
-                                                S->child_end());
-    for (const Stmt *C : llvm::reverse(Children))
-      Work.push_back(C);
+    Accesses.push_back(std::move(Acc));
   }
-  return Out;
+  return Accesses;
 }
 
-/// Whether the access \p A (an outermost subscript) only reads the element:
-/// its value is loaded, it is not assigned, incremented, bound to a
-/// reference or decayed to a pointer.
-bool onlyReads(ASTContext &Ctx, const ArraySubscriptExpr *A) {
-  const Stmt *Cur = A;
-  DynTypedNodeList P = Ctx.getParents(*Cur);
-  while (!P.empty() && P[0].get<ParenExpr>()) {
-    Cur = P[0].get<Stmt>();
-    P = Ctx.getParents(*Cur);
+// A run-time subscript that is the same value in every access (`f[b][k]`
+// with `b = blockIdx.x` everywhere) never selects between the elements
+// that a store and a later load reach: nvcc forwards each store to its
+// load and the array does not reach memory, not even in the PTX. Judge
+// the array by its other subscripts: where one of those is a run-time
+// index, it is the cause (phmm's `t[b][k][s]`, `s = threadIdx.x`, is
+// reported at that access, not at the first `t[b][k][l]`).
+void discountSameSubscripts(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
+                            const FunctionDecl *FD,
+                            llvm::SmallVectorImpl<Classified> &Accesses) {
+  llvm::SmallVector<unsigned, 2> Same;
+  bool SameRank = !Accesses.empty();
+  size_t Rank = Accesses.empty() ? 0 : Accesses.front().Indices.size();
+  for (const Classified &A : Accesses)
+    SameRank &= A.Indices.size() == Rank;
+  for (size_t D = 0; SameRank && D < Rank; ++D) {
+    if (llvm::none_of(Accesses, [&](const Classified &A) {
+          return A.PerIndex[D].Kind == IndexClass::RunTime;
+        }))
+      continue;
+    const Expr *First = Accesses.front().Indices[D];
+    if (isThreadInvariant(Ctx, TIA, First, FD->getBody()) &&
+        llvm::all_of(Accesses, [&](const Classified &A) {
+          return sameExpr(Ctx, A.Indices[D], First);
+        }))
+      Same.push_back(D);
   }
-  if (P.empty())
-    return false;
-  const auto *Cast = P[0].get<ImplicitCastExpr>();
-  return Cast && Cast->getCastKind() == CK_LValueToRValue;
+  if (!Same.empty())
+    for (Classified &A : Accesses) {
+      A.Class = IndexClass();
+      for (size_t D = 0; D < Rank; ++D)
+        if (!llvm::is_contained(Same, D))
+          A.Class += A.PerIndex[D];
+    }
 }
 
-/// Whether two index expressions are spelled the same.
-bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
+// ptxas (not nvcc) moves some run-time-indexed arrays back to registers,
+// with selects between the elements; the PTX's `.local` then has no
+// LDL/STL in the SASS (0-byte stack frame by `ptxas -v`, CUDA 13.0,
+// sm_90). Measured (see the check's docs): a table of at most 8 32-bit
+// elements that is only read at run-time indices (written at constant
+// ones), and an array of at most 32 words whose run-time indices are
+// made of at most 3 comparison results (`(a > b) * 4 + (c > d) * 2`).
+// Also a small array whose every access runs once per thread. True when
+// the array is not worth reporting for either reason.
+bool notWorthReporting(ASTContext &Ctx, const VarDecl *Array,
+                       const ConstantArrayType *ArrayType,
+                       const FunctionDecl *FD,
+                       llvm::ArrayRef<Classified> Accesses) {
+  auto IsRunTime = [](const Classified &A) {
+    return A.Class.Kind == IndexClass::RunTime;
+  };
+  uint64_t Words = wordsOf(Ctx, Array->getType());
+  uint64_t Elements = Ctx.getConstantArrayElementCount(ArrayType);
+  QualType Elem = Ctx.getBaseElementType(Array->getType());
+  bool ReadOnlyTable = Elements <= 8 &&
+                       Ctx.getTypeSizeInChars(Elem).getQuantity() == 4 &&
+                       llvm::all_of(Accesses, [&](const Classified &A) {
+                         if (onlyReads(Ctx, A.Sub))
+                           return true;
+                         return A.Class.Kind == IndexClass::Constant ||
+                                A.Class.Kind == IndexClass::Counter;
+                       });
+  bool FewSelected =
+      Words <= 32 && llvm::all_of(Accesses, [&](const Classified &A) {
+        return !IsRunTime(A) ||
+               (!A.Class.OtherRunTime && A.Class.PredicateBits <= 3);
+      });
+  if (llvm::any_of(Accesses, IsRunTime) && (ReadOnlyTable || FewSelected))
+    return true;
+  // A small array (32 bytes or less) whose every access runs once per
+  // thread, outside loops: a few local-memory accesses per thread, of one
+  // or two L1 cache lines. Not worth acting on.
+  if (Ctx.getTypeSizeInChars(Array->getType()).getQuantity() <=
+          SmallArrayBytes &&
+      llvm::none_of(Accesses, [&](const Classified &A) {
+        return isInsideLoop(Ctx, A.Sub, FD->getBody());
+      }))
+    return true;
+  return false;
+}
+
+/// A loop whose counter indexes the array, and how it is unrolled.
+struct LoopInfo {
+  const ForStmt *For;
+  int64_t Trip;
+  const LoopHintAttr *Hint;
+  Unrolling How;
+  bool SassLocal; ///< For RolledByNvcc: still local memory after ptxas.
+};
+
+/// The loops of the counters that index \p Accesses that stay rolled, in
+/// \p Rolled, with the first access indexed by the counter of a loop that
+/// a pragma keeps rolled (\p ByPragma) and of one that nvcc does
+/// (\p ByNvcc). False when a loop's trip count or unroll count is not
+/// known.
+bool rolledLoops(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
+                 llvm::ArrayRef<Classified> Accesses,
+                 const ArraySubscriptExpr *&ByPragma,
+                 const ArraySubscriptExpr *&ByNvcc,
+                 llvm::SmallVectorImpl<LoopInfo> &Rolled) {
+  for (const Classified &A : Accesses) {
+    for (const VarDecl *Counter : A.Class.Counters) {
+      std::optional<LoopSpan> Span = TIA.constantLoopSpan(Counter);
+      if (!Span)
+        return false;
+      const auto *For = cast<ForStmt>(Span->Loop);
+      int64_t Trip = (Span->Last - Span->First) / Span->Step + 1;
+      const LoopHintAttr *Hint = unrollHint(Ctx, *For);
+      Unrolling How = Unrolling::Full;
+      if (Hint) {
+        if (Hint->getOption() == LoopHintAttr::Unroll) {
+          if (Hint->getState() == LoopHintAttr::Disable)
+            How = Unrolling::RolledByPragma;
+        } else {
+          Expr::EvalResult R;
+          const Expr *Count = Hint->getValue();
+          if (!Count || Count->isValueDependent() ||
+              !Count->EvaluateAsInt(R, Ctx))
+            return false;
+          if (R.Val.getInt().getExtValue() < Trip)
+            How = Unrolling::RolledByPragma;
+        }
+      } else if (Trip >= rolledTripCount(For->getBody())) {
+        How = Unrolling::RolledByNvcc;
+      }
+      if (How == Unrolling::Full)
+        continue;
+      if (How == Unrolling::RolledByPragma && !ByPragma)
+        ByPragma = A.Sub;
+      if (How == Unrolling::RolledByNvcc && !ByNvcc)
+        ByNvcc = A.Sub;
+      if (llvm::none_of(Rolled,
+                        [&](const LoopInfo &L) { return L.For == For; }))
+        Rolled.push_back(
+            {For, Trip, Hint, How, ptxasKeepsLocal(For->getBody(), Trip)});
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -540,102 +392,15 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
     TIA = std::make_unique<ThreadIndexAnalysis>(Ctx, FD);
   IndexClassifier Classifier(Ctx, *FD, *TIA);
 
-  // Every access of the array in the function, classified. An access
-  // spelled in a macro's body is left out: the macro may be used where
-  // its loops are unrolled, and a fix could not be placed.
-  struct Classified {
-    const ArraySubscriptExpr *Sub;
-    IndexClass Class;
-    llvm::SmallVector<const Expr *, 2> Indices; ///< Outermost first.
-    llvm::SmallVector<IndexClass, 2> PerIndex;
-  };
-  llvm::SmallVector<Classified, 8> Accesses;
-  for (const ArraySubscriptExpr *A : accessesOf(Array, FD->getBody())) {
-    SourceLocation Bracket = A->getRBracketLoc();
-    if (Bracket.isMacroID() && SM.isMacroBodyExpansion(Bracket))
-      continue;
-    Classified Acc{A, {}, {}, {}};
-    accessedArray(A, Acc.Indices);
-    for (const Expr *Index : Acc.Indices) {
-      Acc.PerIndex.push_back(Classifier.classify(Index));
-      Acc.Class += Acc.PerIndex.back();
-    }
-    Accesses.push_back(std::move(Acc));
-  }
-
-  // A run-time subscript that is the same value in every access (`f[b][k]`
-  // with `b = blockIdx.x` everywhere) never selects between the elements
-  // that a store and a later load reach: nvcc forwards each store to its
-  // load and the array does not reach memory, not even in the PTX. Judge
-  // the array by its other subscripts: where one of those is a run-time
-  // index, it is the cause (phmm's `t[b][k][s]`, `s = threadIdx.x`, is
-  // reported at that access, not at the first `t[b][k][l]`).
-  {
-    llvm::SmallVector<unsigned, 2> Same;
-    bool SameRank = !Accesses.empty();
-    size_t Rank = Accesses.empty() ? 0 : Accesses.front().Indices.size();
-    for (const Classified &A : Accesses)
-      SameRank &= A.Indices.size() == Rank;
-    for (size_t D = 0; SameRank && D < Rank; ++D) {
-      if (llvm::none_of(Accesses, [&](const Classified &A) {
-            return A.PerIndex[D].Kind == IndexClass::RunTime;
-          }))
-        continue;
-      const Expr *First = Accesses.front().Indices[D];
-      if (isThreadInvariant(Ctx, *TIA, First, FD->getBody()) &&
-          llvm::all_of(Accesses, [&](const Classified &A) {
-            return sameExpr(Ctx, A.Indices[D], First);
-          }))
-        Same.push_back(D);
-    }
-    if (!Same.empty())
-      for (Classified &A : Accesses) {
-        A.Class = IndexClass();
-        for (size_t D = 0; D < Rank; ++D)
-          if (!llvm::is_contained(Same, D))
-            A.Class += A.PerIndex[D];
-      }
-  }
-
-  // ptxas (not nvcc) moves some run-time-indexed arrays back to registers,
-  // with selects between the elements; the PTX's `.local` then has no
-  // LDL/STL in the SASS (0-byte stack frame by `ptxas -v`, CUDA 13.0,
-  // sm_90). Measured (see the check's docs): a table of at most 8 32-bit
-  // elements that is only read at run-time indices (written at constant
-  // ones), and an array of at most 32 words whose run-time indices are
-  // made of at most 3 comparison results (`(a > b) * 4 + (c > d) * 2`).
-  {
-    auto IsRunTime = [](const Classified &A) {
-      return A.Class.Kind == IndexClass::RunTime;
-    };
-    uint64_t Words = wordsOf(Ctx, Array->getType());
-    uint64_t Elements = Ctx.getConstantArrayElementCount(ArrayType);
-    QualType Elem = Ctx.getBaseElementType(Array->getType());
-    bool ReadOnlyTable = Elements <= 8 &&
-                         Ctx.getTypeSizeInChars(Elem).getQuantity() == 4 &&
-                         llvm::all_of(Accesses, [&](const Classified &A) {
-                           if (onlyReads(Ctx, A.Sub))
-                             return true;
-                           return A.Class.Kind == IndexClass::Constant ||
-                                  A.Class.Kind == IndexClass::Counter;
-                         });
-    bool FewSelected =
-        Words <= 32 && llvm::all_of(Accesses, [&](const Classified &A) {
-          return !IsRunTime(A) ||
-                 (!A.Class.OtherRunTime && A.Class.PredicateBits <= 3);
-        });
-    if (llvm::any_of(Accesses, IsRunTime) && (ReadOnlyTable || FewSelected))
-      return;
-    // A small array (32 bytes or less) whose every access runs once per
-    // thread, outside loops: a few local-memory accesses per thread, of one
-    // or two L1 cache lines. Not worth acting on.
-    if (Ctx.getTypeSizeInChars(Array->getType()).getQuantity() <=
-            SmallArrayBytes &&
-        llvm::none_of(Accesses, [&](const Classified &A) {
-          return isInsideLoop(Ctx, A.Sub, FD->getBody());
-        }))
-      return;
-  }
+  // Every access of the array in the function, classified.
+  llvm::SmallVector<Classified, 8> Accesses =
+      classifyAccesses(SM, Array, FD, Classifier);
+  // A run-time subscript that is the same value in every access: judged
+  // by the others.
+  discountSameSubscripts(Ctx, *TIA, FD, Accesses);
+  // Moved back to registers by ptxas, or too small to matter.
+  if (notWorthReporting(Ctx, Array, ArrayType, FD, Accesses))
+    return;
 
   auto LocOf = [&](const ArraySubscriptExpr *A) {
     return SM.getFileLoc(A->getExprLoc());
@@ -681,53 +446,11 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
 
   // Every non-constant index is a loop counter: how are those loops
   // unrolled?
-  struct LoopInfo {
-    const ForStmt *For;
-    int64_t Trip;
-    const LoopHintAttr *Hint;
-    Unrolling How;
-    bool SassLocal; ///< For RolledByNvcc: still local memory after ptxas.
-  };
   const ArraySubscriptExpr *ByPragma = nullptr, *ByNvcc = nullptr;
   const LoopInfo *PragmaLoop = nullptr;
   llvm::SmallVector<LoopInfo, 2> Rolled;
-  for (const Classified &A : Accesses) {
-    for (const VarDecl *Counter : A.Class.Counters) {
-      std::optional<LoopSpan> Span = TIA->constantLoopSpan(Counter);
-      if (!Span)
-        return;
-      const auto *For = cast<ForStmt>(Span->Loop);
-      int64_t Trip = (Span->Last - Span->First) / Span->Step + 1;
-      const LoopHintAttr *Hint = unrollHint(Ctx, *For);
-      Unrolling How = Unrolling::Full;
-      if (Hint) {
-        if (Hint->getOption() == LoopHintAttr::Unroll) {
-          if (Hint->getState() == LoopHintAttr::Disable)
-            How = Unrolling::RolledByPragma;
-        } else {
-          Expr::EvalResult R;
-          const Expr *Count = Hint->getValue();
-          if (!Count || Count->isValueDependent() ||
-              !Count->EvaluateAsInt(R, Ctx))
-            return;
-          if (R.Val.getInt().getExtValue() < Trip)
-            How = Unrolling::RolledByPragma;
-        }
-      } else if (Trip >= rolledTripCount(For->getBody())) {
-        How = Unrolling::RolledByNvcc;
-      }
-      if (How == Unrolling::Full)
-        continue;
-      if (How == Unrolling::RolledByPragma && !ByPragma)
-        ByPragma = A.Sub;
-      if (How == Unrolling::RolledByNvcc && !ByNvcc)
-        ByNvcc = A.Sub;
-      if (llvm::none_of(Rolled,
-                        [&](const LoopInfo &L) { return L.For == For; }))
-        Rolled.push_back(
-            {For, Trip, Hint, How, ptxasKeepsLocal(For->getBody(), Trip)});
-    }
-  }
+  if (!rolledLoops(Ctx, *TIA, Accesses, ByPragma, ByNvcc, Rolled))
+    return;
   for (const LoopInfo &L : Rolled)
     if (L.How == Unrolling::RolledByPragma) {
       PragmaLoop = &L;
