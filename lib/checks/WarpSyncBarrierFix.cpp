@@ -305,17 +305,12 @@ const Stmt *Fixer::hoistTarget(const Stmt *S, llvm::ArrayRef<Race> Races,
   return Y;
 }
 
-bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
-                       std::vector<FixItHint> &Fixes, std::string &Why,
-                       const Stmt *EdgeLoop) {
-  std::string Barrier = Warp ? "__syncwarp()" : "__syncthreads()";
-  if (EdgeLoop)
-    return endBodyBarrier(EdgeLoop, Barrier, Warp, Fixes, Why) &&
-           !Fixes.empty();
-  llvm::MapVector<const Stmt *, Plan> Plans;
-  auto stmtOrder = [&](const Stmt *S) {
-    return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
-  };
+unsigned Fixer::stmtOrder(const Stmt *S) const {
+  return SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+}
+
+bool Fixer::planBarriers(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
+                         llvm::MapVector<const Stmt *, Plan> &Plans) {
   for (const Race &R : Races) {
     Plan &P = Plans[R.R->Stmt];
     if (llvm::none_of(P.Reads, [&](const Access *X) { return X->E == R.R->E; }))
@@ -381,76 +376,10 @@ bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
           .BarrierBefore = true;
     }
   }
-  unsigned Counter = 0;
-  std::string Peer = freshName("peer");
-  // The barrier of the plan being written: Barrier, or __syncwarp(mask)
-  // where only some lanes of the warp, exactly known, arrive.
-  std::string Cur = Barrier;
-  unsigned NumSplits =
-      llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
+  return true;
+}
 
-  // The lines that replace \p S: a barrier before it, the racing reads
-  // hoisted into temporaries, the statement (under `if (Cond)` where it is
-  // lifted out of a thread-dependent branch).
-  auto makeLines = [&](const Stmt *S, const Plan &P, const std::string &Cond,
-                       bool Braces, SmallVectorImpl<std::string> &Lines,
-                       const Guard &Outer) {
-    std::string If = Cond.empty() ? "" : "if (" + Cond + ") ";
-    if (P.BarrierBefore)
-      Lines.push_back(Cur + ";");
-    if (!P.Split) {
-      std::optional<std::string> T = textWithSemi(S);
-      if (!T)
-        return false;
-      Lines.push_back(If + *T);
-      return true;
-    }
-    std::optional<std::string> StmtText = text(S->getSourceRange());
-    const auto *BO = cast<BinaryOperator>(S);
-    std::optional<std::string> OwnText = text(BO->getLHS()->getSourceRange());
-    if (!StmtText || !OwnText)
-      return false;
-    // The threads outside the condition read their own element instead:
-    // only where the function accesses it in all of them, so that it is
-    // known to be in bounds.
-    if (!Cond.empty() && !accessedByAll(BO->getLHS(), Outer))
-      return false;
-    std::string Body = *StmtText;
-    // Replace the racing reads, last first, by temporaries.
-    SmallVector<const Access *, 2> Reads(P.Reads);
-    llvm::sort(Reads, [&](const Access *X, const Access *Y) {
-      return SM.getFileOffset(X->E->getBeginLoc()) >
-             SM.getFileOffset(Y->E->getBeginLoc());
-    });
-    unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
-    SmallVector<std::string, 2> Decls;
-    for (const Access *Rd : Reads) {
-      std::optional<std::string> RT = text(Rd->E->getSourceRange());
-      if (!RT || Rd->E->getBeginLoc().isMacroID())
-        return false;
-      std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
-                             ? Peer
-                             : Peer + std::to_string(++Counter);
-      if (Braces && Reads.size() == 1)
-        Name = Peer;
-      unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
-      Body.replace(B, RT->size(), Name);
-      Decls.insert(
-          Decls.begin(),
-          "auto " + Name + " = " +
-              (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) +
-              ";");
-    }
-    Lines.append(Decls.begin(), Decls.end());
-    Lines.push_back(Cur + ";");
-    Lines.push_back(If + Body + ";");
-    Lines.push_back(Cur + ";");
-    return true;
-  };
-
-  // A loop walked once (not per offset) around both statements of a race:
-  // the next iteration's statements race with this one's across the back
-  // edge, so its body also ends with a barrier.
+llvm::SetVector<const Stmt *> Fixer::backEdgeLoops(llvm::ArrayRef<Race> Races) {
   llvm::SetVector<const Stmt *> BackEdges;
   for (const Race &R : Races) {
     unsigned WO = stmtOrder(R.W->Stmt);
@@ -472,7 +401,305 @@ bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
       X = P;
     }
   }
-  for (const Stmt *L : BackEdges)
+  return BackEdges;
+}
+
+bool Fixer::planLines(const Stmt *S, const Plan &P, const std::string &Cond,
+                      bool Braces, SmallVectorImpl<std::string> &Lines,
+                      const Guard &Outer, PlanText &T) {
+  std::string &Cur = T.Cur;
+  const std::string &Peer = T.Peer;
+  unsigned &Counter = T.Counter;
+  unsigned NumSplits = T.NumSplits;
+  std::string If = Cond.empty() ? "" : "if (" + Cond + ") ";
+  if (P.BarrierBefore)
+    Lines.push_back(Cur + ";");
+  if (!P.Split) {
+    std::optional<std::string> T = textWithSemi(S);
+    if (!T)
+      return false;
+    Lines.push_back(If + *T);
+    return true;
+  }
+  std::optional<std::string> StmtText = text(S->getSourceRange());
+  const auto *BO = cast<BinaryOperator>(S);
+  std::optional<std::string> OwnText = text(BO->getLHS()->getSourceRange());
+  if (!StmtText || !OwnText)
+    return false;
+  // The threads outside the condition read their own element instead:
+  // only where the function accesses it in all of them, so that it is
+  // known to be in bounds.
+  if (!Cond.empty() && !accessedByAll(BO->getLHS(), Outer))
+    return false;
+  std::string Body = *StmtText;
+  // Replace the racing reads, last first, by temporaries.
+  SmallVector<const Access *, 2> Reads(P.Reads);
+  llvm::sort(Reads, [&](const Access *X, const Access *Y) {
+    return SM.getFileOffset(X->E->getBeginLoc()) >
+           SM.getFileOffset(Y->E->getBeginLoc());
+  });
+  unsigned StmtBegin = SM.getFileOffset(S->getBeginLoc());
+  SmallVector<std::string, 2> Decls;
+  for (const Access *Rd : Reads) {
+    std::optional<std::string> RT = text(Rd->E->getSourceRange());
+    if (!RT || Rd->E->getBeginLoc().isMacroID())
+      return false;
+    std::string Name = NumSplits == 1 && Reads.size() == 1 && !Braces
+                           ? Peer
+                           : Peer + std::to_string(++Counter);
+    if (Braces && Reads.size() == 1)
+      Name = Peer;
+    unsigned B = SM.getFileOffset(Rd->E->getBeginLoc()) - StmtBegin;
+    Body.replace(B, RT->size(), Name);
+    Decls.insert(
+        Decls.begin(),
+        "auto " + Name + " = " +
+            (Cond.empty() ? *RT : Cond + " ? " + *RT + " : " + *OwnText) + ";");
+  }
+  Lines.append(Decls.begin(), Decls.end());
+  Lines.push_back(Cur + ";");
+  Lines.push_back(If + Body + ";");
+  Lines.push_back(Cur + ";");
+  return true;
+}
+
+Fixer::Placed Fixer::placePlan(const Stmt *S, const Plan &P,
+                               llvm::ArrayRef<Race> Races, bool Warp,
+                               const Stmt *EdgeLoop,
+                               llvm::MapVector<const Stmt *, Plan> &Plans,
+                               PlanText &T, Placement &Pl,
+                               llvm::SmallPtrSetImpl<const Stmt *> &Distributed,
+                               llvm::SmallPtrSetImpl<const Stmt *> &Hoisted,
+                               std::vector<FixItHint> &Fixes,
+                               std::string &Why) {
+  auto SlotIt = A.Slots.find(S);
+  if (SlotIt == A.Slots.end())
+    return Placed::Failed;
+  const Slot &Sl = SlotIt->second;
+  const Stmt *&Target = Pl.Target;
+  std::string &Indent = Pl.Indent;
+  std::string &Cond = Pl.Cond;
+  bool &Braces = Pl.Braces;
+  const Stmt *&Loop = Pl.Loop;
+  Target = S;
+  Indent = indentOf(S->getBeginLoc());
+  std::string &Cur = T.Cur;
+  const std::string &Barrier = T.Barrier;
+  Cur = Barrier;
+  // `if (C) S;` lifted: C is copied to the lines that need it, the
+  // barriers go around the `if`.
+  const IfStmt *LiftIf = nullptr;
+  const Slot *LiftSlot = nullptr;
+  if (Sl.Kind == SlotKind::IfThen) {
+    const auto *If = cast<IfStmt>(Sl.Parent);
+    auto PIt = A.Slots.find(If);
+    if (!If->getElse() && !If->getInit() && !If->getConditionVariable() &&
+        PIt != A.Slots.end()) {
+      LiftIf = If;
+      LiftSlot = &PIt->second;
+    }
+  }
+  auto liftable = [&](bool Masked) {
+    if (!LiftIf)
+      return false;
+    const Stmt *L = loopWithBody(LiftIf, *LiftSlot);
+    return (LiftSlot->Kind == SlotKind::Compound || L) &&
+           (Masked ? Warp && laneMask(LiftSlot->G).has_value()
+                   : uniform(LiftSlot->G, Warp));
+  };
+  const IfStmt *Dist = nullptr;
+  if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
+    // In place.
+  } else if ((Loop = loopWithBody(S, Sl)) && uniform(Sl.G, Warp)) {
+    // In place, in braces.
+  } else if (Sl.Kind == SlotKind::IfThen &&
+             uniform(A.Slots[Sl.Parent].G, Warp) &&
+             !A.threadDependent(cast<IfStmt>(Sl.Parent)->getCond()) &&
+             A.Slots[Sl.Parent].Kind != SlotKind::Other) {
+    Braces = true;
+    Indent = indentOf(Sl.Parent->getBeginLoc());
+  } else if (liftable(false) ||
+             (liftable(true) && !(Sl.Kind == SlotKind::Compound))) {
+    // Lift out of a thread-dependent `if (C) S;`: around it, every lane
+    // that reaches the `if` arrives (a whole warp, or exactly known
+    // lanes of it with __syncwarp(mask)).
+    const IfStmt *If = LiftIf;
+    Loop = loopWithBody(If, *LiftSlot);
+    if (!uniform(LiftSlot->G, Warp))
+      Cur = maskedSyncwarp(LiftSlot->G);
+    std::optional<std::string> C = liftableCond(If);
+    if (!C)
+      return Placed::Failed;
+    Cond = *C;
+    Target = If;
+    Indent = indentOf(If->getBeginLoc());
+  } else if (const Stmt *Y = !P.Split && !P.Reads.empty() && !EdgeLoop
+                                 ? hoistTarget(S, Races, Warp)
+                                 : nullptr) {
+    // A read under a thread-dependent branch or loop: the barrier goes
+    // before the outermost statement around it that every thread (or
+    // lane) reaches and that holds no other side of a race.
+    if (Hoisted.insert(Y).second)
+      Fixes.push_back(FixItHint::CreateInsertion(
+          Y->getBeginLoc(), Barrier + ";\n" + indentOf(Y->getBeginLoc())));
+    return Placed::Done;
+  } else if (Sl.Kind == SlotKind::IfThen && LiftIf &&
+             !(Dist = distributable(S, Warp))) {
+    Why = "the barrier would be inside a thread-dependent branch";
+    return Placed::Failed;
+  } else if (const IfStmt *If = Dist ? Dist : distributable(S, Warp)) {
+    // `if (C) { S1; S2; }`: `if (C) S1; barrier; if (C) S2;`.
+    if (!Distributed.insert(If).second)
+      return Placed::Done;
+    std::optional<std::string> C = liftableCond(If);
+    std::optional<CharSourceRange> Range = withSemi(If);
+    if (!C || !Range)
+      return Placed::Failed;
+    SmallVector<std::string, 8> Lines;
+    for (const Stmt *Child : cast<CompoundStmt>(If->getThen())->body()) {
+      auto PIt = Plans.find(Child);
+      if (PIt != Plans.end() &&
+          (PIt->second.Split || PIt->second.BarrierBefore)) {
+        if (!planLines(Child, PIt->second, *C, false, Lines, A.Slots[If].G, T))
+          return Placed::Failed;
+        continue;
+      }
+      std::optional<std::string> T = textWithSemi(Child);
+      if (!T)
+        return Placed::Failed;
+      Lines.push_back("if (" + *C + ") " + *T);
+    }
+    std::string In = indentOf(If->getBeginLoc());
+    Fixes.push_back(
+        FixItHint::CreateReplacement(*Range, llvm::join(Lines, "\n" + In)));
+    return Placed::Done;
+  } else if (Warp && laneMask(Sl.G) &&
+             (Sl.Kind == SlotKind::Compound || (Loop = loopWithBody(S, Sl)))) {
+    // Only some lanes of the warp arrive, exactly known: in place, with
+    // __syncwarp(mask) naming them.
+    Cur = maskedSyncwarp(Sl.G);
+  } else {
+    Why = "the barrier would be inside a thread-dependent branch or loop";
+    return Placed::Failed;
+  }
+  return Placed::InPlace;
+}
+
+bool Fixer::writePlan(const Stmt *S, const Plan &P, const Placement &Pl,
+                      PlanText &T, std::vector<FixItHint> &Fixes,
+                      std::string &Why) {
+  const Stmt *Target = Pl.Target;
+  const std::string &Indent = Pl.Indent;
+  const std::string &Cond = Pl.Cond;
+  bool Braces = Pl.Braces;
+  const Stmt *Loop = Pl.Loop;
+  const std::string &Cur = T.Cur;
+  std::optional<CharSourceRange> Range = withSemi(Target);
+  if (!Range) {
+    // A statement that ends in a macro (`out[i] = READ(s, i);`) can
+    // still get a barrier on the line before it.
+    if (!P.Split && !Braces && !Loop && Cond.empty() &&
+        !Target->getBeginLoc().isMacroID() &&
+        atLineStart(Target->getBeginLoc())) {
+      Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
+                                                 Cur + ";\n" + Indent));
+      return true;
+    }
+    Why = "the statement is written in a macro";
+    return false;
+  }
+  SmallVector<std::string, 6> Lines;
+  if (!planLines(S, P, Cond, Braces, Lines, A.Slots[Target].G, T))
+    return false;
+  if (Loop) {
+    SourceLocation RParen = isa<ForStmt>(Loop)
+                                ? cast<ForStmt>(Loop)->getRParenLoc()
+                                : cast<WhileStmt>(Loop)->getRParenLoc();
+    if (RParen.isMacroID())
+      return false;
+    std::string LI = indentOf(Loop->getBeginLoc());
+    std::string New = " {";
+    for (const std::string &L : Lines)
+      New += "\n" + LI + "  " + L;
+    New += "\n" + LI + "}";
+    Fixes.push_back(FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(
+            Lexer::getLocForEndOfToken(RParen, 0, SM, LO), endOf(*Range)),
+        New));
+    return true;
+  }
+  if (!Cond.empty() && !P.Split) {
+    // A pure read under a thread-dependent branch: the barrier goes
+    // before the branch, the branch stays as it is.
+    Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
+                                               Cur + ";\n" + Indent));
+    return true;
+  }
+  // A statement that shares its line with what comes before it
+  // (`if (c) { S; }`) starts on a line of its own, one level deeper.
+  bool LineStart = atLineStart(Target->getBeginLoc());
+  if (!P.Split && !Braces) {
+    Fixes.push_back(FixItHint::CreateInsertion(
+        S->getBeginLoc(),
+        LineStart ? Cur + ";\n" + Indent
+                  : "\n" + Indent + "  " + Cur + ";\n" + Indent + "  "));
+    return true;
+  }
+  std::string New;
+  if (Braces) {
+    New = "{\n";
+    for (const std::string &L : Lines)
+      New += Indent + "  " + L + "\n";
+    New += Indent + "}";
+  } else if (LineStart) {
+    New = llvm::join(Lines, "\n" + Indent);
+  } else {
+    // Also replace the blanks around the statement on its line.
+    StringRef Buf = SM.getBufferData(SM.getFileID(Range->getBegin()));
+    unsigned B = SM.getFileOffset(Range->getBegin());
+    unsigned E = SM.getFileOffset(endOf(*Range));
+    unsigned NB = B, NE = E;
+    while (NB > 0 && (Buf[NB - 1] == ' ' || Buf[NB - 1] == '\t'))
+      --NB;
+    while (NE < Buf.size() && (Buf[NE] == ' ' || Buf[NE] == '\t'))
+      ++NE;
+    for (const std::string &L : Lines)
+      New += "\n" + Indent + "  " + L;
+    if (!restOfLineBlank(endOf(*Range)))
+      New += "\n" + Indent;
+    else
+      NE = E;
+    Range = CharSourceRange::getCharRange(
+        Range->getBegin().getLocWithOffset(-(int)(B - NB)),
+        endOf(*Range).getLocWithOffset(NE - E));
+  }
+  Fixes.push_back(FixItHint::CreateReplacement(*Range, New));
+  return true;
+}
+
+bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
+                       std::vector<FixItHint> &Fixes, std::string &Why,
+                       const Stmt *EdgeLoop) {
+  std::string Barrier = Warp ? "__syncwarp()" : "__syncthreads()";
+  if (EdgeLoop)
+    return endBodyBarrier(EdgeLoop, Barrier, Warp, Fixes, Why) &&
+           !Fixes.empty();
+  llvm::MapVector<const Stmt *, Plan> Plans;
+  if (!planBarriers(Races, Warp, AtEntry, Plans))
+    return false;
+  PlanText T;
+  T.Barrier = Barrier;
+  T.Peer = freshName("peer");
+  // The barrier of the plan being written: Barrier, or __syncwarp(mask)
+  // where only some lanes of the warp, exactly known, arrive.
+  T.Cur = Barrier;
+  T.NumSplits =
+      llvm::count_if(Plans, [](const auto &KV) { return KV.second.Split; });
+
+  // A loop walked once (not per offset) around both statements of a race:
+  // the next iteration's statements race with this one's across the back
+  // edge, so its body also ends with a barrier.
+  for (const Stmt *L : backEdgeLoops(Races))
     if (!endBodyBarrier(L, Barrier, Warp, Fixes, Why))
       return false;
 
@@ -480,193 +707,18 @@ bool Fixer::barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
   for (auto &[S, P] : Plans) {
     if (!P.Split && !P.BarrierBefore)
       continue;
-    auto SlotIt = A.Slots.find(S);
-    if (SlotIt == A.Slots.end())
+    Placement Pl;
+    switch (placePlan(S, P, Races, Warp, EdgeLoop, Plans, T, Pl, Distributed,
+                      Hoisted, Fixes, Why)) {
+    case Placed::Failed:
       return false;
-    const Slot &Sl = SlotIt->second;
-    const Stmt *Target = S;
-    std::string Indent = indentOf(S->getBeginLoc());
-    std::string Cond;
-    bool Braces = false;
-    const Stmt *Loop = nullptr; ///< Whose unbraced body gets braces.
-    Cur = Barrier;
-    // `if (C) S;` lifted: C is copied to the lines that need it, the
-    // barriers go around the `if`.
-    const IfStmt *LiftIf = nullptr;
-    const Slot *LiftSlot = nullptr;
-    if (Sl.Kind == SlotKind::IfThen) {
-      const auto *If = cast<IfStmt>(Sl.Parent);
-      auto PIt = A.Slots.find(If);
-      if (!If->getElse() && !If->getInit() && !If->getConditionVariable() &&
-          PIt != A.Slots.end()) {
-        LiftIf = If;
-        LiftSlot = &PIt->second;
-      }
-    }
-    auto liftable = [&](bool Masked) {
-      if (!LiftIf)
-        return false;
-      const Stmt *L = loopWithBody(LiftIf, *LiftSlot);
-      return (LiftSlot->Kind == SlotKind::Compound || L) &&
-             (Masked ? Warp && laneMask(LiftSlot->G).has_value()
-                     : uniform(LiftSlot->G, Warp));
-    };
-    const IfStmt *Dist = nullptr;
-    if (Sl.Kind == SlotKind::Compound && uniform(Sl.G, Warp)) {
-      // In place.
-    } else if ((Loop = loopWithBody(S, Sl)) && uniform(Sl.G, Warp)) {
-      // In place, in braces.
-    } else if (Sl.Kind == SlotKind::IfThen &&
-               uniform(A.Slots[Sl.Parent].G, Warp) &&
-               !A.threadDependent(cast<IfStmt>(Sl.Parent)->getCond()) &&
-               A.Slots[Sl.Parent].Kind != SlotKind::Other) {
-      Braces = true;
-      Indent = indentOf(Sl.Parent->getBeginLoc());
-    } else if (liftable(false) ||
-               (liftable(true) && !(Sl.Kind == SlotKind::Compound))) {
-      // Lift out of a thread-dependent `if (C) S;`: around it, every lane
-      // that reaches the `if` arrives (a whole warp, or exactly known
-      // lanes of it with __syncwarp(mask)).
-      const IfStmt *If = LiftIf;
-      Loop = loopWithBody(If, *LiftSlot);
-      if (!uniform(LiftSlot->G, Warp))
-        Cur = maskedSyncwarp(LiftSlot->G);
-      std::optional<std::string> C = liftableCond(If);
-      if (!C)
-        return false;
-      Cond = *C;
-      Target = If;
-      Indent = indentOf(If->getBeginLoc());
-    } else if (const Stmt *Y = !P.Split && !P.Reads.empty() && !EdgeLoop
-                                   ? hoistTarget(S, Races, Warp)
-                                   : nullptr) {
-      // A read under a thread-dependent branch or loop: the barrier goes
-      // before the outermost statement around it that every thread (or
-      // lane) reaches and that holds no other side of a race.
-      if (Hoisted.insert(Y).second)
-        Fixes.push_back(FixItHint::CreateInsertion(
-            Y->getBeginLoc(), Barrier + ";\n" + indentOf(Y->getBeginLoc())));
+    case Placed::Done:
       continue;
-    } else if (Sl.Kind == SlotKind::IfThen && LiftIf &&
-               !(Dist = distributable(S, Warp))) {
-      Why = "the barrier would be inside a thread-dependent branch";
+    case Placed::InPlace:
+      break;
+    }
+    if (!writePlan(S, P, Pl, T, Fixes, Why))
       return false;
-    } else if (const IfStmt *If = Dist ? Dist : distributable(S, Warp)) {
-      // `if (C) { S1; S2; }`: `if (C) S1; barrier; if (C) S2;`.
-      if (!Distributed.insert(If).second)
-        continue;
-      std::optional<std::string> C = liftableCond(If);
-      std::optional<CharSourceRange> Range = withSemi(If);
-      if (!C || !Range)
-        return false;
-      SmallVector<std::string, 8> Lines;
-      for (const Stmt *Child : cast<CompoundStmt>(If->getThen())->body()) {
-        auto PIt = Plans.find(Child);
-        if (PIt != Plans.end() &&
-            (PIt->second.Split || PIt->second.BarrierBefore)) {
-          if (!makeLines(Child, PIt->second, *C, false, Lines, A.Slots[If].G))
-            return false;
-          continue;
-        }
-        std::optional<std::string> T = textWithSemi(Child);
-        if (!T)
-          return false;
-        Lines.push_back("if (" + *C + ") " + *T);
-      }
-      std::string In = indentOf(If->getBeginLoc());
-      Fixes.push_back(
-          FixItHint::CreateReplacement(*Range, llvm::join(Lines, "\n" + In)));
-      continue;
-    } else if (Warp && laneMask(Sl.G) &&
-               (Sl.Kind == SlotKind::Compound ||
-                (Loop = loopWithBody(S, Sl)))) {
-      // Only some lanes of the warp arrive, exactly known: in place, with
-      // __syncwarp(mask) naming them.
-      Cur = maskedSyncwarp(Sl.G);
-    } else {
-      Why = "the barrier would be inside a thread-dependent branch or loop";
-      return false;
-    }
-    std::optional<CharSourceRange> Range = withSemi(Target);
-    if (!Range) {
-      // A statement that ends in a macro (`out[i] = READ(s, i);`) can
-      // still get a barrier on the line before it.
-      if (!P.Split && !Braces && !Loop && Cond.empty() &&
-          !Target->getBeginLoc().isMacroID() &&
-          atLineStart(Target->getBeginLoc())) {
-        Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
-                                                   Cur + ";\n" + Indent));
-        continue;
-      }
-      Why = "the statement is written in a macro";
-      return false;
-    }
-    SmallVector<std::string, 6> Lines;
-    if (!makeLines(S, P, Cond, Braces, Lines, A.Slots[Target].G))
-      return false;
-    if (Loop) {
-      SourceLocation RParen = isa<ForStmt>(Loop)
-                                  ? cast<ForStmt>(Loop)->getRParenLoc()
-                                  : cast<WhileStmt>(Loop)->getRParenLoc();
-      if (RParen.isMacroID())
-        return false;
-      std::string LI = indentOf(Loop->getBeginLoc());
-      std::string New = " {";
-      for (const std::string &L : Lines)
-        New += "\n" + LI + "  " + L;
-      New += "\n" + LI + "}";
-      Fixes.push_back(FixItHint::CreateReplacement(
-          CharSourceRange::getCharRange(
-              Lexer::getLocForEndOfToken(RParen, 0, SM, LO), endOf(*Range)),
-          New));
-      continue;
-    }
-    if (!Cond.empty() && !P.Split) {
-      // A pure read under a thread-dependent branch: the barrier goes
-      // before the branch, the branch stays as it is.
-      Fixes.push_back(FixItHint::CreateInsertion(Target->getBeginLoc(),
-                                                 Cur + ";\n" + Indent));
-      continue;
-    }
-    // A statement that shares its line with what comes before it
-    // (`if (c) { S; }`) starts on a line of its own, one level deeper.
-    bool LineStart = atLineStart(Target->getBeginLoc());
-    if (!P.Split && !Braces) {
-      Fixes.push_back(FixItHint::CreateInsertion(
-          S->getBeginLoc(),
-          LineStart ? Cur + ";\n" + Indent
-                    : "\n" + Indent + "  " + Cur + ";\n" + Indent + "  "));
-      continue;
-    }
-    std::string New;
-    if (Braces) {
-      New = "{\n";
-      for (const std::string &L : Lines)
-        New += Indent + "  " + L + "\n";
-      New += Indent + "}";
-    } else if (LineStart) {
-      New = llvm::join(Lines, "\n" + Indent);
-    } else {
-      // Also replace the blanks around the statement on its line.
-      StringRef Buf = SM.getBufferData(SM.getFileID(Range->getBegin()));
-      unsigned B = SM.getFileOffset(Range->getBegin());
-      unsigned E = SM.getFileOffset(endOf(*Range));
-      unsigned NB = B, NE = E;
-      while (NB > 0 && (Buf[NB - 1] == ' ' || Buf[NB - 1] == '\t'))
-        --NB;
-      while (NE < Buf.size() && (Buf[NE] == ' ' || Buf[NE] == '\t'))
-        ++NE;
-      for (const std::string &L : Lines)
-        New += "\n" + Indent + "  " + L;
-      if (!restOfLineBlank(endOf(*Range)))
-        New += "\n" + Indent;
-      else
-        NE = E;
-      Range = CharSourceRange::getCharRange(
-          Range->getBegin().getLocWithOffset(-(int)(B - NB)),
-          endOf(*Range).getLocWithOffset(NE - E));
-    }
-    Fixes.push_back(FixItHint::CreateReplacement(*Range, New));
   }
   return !Fixes.empty();
 }

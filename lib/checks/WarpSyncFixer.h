@@ -15,6 +15,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -214,6 +217,72 @@ public:
   /// null otherwise.
   const Stmt *hoistTarget(const Stmt *S, llvm::ArrayRef<Race> Races,
                           bool Warp) const;
+
+  // --- The steps of barrierFix. ---
+
+  /// The order of \p S in its file: the offset of its expansion.
+  unsigned stmtOrder(const Stmt *S) const;
+
+  /// The plans of the statements of \p Races: the racing reads of each,
+  /// which statements are split around a barrier, and before which ones a
+  /// barrier goes so that every racing pair has one between them (or, with
+  /// \p AtEntry, before the first read). False when a statement that
+  /// writes the array cannot be split.
+  bool planBarriers(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
+                    llvm::MapVector<const Stmt *, Plan> &Plans);
+
+  /// The loops walked once (not per offset) around both statements of a
+  /// race: the next iteration's statements race with this one's across the
+  /// back edge, so their bodies also end with a barrier.
+  llvm::SetVector<const Stmt *> backEdgeLoops(llvm::ArrayRef<Race> Races);
+
+  /// What the plans of one barrierFix share while their text is written.
+  struct PlanText {
+    std::string Barrier; ///< __syncwarp() or __syncthreads().
+    /// The barrier of the plan being written: Barrier, or __syncwarp(mask)
+    /// where only some lanes of the warp, exactly known, arrive.
+    std::string Cur;
+    std::string Peer;       ///< The base name of the temporaries.
+    unsigned Counter = 0;   ///< The temporaries named so far.
+    unsigned NumSplits = 0; ///< The plans that split their statement.
+  };
+
+  /// The lines that replace \p S: a barrier before it, the racing reads
+  /// hoisted into temporaries, the statement (under `if (Cond)` where it is
+  /// lifted out of a thread-dependent branch).
+  bool planLines(const Stmt *S, const Plan &P, const std::string &Cond,
+                 bool Braces, SmallVectorImpl<std::string> &Lines,
+                 const Guard &Outer, PlanText &T);
+
+  /// Where the lines of one plan go.
+  struct Placement {
+    const Stmt *Target = nullptr; ///< The statement they replace.
+    std::string Indent;
+    std::string Cond; ///< The condition of a lifted `if`, if any.
+    bool Braces = false;
+    const Stmt *Loop = nullptr; ///< Whose unbraced body gets braces.
+  };
+  enum class Placed {
+    InPlace, ///< Placement says where; writePlan writes it.
+    Done,    ///< Its fix is written already (hoisted, distributed).
+    Failed,  ///< No fix (Why may say why).
+  };
+
+  /// Where the barriers of the plan of \p S go: in place, in braces, around
+  /// a lifted thread-dependent `if`, hoisted before the branch (written
+  /// here), distributed over the statements of an `if` (written here), or
+  /// as __syncwarp(mask) where the lanes that arrive are known exactly.
+  Placed placePlan(const Stmt *S, const Plan &P, llvm::ArrayRef<Race> Races,
+                   bool Warp, const Stmt *EdgeLoop,
+                   llvm::MapVector<const Stmt *, Plan> &Plans, PlanText &T,
+                   Placement &Pl,
+                   llvm::SmallPtrSetImpl<const Stmt *> &Distributed,
+                   llvm::SmallPtrSetImpl<const Stmt *> &Hoisted,
+                   std::vector<FixItHint> &Fixes, std::string &Why);
+
+  /// Writes the fix of the plan of \p S where \p Pl says.
+  bool writePlan(const Stmt *S, const Plan &P, const Placement &Pl, PlanText &T,
+                 std::vector<FixItHint> &Fixes, std::string &Why);
 
   bool barrierFix(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
                   std::vector<FixItHint> &Fixes, std::string &Why,

@@ -419,18 +419,16 @@ bool anyFinding(const std::vector<Finding> &Findings) {
   });
 }
 
-} // namespace
-
-int runBulk(const BulkOptions &Opts) {
-  Clock::time_point Begin = Clock::now();
-  std::string Root = absolutePath(".");
-  if (Opts.Merge)
-    return runMerge(Opts, Root);
-
-  // 1. The translation units.
+/// The translation units of a bulk run, sorted: the inputs (the CUDA
+/// sources of a directory, reached through the files that include them),
+/// or the compile database's files; with --changed-lines, only those with
+/// changed lines (\p LineFilter, clang-tidy's filter, gets the lines); with
+/// --shard, this shard's. \p Spelling: an input file as it was given.
+std::vector<std::string>
+unitsToAnalyse(const BulkOptions &Opts,
+               std::map<std::string, std::string> &Spelling, unsigned &NonCuda,
+               unsigned &IncludedEntries, std::string &LineFilter) {
   std::vector<std::string> Files;
-  std::map<std::string, std::string> Spelling;
-  unsigned NonCuda = 0, IncludedEntries = 0;
   for (const std::string &In : Opts.Inputs) {
     if (fs::is_directory(In)) {
       std::vector<std::string> Found = findCudaSources(In);
@@ -454,7 +452,6 @@ int runBulk(const BulkOptions &Opts) {
   if (Opts.Inputs.empty() && !Opts.BuildPath.empty())
     Files = databaseFiles(Opts.BuildPath, NonCuda, IncludedEntries);
 
-  std::string LineFilter;
   if (Opts.ChangedLines) {
     std::optional<std::string> Top =
         capture({"git", "rev-parse", "--show-toplevel"});
@@ -485,6 +482,265 @@ int runBulk(const BulkOptions &Opts) {
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   if (Opts.ShardN)
     Files = selectShard(Files, Opts.ShardK, Opts.ShardN);
+  return Files;
+}
+
+/// The children of one bulk run: started at most Parallel at a time, each
+/// finished (its findings read back, its output shown) as it ends.
+struct BulkRun {
+  BulkRun(const BulkOptions &Opts, const std::string &Root,
+          const std::vector<std::string> &Files,
+          const std::map<std::string, std::string> &Spelling,
+          const llvm::SmallString<128> &TempDir, const std::string &LineFilter,
+          unsigned Parallel)
+      : Opts(Opts), Root(Root), Files(Files), Spelling(Spelling),
+        TempDir(TempDir), LineFilter(LineFilter), Parallel(Parallel),
+        Jobs(Files.size()),
+        Prog(Opts.Quiet ? "none" : Opts.Progress, Files.size()),
+        VerifyFixes(Opts.Fix && Opts.Verify != VerifyKind::None) {
+    if (!Opts.CacheDir.empty())
+      Cache.emplace(Opts.CacheDir, Opts.CacheMaxSize ? Opts.CacheMaxSize
+                                                     : DefaultCacheMaxSize);
+  }
+
+  /// Runs every job to its end.
+  void run();
+  /// Starts job Next (or replays it from the results cache).
+  void startNext();
+  /// Waits for a child to end (killing those past --timeout) and finishes
+  /// its job; false when there is none to wait for.
+  bool waitOne();
+  /// Reads back what job \p I found and shows what it printed.
+  void finish(size_t I);
+
+  const BulkOptions &Opts;
+  const std::string &Root;
+  const std::vector<std::string> &Files;
+  const std::map<std::string, std::string> &Spelling;
+  const llvm::SmallString<128> &TempDir;
+  const std::string &LineFilter;
+  unsigned Parallel;
+  std::vector<Job> Jobs;
+  Progress Prog;
+  std::map<pid_t, size_t> Running;
+  size_t Next = 0;
+  FindingSet Set;
+  llvm::StringSet<> StderrSeen, PrintedDiags;
+  bool AnyNonZero = false;
+  // The translation units whose fixes --fix compiles again.
+  bool VerifyFixes;
+  std::vector<VerifyUnit> Units;
+  std::optional<ResultCache> Cache;
+};
+
+void BulkRun::run() {
+  while (Next < Jobs.size() || !Running.empty()) {
+    while (Next < Jobs.size() && Running.size() < Parallel)
+      startNext();
+    if (Running.empty())
+      continue;
+    if (!waitOne())
+      break;
+  }
+}
+
+void BulkRun::startNext() {
+  Job &J = Jobs[Next];
+  J.File = Files[Next];
+  auto Given = Spelling.find(J.File);
+  J.Arg = Opts.Implicit && Given != Spelling.end() ? Given->second : J.File;
+  std::string Base = (TempDir + "/" + std::to_string(Next)).str();
+  J.OutFile = Base + ".out";
+  J.ErrFile = Base + ".err";
+  J.YamlFile = Base + ".yaml";
+  J.CommandFile = Base + ".json";
+  std::vector<std::string> Args{Opts.Self};
+  Args.insert(Args.end(), Opts.ChildArgs.begin(), Opts.ChildArgs.end());
+  Args.push_back("--quiet");
+  Args.push_back("--export-fixes=" + J.YamlFile);
+  if (VerifyFixes)
+    Args.push_back("--export-command=" + J.CommandFile);
+  if (!LineFilter.empty())
+    Args.push_back("--line-filter=" + LineFilter);
+  if (!Opts.BuildPath.empty())
+    Args.push_back("-p=" + Opts.BuildPath);
+  Args.push_back(J.Arg);
+  if (Opts.HasDoubleDash) {
+    Args.push_back("--");
+    Args.insert(Args.end(), Opts.CompileArgs.begin(), Opts.CompileArgs.end());
+  }
+  J.Start = Clock::now();
+  // A hit in the results cache: the child's output, as it wrote it.
+  if (Cache) {
+    std::vector<std::string> KeyArgs(Args.begin() + 1, Args.end());
+    std::optional<std::string> Key = Cache->runKey(KeyArgs, Root, Opts.Self);
+    std::optional<CachedRun> Hit;
+    if (Key)
+      Hit = Cache->lookup(*Key);
+    if (Hit && replay(*Hit, J)) {
+      J.Cached = true;
+      J.Status = (Hit->ExitCode & 0xff) << 8;
+      finish(Next);
+      ++Next;
+      return;
+    }
+    Args.insert(Args.begin() + 1,
+                {"--cache=" + Opts.CacheDir, "--cache-child"});
+    if (Opts.CacheMaxSize)
+      Args.insert(Args.begin() + 1,
+                  "--cache-max-size=" + std::to_string(Opts.CacheMaxSize));
+  }
+  pid_t Pid = spawn(Args, J);
+  if (Pid < 0) {
+    J.Status = 127 << 8;
+    finish(Next);
+  } else {
+    Running[Pid] = Next;
+  }
+  ++Next;
+}
+
+bool BulkRun::waitOne() {
+  int Status = 0;
+  pid_t Pid;
+  if (Opts.TimeoutSeconds <= 0) {
+    Pid = ::waitpid(-1, &Status, 0);
+  } else {
+    // Poll, and kill the files that run past --timeout.
+    while ((Pid = ::waitpid(-1, &Status, WNOHANG)) == 0) {
+      for (auto &[P, I] : Running) {
+        Job &J = Jobs[I];
+        double S =
+            std::chrono::duration<double>(Clock::now() - J.Start).count();
+        if (!J.TimedOut && S > Opts.TimeoutSeconds) {
+          J.TimedOut = true;
+          J.Timeout = Opts.TimeoutSeconds;
+          ::kill(P, SIGKILL);
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  if (Pid < 0)
+    return false;
+  auto It = Running.find(Pid);
+  if (It == Running.end())
+    return true;
+  Jobs[It->second].Status = Status;
+  size_t I = It->second;
+  Running.erase(It);
+  finish(I);
+  return true;
+}
+
+void BulkRun::finish(size_t I) {
+  Job &J = Jobs[I];
+  J.Seconds = std::chrono::duration<double>(Clock::now() - J.Start).count();
+  std::string Error;
+  if (!readFixesYaml(J.YamlFile, J.Diags, Error))
+    J.Diags.clear();
+  std::string Err = readAll(J.ErrFile);
+  J.Sanitizer = firstSanitizerReport(Err);
+  if (!J.TimedOut && !WIFSIGNALED(J.Status)) {
+    J.Errors = firstCompileError(J, Root);
+    if (!J.Errors.empty() && isCudaHeaderName(J.File))
+      J.Errors = "header is not self-contained (no .cu file here includes "
+                 "it, and alone it does not compile): " +
+                 J.Errors;
+  }
+  J.Reason = failureReason(J, Root);
+  J.Failed = !J.Reason.empty();
+  if (VerifyFixes && (!J.Failed || Opts.FixErrors)) {
+    std::optional<VerifyUnit> U = unitFromJson(readAll(J.CommandFile));
+    if (U) {
+      // The files it is known to see: where it reported findings, and
+      // what their fixes edit.
+      for (const clang::tooling::Diagnostic &D : J.Diags) {
+        auto Add = [&](StringRef F) {
+          llvm::SmallString<256> P(F);
+          if (!F.empty() && !path::is_absolute(P)) {
+            P = D.BuildDirectory;
+            path::append(P, F);
+          }
+          if (!P.empty())
+            U->Files.insert(absolutePath(P));
+        };
+        Add(D.Message.FilePath);
+        for (const auto &[File, Reps] : D.Message.Fix)
+          Add(File);
+        for (const clang::tooling::DiagnosticMessage &N : D.Notes)
+          for (const auto &[File, Reps] : N.Fix)
+            Add(File);
+      }
+      Units.push_back(std::move(*U));
+    }
+  }
+  int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
+  AnyNonZero |= Code != 0 || J.Failed;
+  // No fix in a translation unit with compile errors, even with
+  // --fix-errors: its findings rest on code that does not compile.
+  dropFixesOnCompileErrors(J.Diags, /*Anyway=*/J.Failed || !J.Errors.empty());
+  for (clang::tooling::Diagnostic &D : J.Diags) {
+    if (StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error"))
+      continue;
+    // --fix-notes: a note's fix when the warning has none and exactly one
+    // note has one, as clang-tidy does.
+    if (Opts.FixNotes && D.Message.Fix.empty()) {
+      const clang::tooling::DiagnosticMessage *Only = nullptr;
+      unsigned WithFix = 0;
+      for (const clang::tooling::DiagnosticMessage &N : D.Notes)
+        if (!N.Fix.empty()) {
+          Only = &N;
+          ++WithFix;
+        }
+      if (WithFix == 1)
+        D.Message.Fix = Only->Fix;
+    }
+    ++J.Findings;
+    Set.add(D, J.File);
+  }
+  Prog.clear();
+  // With --diff, standard output is the patch alone. The text is printed
+  // once every file is done, when the report to keep of each location is
+  // known.
+  if (Opts.Format == "text" && !Opts.Diff)
+    J.Text = readAll(J.OutFile);
+  llvm::SmallVector<StringRef> Lines;
+  StringRef(Err).split(Lines, '\n');
+  for (StringRef L : Lines) {
+    if (!L.starts_with("cuda-lint: "))
+      continue;
+    // The child's error about its file is the reason it failed: the
+    // summary lists it, so it is printed here only when there is none.
+    if (L.starts_with("cuda-lint: error: " + J.Arg + ": ")) {
+      J.ReasonShown = true;
+      if (!Opts.Implicit && !Opts.Quiet)
+        continue;
+    }
+    if (StderrSeen.insert(L).second)
+      llvm::errs() << L << "\n";
+  }
+  // Without a summary, a file that failed for a reason the output does not
+  // already show (a crash, a timeout) gets its one-line error here.
+  if (Opts.Implicit && J.Failed && !J.ReasonShown)
+    llvm::errs() << "cuda-lint: error: " << J.Arg << ": " << J.Reason << "\n";
+  Prog.done(J, Root);
+}
+
+} // namespace
+
+int runBulk(const BulkOptions &Opts) {
+  Clock::time_point Begin = Clock::now();
+  std::string Root = absolutePath(".");
+  if (Opts.Merge)
+    return runMerge(Opts, Root);
+
+  // 1. The translation units.
+  std::map<std::string, std::string> Spelling;
+  unsigned NonCuda = 0, IncludedEntries = 0;
+  std::string LineFilter;
+  std::vector<std::string> Files =
+      unitsToAnalyse(Opts, Spelling, NonCuda, IncludedEntries, LineFilter);
 
   llvm::SmallString<128> TempDir;
   if (fs::createUniqueDirectory("cuda-lint-bulk", TempDir))
@@ -494,210 +750,13 @@ int runBulk(const BulkOptions &Opts) {
       Opts.Jobs ? Opts.Jobs : std::thread::hardware_concurrency();
   if (Parallel == 0)
     Parallel = 1;
-  std::vector<Job> Jobs(Files.size());
-  Progress Prog(Opts.Quiet ? "none" : Opts.Progress, Files.size());
-  std::map<pid_t, size_t> Running;
-  size_t Next = 0;
-  FindingSet Set;
-  llvm::StringSet<> StderrSeen, PrintedDiags;
-  bool AnyNonZero = false;
-  // The translation units whose fixes --fix compiles again.
-  bool VerifyFixes = Opts.Fix && Opts.Verify != VerifyKind::None;
-  std::vector<VerifyUnit> Units;
-  std::optional<ResultCache> Cache;
-  if (!Opts.CacheDir.empty())
-    Cache.emplace(Opts.CacheDir,
-                  Opts.CacheMaxSize ? Opts.CacheMaxSize : DefaultCacheMaxSize);
-
-  auto Finish = [&](size_t I) {
-    Job &J = Jobs[I];
-    J.Seconds = std::chrono::duration<double>(Clock::now() - J.Start).count();
-    std::string Error;
-    if (!readFixesYaml(J.YamlFile, J.Diags, Error))
-      J.Diags.clear();
-    std::string Err = readAll(J.ErrFile);
-    J.Sanitizer = firstSanitizerReport(Err);
-    if (!J.TimedOut && !WIFSIGNALED(J.Status)) {
-      J.Errors = firstCompileError(J, Root);
-      if (!J.Errors.empty() && isCudaHeaderName(J.File))
-        J.Errors = "header is not self-contained (no .cu file here includes "
-                   "it, and alone it does not compile): " +
-                   J.Errors;
-    }
-    J.Reason = failureReason(J, Root);
-    J.Failed = !J.Reason.empty();
-    if (VerifyFixes && (!J.Failed || Opts.FixErrors)) {
-      std::optional<VerifyUnit> U = unitFromJson(readAll(J.CommandFile));
-      if (U) {
-        // The files it is known to see: where it reported findings, and
-        // what their fixes edit.
-        for (const clang::tooling::Diagnostic &D : J.Diags) {
-          auto Add = [&](StringRef F) {
-            llvm::SmallString<256> P(F);
-            if (!F.empty() && !path::is_absolute(P)) {
-              P = D.BuildDirectory;
-              path::append(P, F);
-            }
-            if (!P.empty())
-              U->Files.insert(absolutePath(P));
-          };
-          Add(D.Message.FilePath);
-          for (const auto &[File, Reps] : D.Message.Fix)
-            Add(File);
-          for (const clang::tooling::DiagnosticMessage &N : D.Notes)
-            for (const auto &[File, Reps] : N.Fix)
-              Add(File);
-        }
-        Units.push_back(std::move(*U));
-      }
-    }
-    int Code = WIFEXITED(J.Status) ? WEXITSTATUS(J.Status) : 1;
-    AnyNonZero |= Code != 0 || J.Failed;
-    // No fix in a translation unit with compile errors, even with
-    // --fix-errors: its findings rest on code that does not compile.
-    dropFixesOnCompileErrors(J.Diags, /*Anyway=*/J.Failed || !J.Errors.empty());
-    for (clang::tooling::Diagnostic &D : J.Diags) {
-      if (StringRef(D.DiagnosticName).starts_with("clang-diagnostic-error"))
-        continue;
-      // --fix-notes: a note's fix when the warning has none and exactly one
-      // note has one, as clang-tidy does.
-      if (Opts.FixNotes && D.Message.Fix.empty()) {
-        const clang::tooling::DiagnosticMessage *Only = nullptr;
-        unsigned WithFix = 0;
-        for (const clang::tooling::DiagnosticMessage &N : D.Notes)
-          if (!N.Fix.empty()) {
-            Only = &N;
-            ++WithFix;
-          }
-        if (WithFix == 1)
-          D.Message.Fix = Only->Fix;
-      }
-      ++J.Findings;
-      Set.add(D, J.File);
-    }
-    Prog.clear();
-    // With --diff, standard output is the patch alone. The text is printed
-    // once every file is done, when the report to keep of each location is
-    // known.
-    if (Opts.Format == "text" && !Opts.Diff)
-      J.Text = readAll(J.OutFile);
-    llvm::SmallVector<StringRef> Lines;
-    StringRef(Err).split(Lines, '\n');
-    for (StringRef L : Lines) {
-      if (!L.starts_with("cuda-lint: "))
-        continue;
-      // The child's error about its file is the reason it failed: the
-      // summary lists it, so it is printed here only when there is none.
-      if (L.starts_with("cuda-lint: error: " + J.Arg + ": ")) {
-        J.ReasonShown = true;
-        if (!Opts.Implicit && !Opts.Quiet)
-          continue;
-      }
-      if (StderrSeen.insert(L).second)
-        llvm::errs() << L << "\n";
-    }
-    // Without a summary, a file that failed for a reason the output does not
-    // already show (a crash, a timeout) gets its one-line error here.
-    if (Opts.Implicit && J.Failed && !J.ReasonShown)
-      llvm::errs() << "cuda-lint: error: " << J.Arg << ": " << J.Reason << "\n";
-    Prog.done(J, Root);
-  };
-
-  while (Next < Jobs.size() || !Running.empty()) {
-    while (Next < Jobs.size() && Running.size() < Parallel) {
-      Job &J = Jobs[Next];
-      J.File = Files[Next];
-      auto Given = Spelling.find(J.File);
-      J.Arg = Opts.Implicit && Given != Spelling.end() ? Given->second : J.File;
-      std::string Base = (TempDir + "/" + std::to_string(Next)).str();
-      J.OutFile = Base + ".out";
-      J.ErrFile = Base + ".err";
-      J.YamlFile = Base + ".yaml";
-      J.CommandFile = Base + ".json";
-      std::vector<std::string> Args{Opts.Self};
-      Args.insert(Args.end(), Opts.ChildArgs.begin(), Opts.ChildArgs.end());
-      Args.push_back("--quiet");
-      Args.push_back("--export-fixes=" + J.YamlFile);
-      if (VerifyFixes)
-        Args.push_back("--export-command=" + J.CommandFile);
-      if (!LineFilter.empty())
-        Args.push_back("--line-filter=" + LineFilter);
-      if (!Opts.BuildPath.empty())
-        Args.push_back("-p=" + Opts.BuildPath);
-      Args.push_back(J.Arg);
-      if (Opts.HasDoubleDash) {
-        Args.push_back("--");
-        Args.insert(Args.end(), Opts.CompileArgs.begin(),
-                    Opts.CompileArgs.end());
-      }
-      J.Start = Clock::now();
-      // A hit in the results cache: the child's output, as it wrote it.
-      if (Cache) {
-        std::vector<std::string> KeyArgs(Args.begin() + 1, Args.end());
-        std::optional<std::string> Key =
-            Cache->runKey(KeyArgs, Root, Opts.Self);
-        std::optional<CachedRun> Hit;
-        if (Key)
-          Hit = Cache->lookup(*Key);
-        if (Hit && replay(*Hit, J)) {
-          J.Cached = true;
-          J.Status = (Hit->ExitCode & 0xff) << 8;
-          Finish(Next);
-          ++Next;
-          continue;
-        }
-        Args.insert(Args.begin() + 1,
-                    {"--cache=" + Opts.CacheDir, "--cache-child"});
-        if (Opts.CacheMaxSize)
-          Args.insert(Args.begin() + 1,
-                      "--cache-max-size=" + std::to_string(Opts.CacheMaxSize));
-      }
-      pid_t Pid = spawn(Args, J);
-      if (Pid < 0) {
-        J.Status = 127 << 8;
-        Finish(Next);
-      } else {
-        Running[Pid] = Next;
-      }
-      ++Next;
-    }
-    if (Running.empty())
-      continue;
-    int Status = 0;
-    pid_t Pid;
-    if (Opts.TimeoutSeconds <= 0) {
-      Pid = ::waitpid(-1, &Status, 0);
-    } else {
-      // Poll, and kill the files that run past --timeout.
-      while ((Pid = ::waitpid(-1, &Status, WNOHANG)) == 0) {
-        for (auto &[P, I] : Running) {
-          Job &J = Jobs[I];
-          double S =
-              std::chrono::duration<double>(Clock::now() - J.Start).count();
-          if (!J.TimedOut && S > Opts.TimeoutSeconds) {
-            J.TimedOut = true;
-            J.Timeout = Opts.TimeoutSeconds;
-            ::kill(P, SIGKILL);
-          }
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
-    if (Pid < 0)
-      break;
-    auto It = Running.find(Pid);
-    if (It == Running.end())
-      continue;
-    Jobs[It->second].Status = Status;
-    size_t I = It->second;
-    Running.erase(It);
-    Finish(I);
-  }
+  BulkRun Run(Opts, Root, Files, Spelling, TempDir, LineFilter, Parallel);
+  Run.run();
   fs::remove_directories(TempDir);
-  if (Cache)
-    Cache->evict();
+  if (Run.Cache)
+    Run.Cache->evict();
 
-  std::vector<Finding> Findings = Set.findings();
+  std::vector<Finding> Findings = Run.Set.findings();
   llvm::StringSet<> Suppressed;
   if (!Opts.Baseline.empty() && !applyBaseline(Opts, Findings, Suppressed))
     return 1;
@@ -707,27 +766,27 @@ int runBulk(const BulkOptions &Opts) {
       Chosen[F.File + ":" + std::to_string(F.Line) + ":" +
              std::to_string(F.Column) + ":" + F.Diag.DiagnosticName] =
           F.Diag.Message.Message;
-    for (const Job &J : Jobs)
+    for (const Job &J : Run.Jobs)
       llvm::outs() << dedupeText(
-          J.Text, PrintedDiags, Chosen, &Suppressed,
+          J.Text, Run.PrintedDiags, Chosen, &Suppressed,
           J.Diags.empty() ? StringRef() : StringRef(J.Diags[0].BuildDirectory));
     llvm::outs().flush();
   }
   std::vector<Failure> Failures, WithErrors, Sanitizer;
-  collectFailures(Jobs, Failures, WithErrors, Sanitizer);
-  bool Ok =
-      emit(Opts, Set, Findings, Failures, WithErrors, Sanitizer, Root, Units);
+  collectFailures(Run.Jobs, Failures, WithErrors, Sanitizer);
+  bool Ok = emit(Opts, Run.Set, Findings, Failures, WithErrors, Sanitizer, Root,
+                 Run.Units);
   if (!Opts.Quiet && !Opts.Implicit)
-    printSummary(Jobs, Findings, Root,
+    printSummary(Run.Jobs, Findings, Root,
                  std::chrono::duration<double>(Clock::now() - Begin).count(),
-                 Parallel, NonCuda, IncludedEntries, Cache.has_value());
+                 Parallel, NonCuda, IncludedEntries, Run.Cache.has_value());
   if (Files.empty() && !Opts.Quiet)
     llvm::errs() << "cuda-lint: note: no files to analyse\n";
   // With a baseline, the status says whether something new was found (or a
   // file could not be analysed), whatever the recorded findings' checks.
   if (!Opts.Baseline.empty())
     return (Ok && Failures.empty() && !anyFinding(Findings)) ? 0 : 1;
-  return (Ok && !AnyNonZero) ? 0 : 1;
+  return (Ok && !Run.AnyNonZero) ? 0 : 1;
 }
 
 } // namespace cudalint
