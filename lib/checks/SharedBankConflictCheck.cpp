@@ -11,6 +11,7 @@
 #include "SharedBankConflictCheck.h"
 #include "SharedBankPadding.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/LaneGuards.h"
 #include "cudalint/analysis/SharedMemoryBanks.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
@@ -167,10 +168,14 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
   int64_t Threads = Shape.X * Shape.Y * Shape.Z;
   std::vector<std::unique_ptr<LaneGuards>> Guards(Uses.size());
   std::vector<std::vector<int8_t>> Reaches(Uses.size());
+  std::optional<BlockShape> ExactShape;
+  if (Bounds.Exact)
+    ExactShape = BlockShape{Bounds.Exact->X, Bounds.Exact->Y, Bounds.Exact->Z};
   auto mayRun = [&](unsigned I, int64_t X, int64_t Y, int64_t Z) {
     if (!Guards[I]) {
-      Guards[I] =
-          std::make_unique<LaneGuards>(Ctx, TIA, Bounds.Exact, Uses[I].Access);
+      Guards[I] = std::make_unique<LaneGuards>(
+          Ctx, TIA, ExactShape, Uses[I].Access, /*ParamValue=*/nullptr,
+          /*Grid=*/std::nullopt, /*NoteUndecided=*/true);
       Reaches[I].assign(Threads, -1);
     }
     int8_t &R = Reaches[I][X + Shape.X * (Y + Shape.Y * Z)];

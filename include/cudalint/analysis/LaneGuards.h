@@ -8,8 +8,9 @@
 // `lane = threadIdx.x & 31`). A condition that cannot be evaluated lets
 // every thread in.
 //
-// The same evaluation as cuda-shared-bank-conflict's private one (which it
-// was copied from), shared for cuda-uncoalesced-access.
+// Shared by cuda-shared-bank-conflict (which notes, in addition, whether a
+// condition on the thread index could not be evaluated: undecided()),
+// cuda-uncoalesced-access and the impact estimate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +21,6 @@
 #include "cudalint/analysis/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/ParentMapContext.h"
-#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <functional>
@@ -36,6 +35,8 @@ namespace clang::tidy::cuda {
 /// \p ParamValue, where given, the values of parameters that every launch
 /// passes one constant for (`if (i < n && j < n)` with `n == 4`); \p Grid,
 /// where known, gridDim (and blockIdx, 0 in a dimension one block wide).
+/// \p NoteUndecided: whether mayRun notes, for undecided(), a condition
+/// that depends on the thread index and could not be evaluated.
 class LaneGuards {
 public:
   using ParamValueFn =
@@ -43,9 +44,10 @@ public:
   LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
              std::optional<BlockShape> Exact, const Stmt *Access,
              ParamValueFn ParamValue = nullptr,
-             std::optional<BlockShape> Grid = std::nullopt)
+             std::optional<BlockShape> Grid = std::nullopt,
+             bool NoteUndecided = false)
       : Ctx(Ctx), TIA(TIA), Exact(Exact), ParamValue(std::move(ParamValue)),
-        Grid(Grid) {
+        Grid(Grid), NoteUndecided(NoteUndecided) {
     collect(Access);
   }
 
@@ -66,224 +68,29 @@ public:
   /// Whether some condition on the way was collected.
   bool guarded() const { return !Conds.empty(); }
 
+  /// With NoteUndecided: whether some condition that depends on the thread
+  /// index could not be evaluated by a mayRun so far (`if (tid <= k)` with
+  /// a loop counter `k`): which lanes run the access then changes from one
+  /// execution to the next. Always false without NoteUndecided.
+  bool undecided() const { return Undecided; }
+
 private:
-  bool mayRunHere() {
-    for (const auto &[Cond, Want] : Conds) {
-      std::optional<bool> V = evalBool(Cond, 0);
-      if (V && *V != Want)
-        return false;
-    }
-    return true;
-  }
-
-  static bool exits(const Stmt *S) {
-    if (!S)
-      return false;
-    if (isa<ReturnStmt, ContinueStmt, BreakStmt>(S))
-      return true;
-    if (const auto *CS = dyn_cast<CompoundStmt>(S))
-      return !CS->body_empty() && exits(CS->body_back());
-    return false;
-  }
-
-  void collect(const Stmt *Access) {
-    DynTypedNode Cur = DynTypedNode::create(*Access);
-    const Stmt *CurStmt = Access;
-    for (unsigned Steps = 0; Steps < 64; ++Steps) {
-      DynTypedNodeList Parents = Ctx.getParents(Cur);
-      if (Parents.empty())
-        return;
-      DynTypedNode P = Parents[0];
-      if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-        return;
-      if (const auto *PS = P.get<Stmt>()) {
-        if (const auto *If = dyn_cast<IfStmt>(PS)) {
-          if (If->getThen() == CurStmt)
-            Conds.push_back({If->getCond(), true});
-          else if (If->getElse() == CurStmt)
-            Conds.push_back({If->getCond(), false});
-        } else if (const auto *CO = dyn_cast<ConditionalOperator>(PS)) {
-          if (CO->getTrueExpr() == CurStmt)
-            Conds.push_back({CO->getCond(), true});
-          else if (CO->getFalseExpr() == CurStmt)
-            Conds.push_back({CO->getCond(), false});
-        } else if (const auto *BO = dyn_cast<BinaryOperator>(PS)) {
-          if (BO->getOpcode() == BO_LAnd && BO->getRHS() == CurStmt)
-            Conds.push_back({BO->getLHS(), true});
-          else if (BO->getOpcode() == BO_LOr && BO->getRHS() == CurStmt)
-            Conds.push_back({BO->getLHS(), false});
-        } else if (const auto *CS = dyn_cast<CompoundStmt>(PS)) {
-          for (const Stmt *S : CS->body()) {
-            if (S == CurStmt)
-              break;
-            if (isa<LabelStmt, SwitchCase>(S))
-              Conds.clear(); // A jump may land after the exits.
-            const auto *If = dyn_cast<IfStmt>(S);
-            if (If && !If->getElse() && !If->getInit() &&
-                !If->getConditionVariable() && exits(If->getThen()))
-              Conds.push_back({If->getCond(), false});
-          }
-        } else if (isa<SwitchStmt, SwitchCase, LabelStmt>(PS)) {
-          Conds.clear(); // Entered from elsewhere: nothing known.
-          return;
-        }
-        CurStmt = PS;
-      }
-      Cur = P;
-    }
-  }
-
-  std::optional<int64_t> constantInt(const Expr *E) {
-    Expr::EvalResult R;
-    if (!E || E->isValueDependent() ||
-        !E->getType()->isIntegralOrEnumerationType() ||
-        !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-      return std::nullopt;
-    const llvm::APSInt &V = R.Val.getInt();
-    if (V.getSignificantBits() > 62)
-      return std::nullopt;
-    return V.getExtValue();
-  }
-
-  std::optional<int64_t> evalInt(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 12 || E->isValueDependent())
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (auto C = constantInt(E))
-      return C;
-    if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
-      if (Sym->Kind == IndexSymbol::ThreadIdx)
-        return Coords[Sym->Dim];
-      if (Sym->Kind == IndexSymbol::BlockDim && Exact)
-        return (*Exact)[Sym->Dim];
-      if (Sym->Kind == IndexSymbol::GridDim && Grid)
-        return (*Grid)[Sym->Dim];
-      if (Sym->Kind == IndexSymbol::BlockIdx && Block)
-        return (*Block)[Sym->Dim];
-      if (Sym->Kind == IndexSymbol::BlockIdx && Grid && (*Grid)[Sym->Dim] == 1)
-        return 0;
-      return std::nullopt;
-    }
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      switch (Cast->getCastKind()) {
-      case CK_LValueToRValue:
-      case CK_NoOp:
-      case CK_IntegralCast:
-        return evalInt(Cast->getSubExpr(), Depth + 1);
-      default:
-        return std::nullopt;
-      }
-    }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
-      if (const auto *P = dyn_cast_or_null<ParmVarDecl>(V))
-        return ParamValue && TIA.isUnmodified(P) ? ParamValue(P) : std::nullopt;
-      if (!V || !V->hasLocalStorage())
-        return std::nullopt;
-      if (const Expr *Def = TIA.definitionAt(V, DRE))
-        return evalInt(Def, Depth + 1);
-      return std::nullopt;
-    }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      auto L = evalInt(BO->getLHS(), Depth + 1);
-      auto R = evalInt(BO->getRHS(), Depth + 1);
-      if (!L || !R)
-        return std::nullopt;
-      switch (BO->getOpcode()) {
-      case BO_Add:
-        return *L + *R;
-      case BO_Sub:
-        return *L - *R;
-      case BO_Mul:
-        return *L * *R;
-      case BO_Div:
-        return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-      case BO_Rem:
-        return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-      case BO_And:
-        return *L & *R;
-      case BO_Or:
-        return *L | *R;
-      case BO_Xor:
-        return *L ^ *R;
-      case BO_Shl:
-        return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R)
-                                  : std::nullopt;
-      case BO_Shr:
-        return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R)
-                                  : std::nullopt;
-      default:
-        return std::nullopt;
-      }
-    }
-    return std::nullopt;
-  }
-
-  std::optional<bool> evalBool(const Expr *E, unsigned Depth) {
-    if (!E || Depth > 12)
-      return std::nullopt;
-    E = E->IgnoreParens();
-    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
-      if (Cast->getCastKind() == CK_IntegralToBoolean) {
-        auto V = evalInt(Cast->getSubExpr(), Depth + 1);
-        return V ? std::optional<bool>(*V != 0) : std::nullopt;
-      }
-      if (Cast->getCastKind() == CK_LValueToRValue ||
-          Cast->getCastKind() == CK_NoOp)
-        return evalBool(Cast->getSubExpr(), Depth + 1);
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E))
-      if (UO->getOpcode() == UO_LNot) {
-        auto V = evalBool(UO->getSubExpr(), Depth + 1);
-        return V ? std::optional<bool>(!*V) : std::nullopt;
-      }
-    const auto *BO = dyn_cast<BinaryOperator>(E);
-    if (!BO)
-      return std::nullopt;
-    if (BO->isLogicalOp()) {
-      auto L = evalBool(BO->getLHS(), Depth + 1);
-      auto R = evalBool(BO->getRHS(), Depth + 1);
-      if (BO->getOpcode() == BO_LAnd) {
-        if ((L && !*L) || (R && !*R))
-          return false;
-        return L && R ? std::optional<bool>(true) : std::nullopt;
-      }
-      if ((L && *L) || (R && *R))
-        return true;
-      return L && R ? std::optional<bool>(false) : std::nullopt;
-    }
-    if (!BO->isComparisonOp())
-      return std::nullopt;
-    auto L = evalInt(BO->getLHS(), Depth + 1);
-    auto R = evalInt(BO->getRHS(), Depth + 1);
-    if (!L || !R)
-      return std::nullopt;
-    switch (BO->getOpcode()) {
-    case BO_LT:
-      return *L < *R;
-    case BO_LE:
-      return *L <= *R;
-    case BO_GT:
-      return *L > *R;
-    case BO_GE:
-      return *L >= *R;
-    case BO_EQ:
-      return *L == *R;
-    case BO_NE:
-      return *L != *R;
-    default:
-      return std::nullopt;
-    }
-  }
+  bool mayRunHere();
+  void collect(const Stmt *Access);
+  std::optional<int64_t> constantInt(const Expr *E);
+  std::optional<int64_t> evalInt(const Expr *E, unsigned Depth);
+  std::optional<bool> evalBool(const Expr *E, unsigned Depth);
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &TIA;
   std::optional<BlockShape> Exact;
   ParamValueFn ParamValue;
   std::optional<BlockShape> Grid;
+  bool NoteUndecided;
   SmallVector<std::pair<const Expr *, bool>, 4> Conds;
   std::array<int64_t, 3> Coords = {0, 0, 0};
   std::optional<std::array<int64_t, 3>> Block;
+  bool Undecided = false;
 };
 
 } // namespace clang::tidy::cuda

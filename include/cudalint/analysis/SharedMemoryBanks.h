@@ -2,9 +2,10 @@
 //
 // The shared-memory bank model of cuda-shared-bank-conflict: the block shape
 // a function runs with (its launches, __launch_bounds__, the extents its own
-// subscripts stay in), value ranges of subscripts, the lanes that thread-
-// index guards let reach an access, the accesses of a __shared__ array and
-// the degree of the bank conflict of one access, lane by lane.
+// subscripts stay in), value ranges of subscripts, the accesses of a
+// __shared__ array and the degree of the bank conflict of one access, lane
+// by lane. The lanes that thread-index guards let reach an access are
+// LaneGuards' (LaneGuards.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,41 +113,6 @@ conflictDegree(const std::array<int64_t, 3> &Coef, int64_t ElemSize,
                int64_t AccessSize, int64_t MemberOffset, const BlockDims &Shape,
                int64_t Banks,
                llvm::function_ref<bool(int64_t, int64_t, int64_t)> Active);
-
-/// The conditions on the way to an access that decide, thread by thread,
-/// whether it runs: enclosing `if`s and `?:` branches, the left operand of
-/// `&&` and `||`, and earlier `if (c) return;` (or `continue`, `break`) in
-/// enclosing blocks. A lane that a condition provably keeps out does not
-/// take part in the access (`if (tx == 0)`: one thread, no conflict); a
-/// condition the analysis cannot evaluate lets every lane in.
-class LaneGuards {
-public:
-  LaneGuards(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
-             std::optional<BlockDims> Exact, const Expr *Access)
-      : Ctx(Ctx), TIA(TIA), Exact(Exact) {
-    collect(Access);
-  }
-
-  bool mayRun(int64_t X, int64_t Y, int64_t Z);
-
-  /// Whether some condition that depends on the thread index could not be
-  /// evaluated (`if (tid <= k)` with a loop counter `k`): which lanes run
-  /// the access then changes from one execution to the next, and so does
-  /// the conflict the lanes that may run give.
-  bool undecided() const { return Undecided; }
-
-private:
-  void collect(const Expr *Access);
-  std::optional<int64_t> evalInt(const Expr *E, unsigned Depth);
-  std::optional<bool> evalBool(const Expr *E, unsigned Depth);
-
-  ASTContext &Ctx;
-  ThreadIndexAnalysis &TIA;
-  std::optional<BlockDims> Exact;
-  SmallVector<std::pair<const Expr *, bool>, 4> Conds;
-  std::array<int64_t, 3> Coords = {0, 0, 0};
-  bool Undecided = false;
-};
 
 /// One use of a __shared__ array.
 struct ArrayUse {
