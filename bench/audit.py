@@ -17,8 +17,36 @@ docs/realworld.md, "Precision audit"). A verdict line is left to fill in:
 import argparse
 import json
 import os
+import hashlib
 import random
+import time
 import sys
+
+
+CORRECTNESS = {"cuda-warp-synchronous", "cuda-divergent-barrier",
+               "cuda-unsynchronized-timing", "cuda-legacy-runtime-api",
+               "cuda-legacy-warp-intrinsic", "cuda-restrict-aliasing",
+               "cuda-pageable-async-copy"}
+LEVELS = {"low": 0, "medium": 1, "high": 2}
+
+
+def shown(x, min_impact):
+    """Whether a profile with MinImpact = min_impact shows finding x."""
+    if x.get("check") in CORRECTNESS:
+        return True
+    level = x.get("impact", {}).get("level", "medium")
+    return LEVELS[level] >= LEVELS[min_impact]
+
+
+def benchmark_half(path):
+    """sealed or tuning: the half of the benchmark directory src/NAME-cuda/
+    that holds path, or None outside one."""
+    parts = os.path.realpath(path).split(os.sep)
+    for i in range(len(parts) - 2):
+        if parts[i] == "src" and parts[i + 1].endswith("-cuda"):
+            h = int(hashlib.sha256(parts[i + 1].encode()).hexdigest(), 16)
+            return "sealed" if h % 2 == 1 else "tuning"
+    return None
 
 
 def excerpt(path, line, context):
@@ -40,14 +68,33 @@ def main():
     p.add_argument("--seed", type=int, default=22)
     p.add_argument("--checks")
     p.add_argument("--context", type=int, default=6)
+    p.add_argument("--fresh", action="store_true",
+                   help="a new seed from the clock (printed in the sample): "
+                        "a sealed-half sample is drawn fresh each time")
+    p.add_argument("--half", choices=("sealed", "tuning"),
+                   help="only findings in that half of HeCBench "
+                        "(bench/hecbench_split.py: the directory NAME-cuda "
+                        "under src/)")
+    p.add_argument("--min-impact", choices=("low", "medium", "high"),
+                   default="low",
+                   help="only what that profile shows: findings whose impact "
+                        "level is at least this, and every correctness "
+                        "finding (the report should be of a --min-impact=low "
+                        "run)")
     p.add_argument("-o", "--output")
     args = p.parse_args()
+    if args.fresh:
+        args.seed = int(time.time()) % 100000
     data = json.load(open(args.report))
     by_check = {}
     seen = set()
     for x in data.get("findings", []):
         c = x.get("check", "")
         if not c or c.startswith("clang-diagnostic"):
+            continue
+        if args.half and benchmark_half(x["file"]) != args.half:
+            continue
+        if not shown(x, args.min_impact):
             continue
         key = (c, os.path.realpath(x["file"]), x["line"], x["column"], x["message"])
         if key in seen:
@@ -56,8 +103,11 @@ def main():
         by_check.setdefault(c, []).append(x)
     wanted = set(args.checks.split(",")) if args.checks else None
     out = ["# Precision-audit sample", "",
-           "From `%s`, %d findings per check (all when fewer), seed %d." % (
-               os.path.basename(args.report), args.per_check, args.seed), ""]
+           "From `%s`, %d findings per check (all when fewer), seed %d%s%s." % (
+               os.path.basename(args.report), args.per_check, args.seed,
+               ", HeCBench's %s half" % args.half if args.half else "",
+               ", as --min-impact=%s shows them" % args.min_impact
+               if args.min_impact != "low" else ""), ""]
     out.append("| check | findings | sampled |")
     out.append("|---|---|---|")
     picks = {}
