@@ -66,6 +66,10 @@ void CudaCheck::emitNote(SourceLocation Loc, StringRef Note) {
     if (C == '%')
       Escaped += '%';
   }
+  // At the expansion of a macro: a note inside one would repeat the
+  // warning's "expanded from macro" notes.
+  if (Loc.isMacroID() && Ctx)
+    Loc = Ctx->getSourceManager().getExpansionLoc(Loc);
   ClangTidyCheck::diag(Loc, Escaped, DiagnosticIDs::Note);
 }
 
