@@ -125,6 +125,10 @@ def main():
             out.append("### %s #%d: %s:%d:%d" % (c, i, x["file"], x["line"], x["column"]))
             out.append("")
             out.append("- message: %s" % x["message"])
+            if x.get("impact"):
+                out.append("- impact: %s (rank %s/100): %s" % (
+                    x["impact"].get("level"), x["impact"].get("rank"),
+                    x["impact"].get("reason")))
             for n in x.get("notes", []):
                 out.append("- note: %s:%s: %s" % (n.get("file", "?"), n.get("line", "?"),
                                                   n.get("message", "")))
