@@ -86,15 +86,7 @@ void LaneGuards::collect(const Stmt *Access) {
 }
 
 std::optional<int64_t> LaneGuards::constantInt(const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 62)
-    return std::nullopt;
-  return V.getExtValue();
+  return constantIntValue(Ctx, E, 62);
 }
 
 std::optional<int64_t> LaneGuards::evalInt(const Expr *E, unsigned Depth) {

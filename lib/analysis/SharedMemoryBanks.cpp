@@ -140,15 +140,7 @@ BlockDims BlockBounds::assumed() const {
 }
 
 std::optional<int64_t> evalInt(ASTContext &Ctx, const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 62)
-    return std::nullopt;
-  return V.getExtValue();
+  return constantIntValue(Ctx, E, 62);
 }
 
 namespace {
