@@ -364,6 +364,21 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
     Fn.TraverseStmt(const_cast<Stmt *>(S));
     return Fn.Found;
   };
+  // What the statement \p S settles: false where it reads a needed variable
+  // or waits for the device, true where it is host work; nothing otherwise.
+  auto Settles = [&](const Stmt *S) -> std::optional<bool> {
+    if (Reads(S))
+      return false;
+    switch (classify(S, F, Ctx)) {
+    case Step::Sync:
+      return false;
+    case Step::Host:
+      return true;
+    case Step::None:
+      break;
+    }
+    return std::nullopt;
+  };
   DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
   for (unsigned Depth = 0; Depth < 256; ++Depth) {
     auto Parents = Ctx.getParents(Node);
@@ -387,32 +402,18 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
       }
       if (!After)
         continue;
-      if (Reads(S))
-        return false;
-      switch (classify(S, F, Ctx)) {
-      case Step::Sync:
-        return false;
-      case Step::Host:
-        return true;
-      case Step::None:
-        break;
-      }
+      if (std::optional<bool> Settled = Settles(S))
+        return *Settled;
     }
     // The end of a loop body: the next iteration begins.
     auto Up = Ctx.getParents(*Compound);
     if (!Up.empty())
       if (const Stmt *Loop = Up[0].get<Stmt>(); Loop && isLoop(Loop, Ctx)) {
         for (const Stmt *S : Compound->body()) {
-          if (S == Current || Reads(S))
+          if (S == Current)
             return false;
-          switch (classify(S, F, Ctx)) {
-          case Step::Sync:
-            return false;
-          case Step::Host:
-            return true;
-          case Step::None:
-            break;
-          }
+          if (std::optional<bool> Settled = Settles(S))
+            return *Settled;
         }
         return false;
       }
