@@ -53,9 +53,9 @@ TimingAnalysis::TimingAnalysis(const CFG &G, EffectClassifier &C) : G(G) {
   }
 }
 
-llvm::SmallVector<const TimingAnalysis::Item *, 4>
-TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
-  llvm::SmallVector<const Item *, 4> Found;
+bool TimingAnalysis::walkBack(
+    const CFGBlock *B, unsigned Index,
+    llvm::function_ref<Walk(llvm::ArrayRef<Item>)> Visit) const {
   llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
   Work.push_back({B, Index});
@@ -66,23 +66,33 @@ TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
       continue;
     First = false;
     const auto &Items = ByBlock.find(Block)->second;
-    bool Ended = false;
-    for (unsigned I = End; I-- > 0;) {
-      const Item &It = Items[I];
-      if (It.E.Kind == EffectKind::Neutral)
-        continue;
-      if (It.E.Kind == EffectKind::Async && !llvm::is_contained(Found, &It))
-        Found.push_back(&It);
-      Ended = true;
-      break;
-    }
-    if (Ended)
+    Walk Next = Visit(llvm::ArrayRef<Item>(Items).take_front(End));
+    if (Next == Walk::Stop)
+      return true;
+    if (Next == Walk::Skip)
       continue;
     for (const CFGBlock::AdjacentBlock &P : Block->preds())
       if (const CFGBlock *PB = P.getReachableBlock())
         Work.push_back(
             {PB, static_cast<unsigned>(ByBlock.find(PB)->second.size())});
   }
+  return false;
+}
+
+llvm::SmallVector<const TimingAnalysis::Item *, 4>
+TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
+  llvm::SmallVector<const Item *, 4> Found;
+  walkBack(B, Index, [&](llvm::ArrayRef<Item> Items) {
+    for (unsigned I = Items.size(); I-- > 0;) {
+      const Item &It = Items[I];
+      if (It.E.Kind == EffectKind::Neutral)
+        continue;
+      if (It.E.Kind == EffectKind::Async && !llvm::is_contained(Found, &It))
+        Found.push_back(&It);
+      return Walk::Skip;
+    }
+    return Walk::Preds;
+  });
   return Found;
 }
 
@@ -198,25 +208,12 @@ bool TimingAnalysis::measuredAfterSync(
 }
 
 bool TimingAnalysis::timerBefore(const CFGBlock *B, unsigned Index) const {
-  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
-  Work.push_back({B, Index});
-  bool First = true;
-  while (!Work.empty()) {
-    auto [Block, End] = Work.pop_back_val();
-    if (!First && !Visited.insert(Block).second)
-      continue;
-    First = false;
-    const auto &Items = ByBlock.find(Block)->second;
-    for (unsigned I = End; I-- > 0;)
+  return walkBack(B, Index, [](llvm::ArrayRef<Item> Items) {
+    for (unsigned I = Items.size(); I-- > 0;)
       if (Items[I].E.Kind == EffectKind::Timer)
-        return true;
-    for (const CFGBlock::AdjacentBlock &P : Block->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
-        Work.push_back(
-            {PB, static_cast<unsigned>(ByBlock.find(PB)->second.size())});
-  }
-  return false;
+        return Walk::Stop;
+    return Walk::Preds;
+  });
 }
 
 } // namespace clang::tidy::cuda::timing
