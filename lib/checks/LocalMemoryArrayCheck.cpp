@@ -359,19 +359,10 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
 
   // The whole `a[i][j]` access, from its outermost subscript.
-  {
-    const Stmt *Cur = Sub;
-    DynTypedNodeList P = Ctx.getParents(*Cur);
-    while (!P.empty() &&
-           (P[0].get<ImplicitCastExpr>() || P[0].get<ParenExpr>())) {
-      Cur = P[0].get<Stmt>();
-      P = Ctx.getParents(*Cur);
-    }
-    if (!P.empty())
-      if (const auto *Outer = P[0].get<ArraySubscriptExpr>())
-        if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
-          return;
-  }
+  if (auto P = parentAboveCasts(Ctx, Sub, /*StopAtLoad=*/false))
+    if (const auto *Outer = P->get<ArraySubscriptExpr>())
+      if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
+        return;
   llvm::SmallVector<const Expr *, 2> Indices;
   const VarDecl *Array = accessedArray(Sub, Indices);
   if (!Array || !Array->hasLocalStorage() || isa<ParmVarDecl>(Array) ||
