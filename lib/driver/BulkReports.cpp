@@ -103,8 +103,9 @@ std::string checkDescription(StringRef Check, StringRef DocsDir) {
   return "clang-tidy check " + Check.str();
 }
 
-llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
-                                 StringRef Root) {
+/// The SARIF artifact location of \p File: relative to %SRCROOT% (\p Root)
+/// where it lies below it, a file:// URI otherwise.
+llvm::json::Object sarifArtifact(StringRef File, StringRef Root) {
   std::string Rel = relativeTo(File, Root);
   llvm::json::Object Artifact;
   if (Rel != File) {
@@ -113,10 +114,15 @@ llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
   } else {
     Artifact["uri"] = "file://" + File.str();
   }
+  return Artifact;
+}
+
+llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
+                                 StringRef Root) {
   return llvm::json::Object{
       {"physicalLocation",
        llvm::json::Object{
-           {"artifactLocation", std::move(Artifact)},
+           {"artifactLocation", sarifArtifact(File, Root)},
            {"region",
             llvm::json::Object{{"startLine", Line}, {"startColumn", Col}}}}}};
 }
@@ -226,16 +232,8 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
       }
       if (Replacements.empty())
         continue;
-      std::string Rel = relativeTo(File, Root);
-      llvm::json::Object Artifact;
-      if (Rel != File) {
-        Artifact["uri"] = Rel;
-        Artifact["uriBaseId"] = "%SRCROOT%";
-      } else {
-        Artifact["uri"] = ("file://" + File).str();
-      }
       Changes.push_back(
-          llvm::json::Object{{"artifactLocation", std::move(Artifact)},
+          llvm::json::Object{{"artifactLocation", sarifArtifact(File, Root)},
                              {"replacements", std::move(Replacements)}});
     }
     if (!Changes.empty())
