@@ -379,20 +379,13 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
     }
     return std::nullopt;
   };
-  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
-      return false;
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const auto *Compound = P.get<CompoundStmt>();
     const Stmt *Current = Node.get<Stmt>();
-    if (!Compound || !Current) {
-      Node = P;
-      continue;
-    }
+    if (!Compound || !Current)
+      return std::nullopt;
     // The statements after Current in this block.
     bool After = false;
     for (const Stmt *S : Compound->body()) {
@@ -417,9 +410,9 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
         }
         return false;
       }
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(Call, Ctx, /*AtFunction=*/false, Step);
 }
 
 } // namespace clang::tidy::cuda::pageable_copy

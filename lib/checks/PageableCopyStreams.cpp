@@ -105,11 +105,10 @@ bool waitsForDevice(const Stmt *S, ASTContext &Ctx) {
 
 } // namespace
 
-/// True when \p S is repeated by a loop of its function (in its body,
-/// condition or increment) that, for a copy to the device (\p ToDevice),
-/// also launches a kernel or synchronizes: a loop that only uploads the
-/// parts of a data structure one after another is a one-time upload.
-bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
+bool walkUpToFunction(const Stmt *S, ASTContext &Ctx, bool AtFunction,
+                      llvm::function_ref<std::optional<bool>(
+                          const DynTypedNode &, const DynTypedNode &)>
+                          Step) {
   DynTypedNode Node = DynTypedNode::create(*S);
   for (unsigned Depth = 0; Depth < 256; ++Depth) {
     auto Parents = Ctx.getParents(Node);
@@ -117,7 +116,22 @@ bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
       return false;
     const DynTypedNode &P = Parents[0];
     if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
-      return false;
+      return AtFunction;
+    if (std::optional<bool> Settled = Step(P, Node))
+      return *Settled;
+    Node = P;
+  }
+  return false;
+}
+
+/// True when \p S is repeated by a loop of its function (in its body,
+/// condition or increment) that, for a copy to the device (\p ToDevice),
+/// also launches a kernel or synchronizes: a loop that only uploads the
+/// parts of a data structure one after another is a one-time upload.
+bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const Stmt *Loop = nullptr;
     if (const auto *For = P.get<ForStmt>()) {
       if (Node.get<Stmt>() != For->getInit())
@@ -130,9 +144,9 @@ bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
     }
     if (Loop && (!ToDevice || hasDeviceWork(Loop)))
       return true;
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(S, Ctx, /*AtFunction=*/false, Step);
 }
 
 /// Whether \p F visibly uses more than one stream, so that a copy could
@@ -286,14 +300,9 @@ bool usesCallersStreams(const FunctionDecl *F) {
 /// creates itself.
 bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
                          ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
-      return FromCaller;
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const Stmt *Current = Node.get<Stmt>();
     if (const auto *Compound = P.get<CompoundStmt>(); Compound && Current) {
       // The statements before Current in this block, nearest first.
@@ -311,9 +320,9 @@ bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
     if (const Stmt *Loop = P.get<Stmt>();
         Loop && isLoop(Loop, Ctx) && launchesKernel(Loop))
       return true;
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(Call, Ctx, /*AtFunction=*/FromCaller, Step);
 }
 
 /// Whether \p Call lies between a `cudaStreamBeginCapture` and the next
