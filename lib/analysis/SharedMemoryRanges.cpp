@@ -68,14 +68,9 @@ std::optional<Range> RangeAnalysis::rangeImpl(const Expr *E, unsigned Depth) {
     return std::nullopt;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    switch (Cast->getCastKind()) {
-    case CK_LValueToRValue:
-    case CK_NoOp:
-    case CK_IntegralCast:
-      return range(Cast->getSubExpr(), Depth + 1);
-    default:
+    if (!isIntegerPassThroughCast(Cast))
       return std::nullopt;
-    }
+    return range(Cast->getSubExpr(), Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return binary(BO, Depth);

@@ -266,6 +266,17 @@ std::optional<int64_t> constantIntValue(ASTContext &Ctx, const Expr *E,
   return V.getExtValue();
 }
 
+bool isIntegerPassThroughCast(const CastExpr *Cast) {
+  switch (Cast->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+  case CK_IntegralCast:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const Expr *loopBound(const BinaryOperator *Cond, const VarDecl *V,
                       BinaryOperatorKind &Op) {
   auto IsV = [&](const Expr *E) {

@@ -286,6 +286,10 @@ bool holdsJumpTarget(const Stmt *S);
 std::optional<int64_t> constantIntValue(ASTContext &Ctx, const Expr *E,
                                         unsigned MaxBits);
 
+/// Whether the integer evaluators look through \p Cast: a load (lvalue to
+/// rvalue), a no-op, or an integral conversion.
+bool isIntegerPassThroughCast(const CastExpr *Cast);
+
 /// The bound the loop condition \p Cond puts on \p V: B in `V < B`,
 /// `V <= B`, `B > V` and `B >= V`, with \p Op set to `<` or `<=` as if V
 /// stood on the left; null otherwise, \p Op then being Cond's operator.
