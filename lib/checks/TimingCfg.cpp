@@ -120,24 +120,23 @@ bool TimingAnalysis::syncBetween(const Item *It, const CFGBlock *TB,
   // Blocks that reach the timer's block, and blocks that the operation's
   // block reaches.
   llvm::SmallPtrSet<const CFGBlock *, 32> ToTimer, FromOp;
-  llvm::SmallVector<const CFGBlock *, 16> Work{TB};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!ToTimer.insert(B).second)
-      continue;
-    for (const CFGBlock::AdjacentBlock &P : B->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
-        Work.push_back(PB);
-  }
-  Work.push_back(AB);
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!FromOp.insert(B).second)
-      continue;
-    for (const CFGBlock::AdjacentBlock &S : B->succs())
-      if (const CFGBlock *SB = S.getReachableBlock())
-        Work.push_back(SB);
-  }
+  // Adds to \p Seen the blocks \p From reaches through its predecessors
+  // (\p Backwards) or its successors, \p From included.
+  auto Reach = [](const CFGBlock *From, bool Backwards,
+                  llvm::SmallPtrSetImpl<const CFGBlock *> &Seen) {
+    llvm::SmallVector<const CFGBlock *, 16> Work{From};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!Seen.insert(B).second)
+        continue;
+      for (const CFGBlock::AdjacentBlock &A :
+           Backwards ? B->preds() : B->succs())
+        if (const CFGBlock *Next = A.getReachableBlock())
+          Work.push_back(Next);
+    }
+  };
+  Reach(TB, /*Backwards=*/true, ToTimer);
+  Reach(AB, /*Backwards=*/false, FromOp);
   bool Loop = false; // The operation's block is reached again.
   for (const CFGBlock *B : FromOp)
     for (const CFGBlock::AdjacentBlock &S : B->succs())
