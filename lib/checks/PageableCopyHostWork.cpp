@@ -153,6 +153,15 @@ SmallVector<const FunctionDecl *, 8> callTargets(const CallExpr *Call) {
   return Out;
 }
 
+/// Whether the construction \p E runs code of a constructor: one that is
+/// neither trivial nor constexpr, other than `dim3`'s (a launch
+/// configuration's, not host work).
+bool runsConstructorCode(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  return !Ctor->isTrivial() && !Ctor->isConstexpr() &&
+         Ctor->getParent()->getName() != "dim3";
+}
+
 bool launchesOnlyThrough(const CallExpr *Call);
 
 /// Whether \p S does nothing on the host but issue device work: kernel
@@ -186,9 +195,7 @@ bool launchesOnly(const Stmt *S, unsigned Depth = 0) {
         return false;
       }
       bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-        const CXXConstructorDecl *Ctor = E->getConstructor();
-        if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
-            Ctor->getParent()->getName() != "dim3")
+        if (runsConstructorCode(E))
           Ok = false;
         return Ok;
       }
@@ -313,10 +320,7 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
       return RecursiveASTVisitor::TraverseCallExpr(Call);
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      // `dim3` of a launch configuration is not host work.
-      const CXXConstructorDecl *Ctor = E->getConstructor();
-      if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
-          Ctor->getParent()->getName() != "dim3")
+      if (runsConstructorCode(E))
         Host = true;
       return true;
     }
