@@ -51,6 +51,23 @@ const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {
   return nullptr;
 }
 
+std::optional<DynTypedNode> parentAboveCasts(ASTContext &Ctx, const Expr *E,
+                                             bool StopAtLoad) {
+  const Stmt *Cur = E;
+  DynTypedNodeList P = Ctx.getParents(*Cur);
+  while (!P.empty() &&
+         (P[0].get<ImplicitCastExpr>() || P[0].get<ParenExpr>())) {
+    if (const auto *ICE = P[0].get<ImplicitCastExpr>();
+        StopAtLoad && ICE && ICE->getCastKind() == CK_LValueToRValue)
+      break;
+    Cur = P[0].get<Stmt>();
+    P = Ctx.getParents(*Cur);
+  }
+  if (P.empty())
+    return std::nullopt;
+  return P[0];
+}
+
 namespace {
 
 class UserCodeScope : public ast_matchers::MatchFinder::MatchCallback {

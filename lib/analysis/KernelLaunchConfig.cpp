@@ -18,10 +18,6 @@
 
 namespace clang::tidy::cuda {
 
-using launches::evaluateInt;
-using launches::names;
-using launches::onlyReads;
-
 namespace {
 
 constexpr int MaxDepth = 8;

@@ -17,10 +17,6 @@
 
 namespace clang::tidy::cuda {
 
-using launches::evaluateInt;
-using launches::names;
-using launches::onlyReads;
-
 namespace {
 
 /// How many functions a block may be passed down through.

@@ -32,4 +32,13 @@ std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
 
 } // namespace clang::tidy::cuda::launches
 
+namespace clang::tidy::cuda {
+
+// The names both parts of the analysis use unqualified.
+using launches::evaluateInt;
+using launches::names;
+using launches::onlyReads;
+
+} // namespace clang::tidy::cuda
+
 #endif // CUDA_LINT_KERNELLAUNCHESIMPL_H

@@ -86,15 +86,7 @@ void LaneGuards::collect(const Stmt *Access) {
 }
 
 std::optional<int64_t> LaneGuards::constantInt(const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 62)
-    return std::nullopt;
-  return V.getExtValue();
+  return constantIntValue(Ctx, E, 62);
 }
 
 std::optional<int64_t> LaneGuards::evalInt(const Expr *E, unsigned Depth) {
@@ -117,14 +109,9 @@ std::optional<int64_t> LaneGuards::evalInt(const Expr *E, unsigned Depth) {
     return std::nullopt;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    switch (Cast->getCastKind()) {
-    case CK_LValueToRValue:
-    case CK_NoOp:
-    case CK_IntegralCast:
-      return evalInt(Cast->getSubExpr(), Depth + 1);
-    default:
+    if (!isIntegerPassThroughCast(Cast))
       return std::nullopt;
-    }
+    return evalInt(Cast->getSubExpr(), Depth + 1);
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());

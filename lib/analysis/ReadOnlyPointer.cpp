@@ -155,16 +155,18 @@ bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
       return If->getCond() != S && IsLast(If);
     return false;
   };
+  // The one parent of \p S, where it has one and that is a statement.
+  auto ParentStmt = [&](const Stmt *S) -> const Stmt * {
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+  };
   // Whether the call \p Call is a tail call, which nvcc turns into a loop:
   // `return f(...);` (or an arm of a `?:` that is returned), or, in a void
   // function, a call statement that is the last thing the function does.
   auto IsTailCall = [&](const CallExpr *Call) {
     const Stmt *S = Call;
     for (int Depth = 0; Depth < 16; ++Depth) {
-      DynTypedNodeList Parents = Ctx.getParents(*S);
-      if (Parents.size() != 1)
-        return false;
-      const Stmt *P = Parents[0].get<Stmt>();
+      const Stmt *P = ParentStmt(S);
       if (!P)
         return false;
       if (isa<ReturnStmt>(P))
@@ -241,10 +243,7 @@ bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
     const Stmt *S = Call;
     bool Operand = false;
     for (int Depth = 0; Depth < 16; ++Depth) {
-      DynTypedNodeList Parents = Ctx.getParents(*S);
-      if (Parents.size() != 1)
-        return false;
-      const Stmt *P = Parents[0].get<Stmt>();
+      const Stmt *P = ParentStmt(S);
       if (!P)
         return false;
       if (isa<ReturnStmt>(P))

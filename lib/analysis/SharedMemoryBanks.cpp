@@ -68,12 +68,15 @@ void LaunchSites::collect(ASTContext &Ctx) {
 
 namespace {
 
-/// The block shape every launch of \p Kernel in this translation unit uses,
-/// or nullopt when there is none or they differ.
-std::optional<BlockDims>
-launchShape(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
+/// What \p Eval makes of the block argument of every launch of \p Kernel
+/// in this translation unit, where all of them give one value (\p Same
+/// compares two); nullopt when there is no launch, one that \p Eval cannot
+/// evaluate, or two that differ.
+template <typename T, typename EvalFn, typename SameFn>
+std::optional<T> agreedBlock(ASTContext &Ctx, const FunctionDecl *Kernel,
+                             LaunchSites &Sites, EvalFn Eval, SameFn Same) {
   Sites.collect(Ctx);
-  std::optional<BlockDims> Shape;
+  std::optional<T> Agreed;
   for (const auto &[Launch, Caller] : Sites.Calls) {
     // The launch may name an earlier declaration of the kernel.
     const auto *Callee =
@@ -83,43 +86,46 @@ launchShape(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
     const CallExpr *Config = Launch->getConfig();
     if (!Config || Config->getNumArgs() < 2)
       return std::nullopt;
-    std::optional<cuda::BlockShape> B =
-        KernelLaunches::evaluateBlock(Config->getArg(1), Caller, Ctx);
-    if (!B)
+    std::optional<T> V = Eval(Config->getArg(1), Caller);
+    if (!V || (Agreed && !Same(*Agreed, *V)))
       return std::nullopt;
-    std::optional<BlockDims> S = BlockDims{(*B)[0], (*B)[1], (*B)[2]};
-    if (Shape && (Shape->X != S->X || Shape->Y != S->Y || Shape->Z != S->Z))
-      return std::nullopt;
-    Shape = S;
+    Agreed = V;
   }
-  return Shape;
+  return Agreed;
+}
+
+/// The block shape every launch of \p Kernel in this translation unit uses,
+/// or nullopt when there is none or they differ.
+std::optional<BlockDims>
+launchShape(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
+  return agreedBlock<BlockDims>(
+      Ctx, Kernel, Sites,
+      [&](const Expr *Block, const auto &Caller) -> std::optional<BlockDims> {
+        std::optional<cuda::BlockShape> B =
+            KernelLaunches::evaluateBlock(Block, Caller, Ctx);
+        if (!B)
+          return std::nullopt;
+        return BlockDims{(*B)[0], (*B)[1], (*B)[2]};
+      },
+      [](const BlockDims &A, const BlockDims &B) {
+        return A.X == B.X && A.Y == B.Y && A.Z == B.Z;
+      });
 }
 
 /// The x and y extents that every launch of \p Kernel agrees on, where
 /// the z extent is known only at run time (`dim3(4, 8, z)`).
 std::optional<std::pair<int64_t, int64_t>>
 launchXY(ASTContext &Ctx, const FunctionDecl *Kernel, LaunchSites &Sites) {
-  Sites.collect(Ctx);
-  std::optional<std::pair<int64_t, int64_t>> XY;
-  for (const auto &[Launch, Caller] : Sites.Calls) {
-    const auto *Callee =
-        dyn_cast_or_null<FunctionDecl>(Launch->getCalleeDecl());
-    if (!Callee || Callee->getCanonicalDecl() != Kernel->getCanonicalDecl())
-      continue;
-    const CallExpr *Config = Launch->getConfig();
-    if (!Config || Config->getNumArgs() < 2)
-      return std::nullopt;
-    std::optional<std::pair<int64_t, int64_t>> P;
-    if (std::optional<cuda::BlockShape> B =
-            KernelLaunches::evaluateBlock(Config->getArg(1), Caller, Ctx))
-      P = std::make_pair((*B)[0], (*B)[1]);
-    else
-      P = KernelLaunches::evaluateBlockXY(Config->getArg(1), Caller, Ctx);
-    if (!P || (XY && *XY != *P))
-      return std::nullopt;
-    XY = P;
-  }
-  return XY;
+  using XY = std::pair<int64_t, int64_t>;
+  return agreedBlock<XY>(
+      Ctx, Kernel, Sites,
+      [&](const Expr *Block, const auto &Caller) -> std::optional<XY> {
+        if (std::optional<cuda::BlockShape> B =
+                KernelLaunches::evaluateBlock(Block, Caller, Ctx))
+          return std::make_pair((*B)[0], (*B)[1]);
+        return KernelLaunches::evaluateBlockXY(Block, Caller, Ctx);
+      },
+      [](const XY &A, const XY &B) { return A == B; });
 }
 
 } // namespace
@@ -140,15 +146,7 @@ BlockDims BlockBounds::assumed() const {
 }
 
 std::optional<int64_t> evalInt(ASTContext &Ctx, const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.getSignificantBits() > 62)
-    return std::nullopt;
-  return V.getExtValue();
+  return constantIntValue(Ctx, E, 62);
 }
 
 namespace {

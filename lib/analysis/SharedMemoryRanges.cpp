@@ -68,14 +68,9 @@ std::optional<Range> RangeAnalysis::rangeImpl(const Expr *E, unsigned Depth) {
     return std::nullopt;
   }
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-    switch (Cast->getCastKind()) {
-    case CK_LValueToRValue:
-    case CK_NoOp:
-    case CK_IntegralCast:
-      return range(Cast->getSubExpr(), Depth + 1);
-    default:
+    if (!isIntegerPassThroughCast(Cast))
       return std::nullopt;
-    }
+    return range(Cast->getSubExpr(), Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     return binary(BO, Depth);
@@ -238,14 +233,8 @@ std::optional<Range> RangeAnalysis::loopRange(const VarDecl *V,
     const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return D && D->getDecl() == V;
   };
-  BinaryOperatorKind Op = Cond->getOpcode();
-  const Expr *Bound = nullptr;
-  if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
-    Bound = Cond->getRHS();
-  else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
-    Bound = Cond->getLHS();
-    Op = Op == BO_GT ? BO_LT : BO_LE;
-  }
+  BinaryOperatorKind Op;
+  const Expr *Bound = loopBound(Cond, V, Op);
   auto N = range(Bound, Depth + 1);
   if (!N)
     return std::nullopt;

@@ -253,36 +253,58 @@ bool ThreadIndexAnalysis::isInductionVariable(const VarDecl *V) {
   return true;
 }
 
+std::optional<int64_t> constantIntValue(ASTContext &Ctx, const Expr *E,
+                                        unsigned MaxBits) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType() ||
+      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  if (V.getSignificantBits() > MaxBits)
+    return std::nullopt;
+  return V.getExtValue();
+}
+
+bool isIntegerPassThroughCast(const CastExpr *Cast) {
+  switch (Cast->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+  case CK_IntegralCast:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const Expr *loopBound(const BinaryOperator *Cond, const VarDecl *V,
+                      BinaryOperatorKind &Op) {
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  Op = Cond->getOpcode();
+  if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
+    return Cond->getRHS();
+  if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+    Op = Op == BO_GT ? BO_LT : BO_LE;
+    return Cond->getLHS();
+  }
+  return nullptr;
+}
+
 std::optional<LoopSpan>
 ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
   if (!isInductionVariable(V))
     return std::nullopt;
   const auto *For = cast<ForStmt>(Vars[V].InductionFor);
-  auto Eval = [&](const Expr *E) -> std::optional<int64_t> {
-    Expr::EvalResult R;
-    if (!E || E->isValueDependent() ||
-        !E->getType()->isIntegralOrEnumerationType() ||
-        !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
-        R.Val.getInt().getSignificantBits() > 40)
-      return std::nullopt;
-    return R.Val.getInt().getExtValue();
-  };
-  auto IsV = [&](const Expr *E) {
-    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return D && D->getDecl() == V;
-  };
+  auto Eval = [&](const Expr *E) { return constantIntValue(Ctx, E, 40); };
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond)
     return std::nullopt;
-  BinaryOperatorKind Op = Cond->getOpcode();
-  const Expr *Bound = nullptr;
-  if (IsV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE))
-    Bound = Cond->getRHS();
-  else if (IsV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
-    Bound = Cond->getLHS();
-    Op = Op == BO_GT ? BO_LT : BO_LE;
-  }
+  BinaryOperatorKind Op;
+  const Expr *Bound = loopBound(Cond, V, Op);
   std::optional<int64_t> A = Eval(V->getInit()), N = Eval(Bound);
   if (!A || !N)
     return std::nullopt;

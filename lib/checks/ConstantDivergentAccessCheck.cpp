@@ -365,25 +365,13 @@ void ConstantDivergentAccessCheck::check(
 
   // The whole `c[i][j]` access, from its outermost subscript; not one whose
   // address is taken.
-  {
-    const Stmt *Cur = Sub;
-    DynTypedNodeList P = Ctx.getParents(*Cur);
-    while (!P.empty() &&
-           (P[0].get<ImplicitCastExpr>() || P[0].get<ParenExpr>())) {
-      if (const auto *ICE = P[0].get<ImplicitCastExpr>();
-          ICE && ICE->getCastKind() == CK_LValueToRValue)
-        break;
-      Cur = P[0].get<Stmt>();
-      P = Ctx.getParents(*Cur);
-    }
-    if (!P.empty()) {
-      if (const auto *Outer = P[0].get<ArraySubscriptExpr>())
-        if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
-          return;
-      if (const auto *UO = P[0].get<UnaryOperator>())
-        if (UO->getOpcode() == UO_AddrOf)
-          return;
-    }
+  if (auto P = parentAboveCasts(Ctx, Sub, /*StopAtLoad=*/true)) {
+    if (const auto *Outer = P->get<ArraySubscriptExpr>())
+      if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
+        return;
+    if (const auto *UO = P->get<UnaryOperator>())
+      if (UO->getOpcode() == UO_AddrOf)
+        return;
   }
   // Subscripts from the outermost in, with each one's stride in elements.
   llvm::SmallVector<std::pair<const Expr *, const Expr *>, 2> Subscripts;

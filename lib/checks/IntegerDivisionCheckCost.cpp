@@ -33,9 +33,10 @@ const Stmt *parentStmt(ASTContext &Ctx, const Stmt *S) {
 
 namespace {
 
-/// Whether \p S runs inside a loop of its function (loop initialisers
-/// excluded).
-bool isInLoop(ASTContext &Ctx, const Stmt *S) {
+/// Whether \p Pred holds for some loop of its function that repeats \p S
+/// (a loop's initialiser is not repeated), asked from the innermost out.
+bool someLoopAround(ASTContext &Ctx, const Stmt *S,
+                    llvm::function_ref<bool(const Stmt *)> Pred) {
   DynTypedNode Cur = DynTypedNode::create(*S);
   while (true) {
     DynTypedNodeList Parents = Ctx.getParents(Cur);
@@ -44,15 +45,24 @@ bool isInLoop(ASTContext &Ctx, const Stmt *S) {
     DynTypedNode P = Parents[0];
     if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
       return false;
+    const Stmt *Loop = nullptr;
     if (const auto *FS = P.get<ForStmt>()) {
       if (FS->getInit() != Cur.get<Stmt>())
-        return true;
+        Loop = FS;
     } else if (P.get<WhileStmt>() || P.get<DoStmt>() ||
                P.get<CXXForRangeStmt>()) {
-      return true;
+      Loop = P.get<Stmt>();
     }
+    if (Loop && Pred(Loop))
+      return true;
     Cur = P;
   }
+}
+
+/// Whether \p S runs inside a loop of its function (loop initialisers
+/// excluded).
+bool isInLoop(ASTContext &Ctx, const Stmt *S) {
+  return someLoopAround(Ctx, S, [](const Stmt *) { return true; });
 }
 
 /// `1 << k` or `1u << k`, through parentheses and implicit casts: `k`.
@@ -477,27 +487,10 @@ bool variesInLoop(ASTContext &Ctx, const BinaryOperator *BO) {
   if (!operandInputs(BO->getLHS(), Vars, LoadsMemory) ||
       !operandInputs(BO->getRHS(), Vars, LoadsMemory))
     return isInLoop(Ctx, BO);
-  DynTypedNode Cur = DynTypedNode::create(*BO);
-  while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(Cur);
-    if (Parents.empty())
-      return false;
-    DynTypedNode P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
-      return false;
-    const Stmt *Loop = nullptr;
-    if (const auto *FS = P.get<ForStmt>()) {
-      if (FS->getInit() != Cur.get<Stmt>())
-        Loop = FS;
-    } else if (P.get<WhileStmt>() || P.get<DoStmt>() ||
-               P.get<CXXForRangeStmt>()) {
-      Loop = P.get<Stmt>();
-    }
-    if (Loop && (isa<CXXForRangeStmt>(Loop) || changesVars(Ctx, Loop, Vars) ||
-                 (LoadsMemory && mayWriteMemory(Loop))))
-      return true;
-    Cur = P;
-  }
+  return someLoopAround(Ctx, BO, [&](const Stmt *Loop) {
+    return isa<CXXForRangeStmt>(Loop) || changesVars(Ctx, Loop, Vars) ||
+           (LoadsMemory && mayWriteMemory(Loop));
+  });
 }
 
 /// The statement that holds \p S, through a variable's initialiser to its

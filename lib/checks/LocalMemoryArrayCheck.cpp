@@ -88,10 +88,10 @@ int64_t rolledFrom(const FunctionDecl &F) {
   return 0;
 }
 
-/// The smallest trip count from which nvcc leaves \p Body's loop rolled
-/// (see the file comment).
-int64_t rolledTripCount(const Stmt *Body) {
-  int64_t Min = 512;
+/// Gives \p Visit the named function each call in \p Body calls directly,
+/// until \p Visit returns true; whether it did.
+bool anyNamedCallee(const Stmt *Body,
+                    llvm::function_ref<bool(const FunctionDecl &)> Visit) {
   llvm::SmallVector<const Stmt *, 16> Work{Body};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
@@ -99,12 +99,23 @@ int64_t rolledTripCount(const Stmt *Body) {
       continue;
     if (const auto *Call = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *F = Call->getDirectCallee())
-        if (F->getIdentifier())
-          if (int64_t N = rolledFrom(*F))
-            Min = std::min(Min, N);
+        if (F->getIdentifier() && Visit(*F))
+          return true;
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
+  return false;
+}
+
+/// The smallest trip count from which nvcc leaves \p Body's loop rolled
+/// (see the file comment).
+int64_t rolledTripCount(const Stmt *Body) {
+  int64_t Min = 512;
+  anyNamedCallee(Body, [&](const FunctionDecl &F) {
+    if (int64_t N = rolledFrom(F))
+      Min = std::min(Min, N);
+    return false;
+  });
   return Min;
 }
 
@@ -118,23 +129,14 @@ int64_t rolledTripCount(const Stmt *Body) {
 bool ptxasKeepsLocal(const Stmt *Body, int64_t Trip) {
   if (Trip >= 512)
     return true;
-  llvm::SmallVector<const Stmt *, 16> Work{Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *F = Call->getDirectCallee())
-        if (F->getIdentifier() &&
-            llvm::is_contained({"sinf", "cosf", "tanf", "sincosf", "sin", "cos",
-                                "tan", "sincos"},
-                               F->getName()))
-          if (int64_t N = rolledFrom(*F); N && Trip >= N)
-            return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  return anyNamedCallee(Body, [&](const FunctionDecl &F) {
+    if (!llvm::is_contained(
+            {"sinf", "cosf", "tanf", "sincosf", "sin", "cos", "tan", "sincos"},
+            F.getName()))
+      return false;
+    int64_t N = rolledFrom(F);
+    return N && Trip >= N;
+  });
 }
 
 /// The text before \p Loc on its line, when it is only white space.
@@ -357,19 +359,10 @@ void LocalMemoryArrayCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
 
   // The whole `a[i][j]` access, from its outermost subscript.
-  {
-    const Stmt *Cur = Sub;
-    DynTypedNodeList P = Ctx.getParents(*Cur);
-    while (!P.empty() &&
-           (P[0].get<ImplicitCastExpr>() || P[0].get<ParenExpr>())) {
-      Cur = P[0].get<Stmt>();
-      P = Ctx.getParents(*Cur);
-    }
-    if (!P.empty())
-      if (const auto *Outer = P[0].get<ArraySubscriptExpr>())
-        if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
-          return;
-  }
+  if (auto P = parentAboveCasts(Ctx, Sub, /*StopAtLoad=*/false))
+    if (const auto *Outer = P->get<ArraySubscriptExpr>())
+      if (Outer->getBase()->IgnoreParenImpCasts() == Sub)
+        return;
   llvm::SmallVector<const Expr *, 2> Indices;
   const VarDecl *Array = accessedArray(Sub, Indices);
   if (!Array || !Array->hasLocalStorage() || isa<ParmVarDecl>(Array) ||

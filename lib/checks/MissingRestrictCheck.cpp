@@ -123,6 +123,21 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
   }
 
   ReadOnlyPointerAnalysis Analysis(*Ctx);
+  // Adds what one analysis \p R found of a parameter to \p Info.
+  auto Merge = [](ParamInfo &Info, const ReadOnlyResult &R) {
+    Info.ReadOnly &= R.ReadOnly;
+    Info.PlainAccess |= R.PlainAccess;
+    Info.ExplicitLoad |= R.ExplicitLoad;
+    Info.PlainAccessInLoop |= R.PlainAccessInLoop;
+    Info.PassedOn |= R.PassedOn;
+    Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
+    Info.NonConstLocals.append(R.NonConstLocals.begin(),
+                               R.NonConstLocals.end());
+    if (Info.ConstBlocker.empty())
+      Info.ConstBlocker = R.ConstBlocker;
+    Info.NonConstCallees.append(R.NonConstCallees.begin(),
+                                R.NonConstCallees.end());
+  };
   llvm::MapVector<std::pair<const FunctionDecl *, unsigned>, ParamInfo> Params;
   for (const FunctionDecl *FD : Kernels) {
     if (FD->isDependentContext())
@@ -151,20 +166,9 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Info.NcBlocked &= R.NcBlocker != nullptr;
       if (!Info.NcBlocker)
         Info.NcBlocker = R.NcBlocker;
-      Info.ReadOnly &= R.ReadOnly;
-      Info.PlainAccess |= R.PlainAccess;
-      Info.ExplicitLoad |= R.ExplicitLoad;
-      Info.PlainAccessInLoop |= R.PlainAccessInLoop;
-      Info.PassedOn |= R.PassedOn;
-      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
+      Merge(Info, R);
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
-      Info.NonConstLocals.append(R.NonConstLocals.begin(),
-                                 R.NonConstLocals.end());
-      if (Info.ConstBlocker.empty())
-        Info.ConstBlocker = R.ConstBlocker;
-      Info.NonConstCallees.append(R.NonConstCallees.begin(),
-                                  R.NonConstCallees.end());
     }
   }
   for (auto &[Key, Info] : Params) {
@@ -175,18 +179,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       const FunctionDecl *Pattern = Info.Pattern;
       const ReadOnlyResult &R =
           Analysis.analyze(Pattern, Pattern->getParamDecl(Info.Index));
-      Info.ReadOnly &= R.ReadOnly;
-      Info.PlainAccess |= R.PlainAccess;
-      Info.ExplicitLoad |= R.ExplicitLoad;
-      Info.PlainAccessInLoop |= R.PlainAccessInLoop;
-      Info.PassedOn |= R.PassedOn;
-      Info.ExplicitLoadInLoop |= R.ExplicitLoadInLoop;
-      if (Info.ConstBlocker.empty())
-        Info.ConstBlocker = R.ConstBlocker;
-      Info.NonConstLocals.append(R.NonConstLocals.begin(),
-                                 R.NonConstLocals.end());
-      Info.NonConstCallees.append(R.NonConstCallees.begin(),
-                                  R.NonConstCallees.end());
+      Merge(Info, R);
     }
     diagnose(Info, Analysis);
   }

@@ -153,6 +153,15 @@ SmallVector<const FunctionDecl *, 8> callTargets(const CallExpr *Call) {
   return Out;
 }
 
+/// Whether the construction \p E runs code of a constructor: one that is
+/// neither trivial nor constexpr, other than `dim3`'s (a launch
+/// configuration's, not host work).
+bool runsConstructorCode(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  return !Ctor->isTrivial() && !Ctor->isConstexpr() &&
+         Ctor->getParent()->getName() != "dim3";
+}
+
 bool launchesOnlyThrough(const CallExpr *Call);
 
 /// Whether \p S does nothing on the host but issue device work: kernel
@@ -186,9 +195,7 @@ bool launchesOnly(const Stmt *S, unsigned Depth = 0) {
         return false;
       }
       bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-        const CXXConstructorDecl *Ctor = E->getConstructor();
-        if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
-            Ctor->getParent()->getName() != "dim3")
+        if (runsConstructorCode(E))
           Ok = false;
         return Ok;
       }
@@ -313,10 +320,7 @@ Step classify(const Stmt *S, const FunctionDecl *F, ASTContext &Ctx) {
       return RecursiveASTVisitor::TraverseCallExpr(Call);
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      // `dim3` of a launch configuration is not host work.
-      const CXXConstructorDecl *Ctor = E->getConstructor();
-      if (!Ctor->isTrivial() && !Ctor->isConstexpr() &&
-          Ctor->getParent()->getName() != "dim3")
+      if (runsConstructorCode(E))
         Host = true;
       return true;
     }
@@ -364,20 +368,28 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
     Fn.TraverseStmt(const_cast<Stmt *>(S));
     return Fn.Found;
   };
-  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
+  // What the statement \p S settles: false where it reads a needed variable
+  // or waits for the device, true where it is host work; nothing otherwise.
+  auto Settles = [&](const Stmt *S) -> std::optional<bool> {
+    if (Reads(S))
       return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
+    switch (classify(S, F, Ctx)) {
+    case Step::Sync:
       return false;
+    case Step::Host:
+      return true;
+    case Step::None:
+      break;
+    }
+    return std::nullopt;
+  };
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const auto *Compound = P.get<CompoundStmt>();
     const Stmt *Current = Node.get<Stmt>();
-    if (!Compound || !Current) {
-      Node = P;
-      continue;
-    }
+    if (!Compound || !Current)
+      return std::nullopt;
     // The statements after Current in this block.
     bool After = false;
     for (const Stmt *S : Compound->body()) {
@@ -387,38 +399,24 @@ bool hostWorkFollows(const CallExpr *Call, const FunctionDecl *F,
       }
       if (!After)
         continue;
-      if (Reads(S))
-        return false;
-      switch (classify(S, F, Ctx)) {
-      case Step::Sync:
-        return false;
-      case Step::Host:
-        return true;
-      case Step::None:
-        break;
-      }
+      if (std::optional<bool> Settled = Settles(S))
+        return *Settled;
     }
     // The end of a loop body: the next iteration begins.
     auto Up = Ctx.getParents(*Compound);
     if (!Up.empty())
       if (const Stmt *Loop = Up[0].get<Stmt>(); Loop && isLoop(Loop, Ctx)) {
         for (const Stmt *S : Compound->body()) {
-          if (S == Current || Reads(S))
+          if (S == Current)
             return false;
-          switch (classify(S, F, Ctx)) {
-          case Step::Sync:
-            return false;
-          case Step::Host:
-            return true;
-          case Step::None:
-            break;
-          }
+          if (std::optional<bool> Settled = Settles(S))
+            return *Settled;
         }
         return false;
       }
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(Call, Ctx, /*AtFunction=*/false, Step);
 }
 
 } // namespace clang::tidy::cuda::pageable_copy

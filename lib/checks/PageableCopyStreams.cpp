@@ -11,22 +11,24 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace clang::tidy::cuda::pageable_copy {
 
 namespace {
 
-/// True when \p Body launches a kernel or waits for the device: the work
-/// that a copy repeated with it could overlap with, or the wait it adds to.
-/// Kernel launches, `cudaLaunch*`, `cuda*Synchronize`, `cudaEventRecord`,
-/// the synchronous copies and memsets, and calls of functions whose body
-/// (one level deep) does one of these.
-bool hasDeviceWork(const Stmt *Body, unsigned Depth = 0) {
+/// Whether \p S launches a kernel or calls a function whose name \p IsWork
+/// accepts, directly or in a function it calls (one level deep; not a CUDA
+/// API function).
+bool callsDeviceWork(const Stmt *S, llvm::function_ref<bool(StringRef)> IsWork,
+                     unsigned Depth = 0) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
+    llvm::function_ref<bool(StringRef)> IsWork;
     unsigned Depth;
     bool Found = false;
-    explicit Visitor(unsigned Depth) : Depth(Depth) {}
+    Visitor(llvm::function_ref<bool(StringRef)> IsWork, unsigned Depth)
+        : IsWork(IsWork), Depth(Depth) {}
     bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
       Found = true;
       return false;
@@ -36,48 +38,40 @@ bool hasDeviceWork(const Stmt *Body, unsigned Depth = 0) {
       if (!FD || !FD->getIdentifier())
         return true;
       StringRef Name = FD->getName();
-      if (Name.starts_with("cudaLaunch") || Name == "cudaEventRecord" ||
-          (Name.starts_with("cuda") && Name.ends_with("Synchronize")) ||
-          ((Name.starts_with("cudaMemcpy") || Name.starts_with("cudaMemset")) &&
-           !Name.ends_with("Async")))
+      if (IsWork(Name))
         Found = true;
       else if (Depth == 0 && !Name.starts_with("cuda"))
         if (const FunctionDecl *Def = FD->getDefinition();
-            Def && Def->getBody() && hasDeviceWork(Def->getBody(), Depth + 1))
+            Def && Def->getBody() &&
+            callsDeviceWork(Def->getBody(), IsWork, Depth + 1))
           Found = true;
       return !Found;
     }
-  } Vis(Depth);
-  Vis.TraverseStmt(const_cast<Stmt *>(Body));
+  } Vis(IsWork, Depth);
+  Vis.TraverseStmt(const_cast<Stmt *>(S));
   return Vis.Found;
+}
+
+/// True when \p Body launches a kernel or waits for the device: the work
+/// that a copy repeated with it could overlap with, or the wait it adds to.
+/// Kernel launches, `cudaLaunch*`, `cuda*Synchronize`, `cudaEventRecord`,
+/// the synchronous copies and memsets, and calls of functions whose body
+/// (one level deep) does one of these.
+bool hasDeviceWork(const Stmt *Body) {
+  return callsDeviceWork(Body, [](StringRef Name) {
+    return Name.starts_with("cudaLaunch") || Name == "cudaEventRecord" ||
+           (Name.starts_with("cuda") && Name.ends_with("Synchronize")) ||
+           ((Name.starts_with("cudaMemcpy") ||
+             Name.starts_with("cudaMemset")) &&
+            !Name.ends_with("Async"));
+  });
 }
 
 /// Whether \p S launches a kernel (directly, through `cudaLaunch*`, or in a
 /// function it calls, one level deep).
-bool launchesKernel(const Stmt *S, unsigned Depth = 0) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
-    unsigned Depth;
-    bool Found = false;
-    explicit Visitor(unsigned Depth) : Depth(Depth) {}
-    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *) {
-      Found = true;
-      return false;
-    }
-    bool VisitCallExpr(CallExpr *Call) {
-      const FunctionDecl *FD = Call->getDirectCallee();
-      if (!FD || !FD->getIdentifier())
-        return true;
-      if (FD->getName().starts_with("cudaLaunch"))
-        Found = true;
-      else if (Depth == 0 && !FD->getName().starts_with("cuda"))
-        if (const FunctionDecl *Def = FD->getDefinition();
-            Def && Def->getBody() && launchesKernel(Def->getBody(), Depth + 1))
-          Found = true;
-      return !Found;
-    }
-  } Vis(Depth);
-  Vis.TraverseStmt(const_cast<Stmt *>(S));
-  return Vis.Found;
+bool launchesKernel(const Stmt *S) {
+  return callsDeviceWork(
+      S, [](StringRef Name) { return Name.starts_with("cudaLaunch"); });
 }
 
 /// Whether \p S waits for the whole device whenever it runs: a
@@ -111,11 +105,10 @@ bool waitsForDevice(const Stmt *S, ASTContext &Ctx) {
 
 } // namespace
 
-/// True when \p S is repeated by a loop of its function (in its body,
-/// condition or increment) that, for a copy to the device (\p ToDevice),
-/// also launches a kernel or synchronizes: a loop that only uploads the
-/// parts of a data structure one after another is a one-time upload.
-bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
+bool walkUpToFunction(const Stmt *S, ASTContext &Ctx, bool AtFunction,
+                      llvm::function_ref<std::optional<bool>(
+                          const DynTypedNode &, const DynTypedNode &)>
+                          Step) {
   DynTypedNode Node = DynTypedNode::create(*S);
   for (unsigned Depth = 0; Depth < 256; ++Depth) {
     auto Parents = Ctx.getParents(Node);
@@ -123,7 +116,22 @@ bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
       return false;
     const DynTypedNode &P = Parents[0];
     if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
-      return false;
+      return AtFunction;
+    if (std::optional<bool> Settled = Step(P, Node))
+      return *Settled;
+    Node = P;
+  }
+  return false;
+}
+
+/// True when \p S is repeated by a loop of its function (in its body,
+/// condition or increment) that, for a copy to the device (\p ToDevice),
+/// also launches a kernel or synchronizes: a loop that only uploads the
+/// parts of a data structure one after another is a one-time upload.
+bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const Stmt *Loop = nullptr;
     if (const auto *For = P.get<ForStmt>()) {
       if (Node.get<Stmt>() != For->getInit())
@@ -136,9 +144,9 @@ bool inLoop(const Stmt *S, bool ToDevice, ASTContext &Ctx) {
     }
     if (Loop && (!ToDevice || hasDeviceWork(Loop)))
       return true;
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(S, Ctx, /*AtFunction=*/false, Step);
 }
 
 /// Whether \p F visibly uses more than one stream, so that a copy could
@@ -292,14 +300,9 @@ bool usesCallersStreams(const FunctionDecl *F) {
 /// creates itself.
 bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
                          ASTContext &Ctx) {
-  DynTypedNode Node = DynTypedNode::create(*static_cast<const Stmt *>(Call));
-  for (unsigned Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return false;
-    const DynTypedNode &P = Parents[0];
-    if (P.get<FunctionDecl>() || P.get<LambdaExpr>() || P.get<BlockDecl>())
-      return FromCaller;
+  // One step up: \p P, the parent of \p Node.
+  auto Step = [&](const DynTypedNode &P,
+                  const DynTypedNode &Node) -> std::optional<bool> {
     const Stmt *Current = Node.get<Stmt>();
     if (const auto *Compound = P.get<CompoundStmt>(); Compound && Current) {
       // The statements before Current in this block, nearest first.
@@ -317,9 +320,9 @@ bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
     if (const Stmt *Loop = P.get<Stmt>();
         Loop && isLoop(Loop, Ctx) && launchesKernel(Loop))
       return true;
-    Node = P;
-  }
-  return false;
+    return std::nullopt;
+  };
+  return walkUpToFunction(Call, Ctx, /*AtFunction=*/FromCaller, Step);
 }
 
 /// Whether \p Call lies between a `cudaStreamBeginCapture` and the next

@@ -11,7 +11,10 @@
 #define CUDA_LINT_PAGEABLECOPYSTREAMS_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTTypeTraits.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
 
 namespace clang::tidy::cuda::pageable_copy {
 
@@ -56,6 +59,16 @@ bool kernelMayBeInFlight(const CallExpr *Call, bool FromCaller,
 /// recorded into a graph, not run.
 bool inStreamCapture(const CallExpr *Call, const FunctionDecl *F,
                      ASTContext &Ctx);
+
+/// Walks up from \p S through its parents (256 at most), giving \p Step
+/// each parent and the node below it until \p Step settles the question:
+/// its answer. At the function, lambda or block that holds \p S the answer
+/// is \p AtFunction; where the parents end first, or the walk runs out,
+/// false.
+bool walkUpToFunction(const Stmt *S, ASTContext &Ctx, bool AtFunction,
+                      llvm::function_ref<std::optional<bool>(
+                          const DynTypedNode &, const DynTypedNode &)>
+                          Step);
 
 /// Whether \p S is a loop: `for`, `while`, range-based `for`, or a `do`
 /// that is not the `do { ... } while (0)` of a macro.

@@ -53,9 +53,9 @@ TimingAnalysis::TimingAnalysis(const CFG &G, EffectClassifier &C) : G(G) {
   }
 }
 
-llvm::SmallVector<const TimingAnalysis::Item *, 4>
-TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
-  llvm::SmallVector<const Item *, 4> Found;
+bool TimingAnalysis::walkBack(
+    const CFGBlock *B, unsigned Index,
+    llvm::function_ref<Walk(llvm::ArrayRef<Item>)> Visit) const {
   llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
   llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
   Work.push_back({B, Index});
@@ -66,23 +66,33 @@ TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
       continue;
     First = false;
     const auto &Items = ByBlock.find(Block)->second;
-    bool Ended = false;
-    for (unsigned I = End; I-- > 0;) {
-      const Item &It = Items[I];
-      if (It.E.Kind == EffectKind::Neutral)
-        continue;
-      if (It.E.Kind == EffectKind::Async && !llvm::is_contained(Found, &It))
-        Found.push_back(&It);
-      Ended = true;
-      break;
-    }
-    if (Ended)
+    Walk Next = Visit(llvm::ArrayRef<Item>(Items).take_front(End));
+    if (Next == Walk::Stop)
+      return true;
+    if (Next == Walk::Skip)
       continue;
     for (const CFGBlock::AdjacentBlock &P : Block->preds())
       if (const CFGBlock *PB = P.getReachableBlock())
         Work.push_back(
             {PB, static_cast<unsigned>(ByBlock.find(PB)->second.size())});
   }
+  return false;
+}
+
+llvm::SmallVector<const TimingAnalysis::Item *, 4>
+TimingAnalysis::pendingAt(const CFGBlock *B, unsigned Index) const {
+  llvm::SmallVector<const Item *, 4> Found;
+  walkBack(B, Index, [&](llvm::ArrayRef<Item> Items) {
+    for (unsigned I = Items.size(); I-- > 0;) {
+      const Item &It = Items[I];
+      if (It.E.Kind == EffectKind::Neutral)
+        continue;
+      if (It.E.Kind == EffectKind::Async && !llvm::is_contained(Found, &It))
+        Found.push_back(&It);
+      return Walk::Skip;
+    }
+    return Walk::Preds;
+  });
   return Found;
 }
 
@@ -110,24 +120,23 @@ bool TimingAnalysis::syncBetween(const Item *It, const CFGBlock *TB,
   // Blocks that reach the timer's block, and blocks that the operation's
   // block reaches.
   llvm::SmallPtrSet<const CFGBlock *, 32> ToTimer, FromOp;
-  llvm::SmallVector<const CFGBlock *, 16> Work{TB};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!ToTimer.insert(B).second)
-      continue;
-    for (const CFGBlock::AdjacentBlock &P : B->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
-        Work.push_back(PB);
-  }
-  Work.push_back(AB);
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!FromOp.insert(B).second)
-      continue;
-    for (const CFGBlock::AdjacentBlock &S : B->succs())
-      if (const CFGBlock *SB = S.getReachableBlock())
-        Work.push_back(SB);
-  }
+  // Adds to \p Seen the blocks \p From reaches through its predecessors
+  // (\p Backwards) or its successors, \p From included.
+  auto Reach = [](const CFGBlock *From, bool Backwards,
+                  llvm::SmallPtrSetImpl<const CFGBlock *> &Seen) {
+    llvm::SmallVector<const CFGBlock *, 16> Work{From};
+    while (!Work.empty()) {
+      const CFGBlock *B = Work.pop_back_val();
+      if (!Seen.insert(B).second)
+        continue;
+      for (const CFGBlock::AdjacentBlock &A :
+           Backwards ? B->preds() : B->succs())
+        if (const CFGBlock *Next = A.getReachableBlock())
+          Work.push_back(Next);
+    }
+  };
+  Reach(TB, /*Backwards=*/true, ToTimer);
+  Reach(AB, /*Backwards=*/false, FromOp);
   bool Loop = false; // The operation's block is reached again.
   for (const CFGBlock *B : FromOp)
     for (const CFGBlock::AdjacentBlock &S : B->succs())
@@ -198,25 +207,12 @@ bool TimingAnalysis::measuredAfterSync(
 }
 
 bool TimingAnalysis::timerBefore(const CFGBlock *B, unsigned Index) const {
-  llvm::SmallPtrSet<const CFGBlock *, 32> Visited;
-  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
-  Work.push_back({B, Index});
-  bool First = true;
-  while (!Work.empty()) {
-    auto [Block, End] = Work.pop_back_val();
-    if (!First && !Visited.insert(Block).second)
-      continue;
-    First = false;
-    const auto &Items = ByBlock.find(Block)->second;
-    for (unsigned I = End; I-- > 0;)
+  return walkBack(B, Index, [](llvm::ArrayRef<Item> Items) {
+    for (unsigned I = Items.size(); I-- > 0;)
       if (Items[I].E.Kind == EffectKind::Timer)
-        return true;
-    for (const CFGBlock::AdjacentBlock &P : Block->preds())
-      if (const CFGBlock *PB = P.getReachableBlock())
-        Work.push_back(
-            {PB, static_cast<unsigned>(ByBlock.find(PB)->second.size())});
-  }
-  return false;
+        return Walk::Stop;
+    return Walk::Preds;
+  });
 }
 
 } // namespace clang::tidy::cuda::timing

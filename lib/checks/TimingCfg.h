@@ -12,7 +12,9 @@
 
 #include "TimingEffects.h"
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <utility>
 
@@ -69,6 +71,17 @@ public:
 
 private:
   bool timerBefore(const CFGBlock *B, unsigned Index) const;
+
+  /// What a backward walk does after a block: go on to its predecessors,
+  /// leave them (this path ends), or stop altogether.
+  enum class Walk { Preds, Skip, Stop };
+
+  /// Walks the CFG backwards from element \p Index of \p B, each block
+  /// once (\p B again where a loop leads back to it), giving \p Visit the
+  /// items of each block before the point reached (all of them in a
+  /// predecessor); true where \p Visit stopped the walk.
+  bool walkBack(const CFGBlock *B, unsigned Index,
+                llvm::function_ref<Walk(llvm::ArrayRef<Item>)> Visit) const;
 
   const CFG &G;
   llvm::DenseMap<const CFGBlock *, llvm::SmallVector<Item, 8>> ByBlock;

@@ -297,17 +297,7 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
     BasePtr = Base;
     return true;
   }
-  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(Base)) {
-    BasePtr = ASE->getBase();
-    Idx = ASE->getIdx();
-    return true;
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(Base);
-      UO && UO->getOpcode() == UO_Deref) {
-    BasePtr = UO->getSubExpr();
-    return true;
-  }
-  return false;
+  return elementAccess(Base, BasePtr, Idx);
 }
 
 namespace {

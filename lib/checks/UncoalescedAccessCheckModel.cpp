@@ -277,13 +277,7 @@ namespace {
 
 // The value of \p E where it is an integer constant.
 std::optional<int64_t> constantValue(ASTContext &Ctx, const Expr *E) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType() ||
-      !E->EvaluateAsInt(R, Ctx) || !R.Val.isInt() ||
-      R.Val.getInt().getSignificantBits() > 40)
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  return constantIntValue(Ctx, E, 40);
 }
 
 // The functions with a body in \p DC and its namespaces, outside system

@@ -20,14 +20,7 @@
 #include <algorithm>
 #include <set>
 
-using llvm::StringRef;
-namespace fs = llvm::sys::fs;
-namespace path = llvm::sys::path;
-
 namespace cudalint {
-
-using bulk::offsetToPosition;
-using bulk::readFile;
 
 std::string makeAbsolute(StringRef Path, StringRef Base) {
   llvm::SmallString<256> Abs;

@@ -15,14 +15,7 @@
 #include "llvm/Support/YAMLTraits.h"
 #include <algorithm>
 
-using llvm::StringRef;
-namespace fs = llvm::sys::fs;
-namespace path = llvm::sys::path;
-
 namespace cudalint {
-
-using bulk::offsetToPosition;
-using bulk::readFile;
 
 namespace {
 

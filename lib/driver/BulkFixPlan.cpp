@@ -20,14 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-using llvm::StringRef;
-namespace fs = llvm::sys::fs;
-namespace path = llvm::sys::path;
-
 namespace cudalint {
-
-using bulk::offsetToPosition;
-using bulk::readFile;
 
 namespace {
 

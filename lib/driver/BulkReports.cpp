@@ -19,14 +19,7 @@
 #include <map>
 #include <set>
 
-using llvm::StringRef;
-namespace fs = llvm::sys::fs;
-namespace path = llvm::sys::path;
-
 namespace cudalint {
-
-using bulk::offsetToPosition;
-using bulk::readFile;
 
 namespace {
 
@@ -59,26 +52,22 @@ unsigned utf16Column(StringRef Text, unsigned Offset) {
   return utf16Units(Text, Start, Offset) + 1;
 }
 
-std::string levelName(clang::tooling::Diagnostic::Level L) {
+/// The name of \p L in JSON reports; a remark is named \p Remark.
+std::string levelName(clang::tooling::Diagnostic::Level L,
+                      StringRef Remark = "remark") {
   switch (L) {
   case clang::tooling::Diagnostic::Error:
     return "error";
   case clang::tooling::Diagnostic::Remark:
-    return "remark";
+    return Remark.str();
   default:
     return "warning";
   }
 }
 
+/// The name of \p L in SARIF, which has no remark level: a note.
 std::string sarifLevel(clang::tooling::Diagnostic::Level L) {
-  switch (L) {
-  case clang::tooling::Diagnostic::Error:
-    return "error";
-  case clang::tooling::Diagnostic::Remark:
-    return "note";
-  default:
-    return "warning";
-  }
+  return levelName(L, "note");
 }
 
 /// The first paragraph of docs/checks/<check>.md, joined into one line.
@@ -114,8 +103,9 @@ std::string checkDescription(StringRef Check, StringRef DocsDir) {
   return "clang-tidy check " + Check.str();
 }
 
-llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
-                                 StringRef Root) {
+/// The SARIF artifact location of \p File: relative to %SRCROOT% (\p Root)
+/// where it lies below it, a file:// URI otherwise.
+llvm::json::Object sarifArtifact(StringRef File, StringRef Root) {
   std::string Rel = relativeTo(File, Root);
   llvm::json::Object Artifact;
   if (Rel != File) {
@@ -124,12 +114,29 @@ llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
   } else {
     Artifact["uri"] = "file://" + File.str();
   }
+  return Artifact;
+}
+
+llvm::json::Object sarifLocation(StringRef File, unsigned Line, unsigned Col,
+                                 StringRef Root) {
   return llvm::json::Object{
       {"physicalLocation",
        llvm::json::Object{
-           {"artifactLocation", std::move(Artifact)},
+           {"artifactLocation", sarifArtifact(File, Root)},
            {"region",
             llvm::json::Object{{"startLine", Line}, {"startColumn", Col}}}}}};
+}
+
+/// A SARIF 2.1.0 log of the one run \p Run, printed with an indent of two.
+std::string printSarifLog(llvm::json::Object Run) {
+  llvm::json::Object Log{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", llvm::json::Array{std::move(Run)}}};
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Log))) << "\n";
+  return S;
 }
 
 } // namespace
@@ -225,16 +232,8 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
       }
       if (Replacements.empty())
         continue;
-      std::string Rel = relativeTo(File, Root);
-      llvm::json::Object Artifact;
-      if (Rel != File) {
-        Artifact["uri"] = Rel;
-        Artifact["uriBaseId"] = "%SRCROOT%";
-      } else {
-        Artifact["uri"] = ("file://" + File).str();
-      }
       Changes.push_back(
-          llvm::json::Object{{"artifactLocation", std::move(Artifact)},
+          llvm::json::Object{{"artifactLocation", sarifArtifact(File, Root)},
                              {"replacements", std::move(Replacements)}});
     }
     if (!Changes.empty())
@@ -277,14 +276,7 @@ std::string toSarif(llvm::ArrayRef<Finding> Findings,
        llvm::json::Array{llvm::json::Object{
            {"executionSuccessful", Failures.empty()},
            {"toolExecutionNotifications", std::move(Notifications)}}}}};
-  llvm::json::Object Log{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", llvm::json::Array{std::move(Run)}}};
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Log))) << "\n";
-  return S;
+  return printSarifLog(std::move(Run));
 }
 
 std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
@@ -368,14 +360,7 @@ std::optional<std::string> mergeSarif(llvm::ArrayRef<std::string> Logs,
   Run["invocations"] = llvm::json::Array{llvm::json::Object{
       {"executionSuccessful", Successful},
       {"toolExecutionNotifications", std::move(Notifications)}}};
-  llvm::json::Object Log{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", llvm::json::Array{std::move(Run)}}};
-  std::string S;
-  llvm::raw_string_ostream OS(S);
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Log))) << "\n";
-  return S;
+  return printSarifLog(std::move(Run));
 }
 
 std::string toJson(llvm::ArrayRef<Finding> Findings,

@@ -104,6 +104,21 @@ bool publishOnce(StringRef Tmp, StringRef Path) {
   return !EC || llvm::sys::fs::exists(Path);
 }
 
+bool writeTemporary(StringRef Path, StringRef Text,
+                    llvm::SmallVectorImpl<char> &Tmp) {
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Tmp))
+    return false;
+  llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  OS << Text;
+  if (OS.has_error()) {
+    OS.clear_error();
+    llvm::sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
 /// Writes \p Text to \p Path unless the file exists, through a unique
 /// temporary file published in place: concurrent runs never read a
 /// half-written prelude, nor replace each other's.
@@ -111,18 +126,8 @@ bool writeOnce(StringRef Path, StringRef Text) {
   if (llvm::sys::fs::exists(Path))
     return true;
   llvm::SmallString<256> Tmp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Tmp))
+  if (!writeTemporary(Path, Text, Tmp))
     return false;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return false;
-    }
-  }
   return publishOnce(Tmp, Path);
 }
 

@@ -9,6 +9,7 @@
 #define CUDA_LINT_PCHSUPPORT_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -31,6 +32,11 @@ std::optional<std::vector<std::string>> clangCommand();
 /// Moves \p Tmp to \p Path unless \p Path exists; true when \p Path exists
 /// afterwards.
 bool publishOnce(llvm::StringRef Tmp, llvm::StringRef Path);
+
+/// Writes \p Text to a new temporary file beside \p Path (`Path.XXXXXX.tmp`),
+/// whose name \p Tmp receives; false, with no file left, where it cannot.
+bool writeTemporary(llvm::StringRef Path, llvm::StringRef Text,
+                    llvm::SmallVectorImpl<char> &Tmp);
 
 /// Writes \p Text to \p Path unless the file exists, atomically.
 bool writeOnce(llvm::StringRef Path, llvm::StringRef Text);

@@ -217,18 +217,8 @@ std::vector<std::string> depFiles(StringRef Text, StringRef Directory) {
 /// Writes \p Text to \p Path through a temporary file renamed into place.
 bool writeAtomically(StringRef Path, StringRef Text) {
   llvm::SmallString<256> Tmp;
-  int FD;
-  if (llvm::sys::fs::createUniqueFile(Path + ".%%%%%%.tmp", FD, Tmp))
+  if (!writeTemporary(Path, Text, Tmp))
     return false;
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return false;
-    }
-  }
   if (llvm::sys::fs::rename(Tmp, Path)) {
     llvm::sys::fs::remove(Tmp);
     return false;

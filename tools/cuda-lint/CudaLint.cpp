@@ -31,6 +31,25 @@ using llvm::StringRef;
 
 namespace {
 
+/// Reports each of \p Sources that cannot be linted (or fixed, with \p Fix)
+/// and leaves it out, setting \p InputFailed; directories stay where
+/// \p KeepDirectories. True where sources were named and none is left.
+bool dropBadSources(std::vector<std::string> &Sources, bool Fix,
+                    bool KeepDirectories, bool &InputFailed) {
+  bool Named = !Sources.empty();
+  llvm::erase_if(Sources, [&](const std::string &S) {
+    if (KeepDirectories && llvm::sys::fs::is_directory(S))
+      return false;
+    std::optional<std::string> Problem = sourceProblem(S, Fix);
+    if (Problem) {
+      report(S, *Problem);
+      InputFailed = true;
+    }
+    return Problem.has_value();
+  });
+  return Named && Sources.empty();
+}
+
 /// A bulk run: one child per translation unit (see BulkRunner.h).
 int runBulkMode(const char *Argv0, LintOptions &O) {
   std::vector<std::string> &Sources = O.Sources;
@@ -43,18 +62,8 @@ int runBulkMode(const char *Argv0, LintOptions &O) {
         fail(S, "no such file");
   } else {
     // A bad file named on the command line is reported; the others go on.
-    bool Named = !Sources.empty();
-    llvm::erase_if(Sources, [&](const std::string &S) {
-      if (llvm::sys::fs::is_directory(S))
-        return false;
-      std::optional<std::string> Problem = sourceProblem(S, false);
-      if (Problem) {
-        report(S, *Problem);
-        InputFailed = true;
-      }
-      return Problem.has_value();
-    });
-    if (Named && Sources.empty())
+    if (dropBadSources(Sources, /*Fix=*/false, /*KeepDirectories=*/true,
+                       InputFailed))
       return 1;
   }
   Bulk.Self = llvm::sys::fs::getMainExecutable(
@@ -490,16 +499,7 @@ int cudalint::tool::lintMain(int argc, const char **argv) {
   bool InputFailed = false;
   // Each bad input is reported in one line and left out; the rest are
   // linted, and the exit code says that something failed.
-  bool HadSources = !Sources.empty();
-  llvm::erase_if(Sources, [&](const std::string &S) {
-    std::optional<std::string> Problem = sourceProblem(S, Fix);
-    if (Problem) {
-      report(S, *Problem);
-      InputFailed = true;
-    }
-    return Problem.has_value();
-  });
-  if (HadSources && Sources.empty())
+  if (dropBadSources(Sources, Fix, /*KeepDirectories=*/false, InputFailed))
     return 1;
   for (std::string &S : Sources) {
     // Fixing through a symbolic link must change the file it points to,

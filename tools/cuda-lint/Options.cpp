@@ -281,6 +281,18 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
   VerifyKind &Verify = O.Verify;
   std::string &ExportCommand = O.ExportCommand;
 
+  // The flags that set one option and that a bulk run's children get too.
+  struct ChildFlag {
+    StringRef Long, Short;
+    bool &Option;
+    bool Value;
+  };
+  const ChildFlag ChildFlags[] = {
+      {"--no-pch", "-no-pch", UsePch, false},
+      {"--cuda-fallback", "-cuda-fallback", NoToolkit, true},
+      {"--legacy-compat", "-legacy-compat", LegacyCompat, true},
+      {"--no-legacy-compat", "-no-legacy-compat", NoLegacyCompat, true}};
+
   if (llvm::is_contained(In, "--help") || llvm::is_contained(In, "-help"))
     llvm::outs() << kBulkHelp;
   for (size_t I = 0; I < In.size(); ++I) {
@@ -409,23 +421,11 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
       BulkChildArgs.push_back("--cuda-gpu-arch=" + Value);
       continue;
     }
-    if (A == "--no-pch" || A == "-no-pch") {
-      UsePch = false;
-      BulkChildArgs.push_back(A.str());
-      continue;
-    }
-    if (A == "--cuda-fallback" || A == "-cuda-fallback") {
-      NoToolkit = true;
-      BulkChildArgs.push_back(A.str());
-      continue;
-    }
-    if (A == "--legacy-compat" || A == "-legacy-compat") {
-      LegacyCompat = true;
-      BulkChildArgs.push_back(A.str());
-      continue;
-    }
-    if (A == "--no-legacy-compat" || A == "-no-legacy-compat") {
-      NoLegacyCompat = true;
+    const ChildFlag *F = llvm::find_if(ChildFlags, [&](const ChildFlag &Flag) {
+      return A == Flag.Long || A == Flag.Short;
+    });
+    if (F != std::end(ChildFlags)) {
+      F->Option = F->Value;
       BulkChildArgs.push_back(A.str());
       continue;
     }

@@ -12,6 +12,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -28,6 +29,12 @@ bool isDeviceFunction(const FunctionDecl *FD);
 
 /// The function, lambda call operator or block whose body holds \p S, or null.
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S);
+
+/// The parent of \p E above the implicit casts and parentheses around it,
+/// stopping below an lvalue-to-rvalue cast (a load) where \p StopAtLoad;
+/// none where there is none.
+std::optional<DynTypedNode> parentAboveCasts(ASTContext &Ctx, const Expr *E,
+                                             bool StopAtLoad);
 
 /// Makes the checks' parent lookups (`getParents`, `hasAncestor`) cost what
 /// the user's code costs, not what the CUDA headers cost: at the start of the

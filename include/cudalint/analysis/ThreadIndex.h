@@ -281,6 +281,21 @@ private:
 /// Whether \p S is, or holds, a label or a `case`: a jump may land inside.
 bool holdsJumpTarget(const Stmt *S);
 
+/// The value of \p E where it is an integer constant expression of at most
+/// \p MaxBits significant bits.
+std::optional<int64_t> constantIntValue(ASTContext &Ctx, const Expr *E,
+                                        unsigned MaxBits);
+
+/// Whether the integer evaluators look through \p Cast: a load (lvalue to
+/// rvalue), a no-op, or an integral conversion.
+bool isIntegerPassThroughCast(const CastExpr *Cast);
+
+/// The bound the loop condition \p Cond puts on \p V: B in `V < B`,
+/// `V <= B`, `B > V` and `B >= V`, with \p Op set to `<` or `<=` as if V
+/// stood on the left; null otherwise, \p Op then being Cond's operator.
+const Expr *loopBound(const BinaryOperator *Cond, const VarDecl *V,
+                      BinaryOperatorKind &Op);
+
 /// Whether \p S lies in the body of a loop below \p Top (a function body).
 bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top);
 

@@ -20,10 +20,10 @@ def find_compile_db(path):
         d = os.path.dirname(d)
 
 
-def compile_entry(db, path):
-    """The entry for `path` in a compile database (a directory with
-    compile_commands.json, or the file): directory, file and arguments; None
-    where it has none. Raises ValueError for a database that cannot be read."""
+def _load(db):
+    """The path of the compile database `db` (a directory with
+    compile_commands.json, or the file) and its entries. Raises ValueError
+    for a database that cannot be read."""
     if os.path.isdir(db):
         db = os.path.join(db, "compile_commands.json")
     try:
@@ -31,6 +31,14 @@ def compile_entry(db, path):
             entries = json.load(f)
     except (OSError, ValueError) as e:
         raise ValueError("%s: not a compile database: %s" % (db, e))
+    return db, entries
+
+
+def compile_entry(db, path):
+    """The entry for `path` in a compile database (a directory with
+    compile_commands.json, or the file): directory, file and arguments; None
+    where it has none. Raises ValueError for a database that cannot be read."""
+    db, entries = _load(db)
     want = os.path.realpath(path)
     for e in entries if isinstance(entries, list) else []:
         d = e.get("directory", ".")
@@ -45,13 +53,7 @@ def compile_entry(db, path):
 def cuda_entries(db):
     """The CUDA sources a compile database names (.cu files, or a command
     that compiles its file as CUDA: -x cu, -x cuda), each once."""
-    if os.path.isdir(db):
-        db = os.path.join(db, "compile_commands.json")
-    try:
-        with open(db) as f:
-            entries = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ValueError("%s: not a compile database: %s" % (db, e))
+    db, entries = _load(db)
     out = []
     for e in entries if isinstance(entries, list) else []:
         a = e.get("arguments") or shlex.split(e.get("command", ""))

@@ -80,14 +80,20 @@ def lint_program(args, root, work):
     return findings, failures, elsewhere, db
 
 
-def apply_program_fixes(tree, findings):
-    """The fixes of `findings` applied to the files of the copy `tree`;
-    raises ValueError where two overlap."""
+def fixes_by_file(findings):
+    """The replacements of the fixes of `findings`, by the file they change
+    (in the order the findings give them)."""
     by_file = {}
     for f in findings:
         for r in f["fixes"]:
             by_file.setdefault(r["file"], []).append(r)
-    for rel, reps in by_file.items():
+    return by_file
+
+
+def apply_program_fixes(tree, findings):
+    """The fixes of `findings` applied to the files of the copy `tree`;
+    raises ValueError where two overlap."""
+    for rel, reps in fixes_by_file(findings).items():
         path = os.path.join(tree, rel)
         with open(path, "rb") as src:
             text = src.read()
@@ -194,10 +200,7 @@ def summary_of(v):
 def program_diff(bundle, findings):
     """A unified diff (patch -p1 in the project) of the fixes of
     `findings`."""
-    by_file = {}
-    for f in findings:
-        for r in f["fixes"]:
-            by_file.setdefault(r["file"], []).append(r)
+    by_file = fixes_by_file(findings)
     out = []
     for rel in sorted(by_file):
         with open(os.path.join(bundle, "original", rel), "rb") as src:
@@ -217,11 +220,7 @@ def finish_program(res, args, apply_to, meta, bundle, kept=None):
         root = os.path.abspath(apply_to)
         for f in kept:
             f["applied"] = True
-        by_file = {}
-        for f in kept:
-            for r in f["fixes"]:
-                by_file.setdefault(r["file"], []).append(r)
-        for rel, reps in by_file.items():
+        for rel, reps in fixes_by_file(kept).items():
             path = os.path.join(root, rel)
             with open(path, "rb") as src:
                 text = src.read()
