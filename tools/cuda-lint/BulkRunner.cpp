@@ -766,10 +766,18 @@ int runBulk(const BulkOptions &Opts) {
       Chosen[F.File + ":" + std::to_string(F.Line) + ":" +
              std::to_string(F.Column) + ":" + F.Diag.DiagnosticName] =
           F.Diag.Message.Message;
-    for (const Job &J : Run.Jobs)
-      llvm::outs() << dedupeText(
-          J.Text, Run.PrintedDiags, Chosen, &Suppressed,
-          J.Diags.empty() ? StringRef() : StringRef(J.Diags[0].BuildDirectory));
+    for (const Job &J : Run.Jobs) {
+      // The command's directory: a driver error (a missing input of the
+      // command) comes first and has none.
+      StringRef BaseDir;
+      for (const clang::tooling::Diagnostic &D : J.Diags)
+        if (!D.BuildDirectory.empty()) {
+          BaseDir = D.BuildDirectory;
+          break;
+        }
+      llvm::outs() << dedupeText(J.Text, Run.PrintedDiags, Chosen, &Suppressed,
+                                 BaseDir);
+    }
     llvm::outs().flush();
   }
   std::vector<Failure> Failures, WithErrors, Sanitizer;
