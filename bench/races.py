@@ -90,8 +90,10 @@ CUDA kernels: the prelude (written into the work directory) defines
 GPUVerify's annotations away (`__requires`, `__ensures`, `__assert`,
 `__assume`, `__invariant`, `__global_invariant`, `__function_wide_invariant`,
 `__barrier_invariant_N`, ... as no-ops; `__read`, `__write`, `__implies`,
-`__enabled`, `__other_int`, `__same_group`, `__uniform_int`, ... as values),
-then the kernel follows after `#line 1`, so line numbers are the original's.
+`__enabled`, `__other_int`, `__same_group`, `__uniform_int`, ... as values).
+It is included, with the header's `-D` defines, from a header of the
+kernel's own that the kernel's first line (GPUVerify's `//pass` comment)
+includes, so that line numbers are the original's.
 OpenCL kernels get, besides, comments blanked (lines kept), `__kernel` ->
 `__global__`, `__global`/`__private` dropped, `__local`/`__constant` ->
 `__shared__`/`__constant__` on declarations and dropped on pointers and
@@ -608,6 +610,8 @@ typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned long ulong;
 #define restrict __restrict__
+// No parentheses around a single built-in: cuda-lint's condition
+// narrowing loses `ixj > (threadIdx.x)` with `ixj = (threadIdx.x) ^ j`.
 #define __GV_CAT(a, b) __GV_CAT2(a, b)
 #define __GV_CAT2(a, b) a##b
 #define __GV_D_0 x
@@ -616,10 +620,10 @@ typedef unsigned long ulong;
 #define __GV_D_0u x
 #define __GV_D_1u y
 #define __GV_D_2u z
-#define get_local_id(d) (threadIdx.__GV_CAT(__GV_D_, d))
-#define get_group_id(d) (blockIdx.__GV_CAT(__GV_D_, d))
-#define get_local_size(d) (blockDim.__GV_CAT(__GV_D_, d))
-#define get_num_groups(d) (gridDim.__GV_CAT(__GV_D_, d))
+#define get_local_id(d) threadIdx.__GV_CAT(__GV_D_, d)
+#define get_group_id(d) blockIdx.__GV_CAT(__GV_D_, d)
+#define get_local_size(d) blockDim.__GV_CAT(__GV_D_, d)
+#define get_num_groups(d) gridDim.__GV_CAT(__GV_D_, d)
 #define get_global_id(d) (blockIdx.__GV_CAT(__GV_D_, d) * blockDim.__GV_CAT(__GV_D_, d) + threadIdx.__GV_CAT(__GV_D_, d))
 #define get_global_size(d) (gridDim.__GV_CAT(__GV_D_, d) * blockDim.__GV_CAT(__GV_D_, d))
 #define get_global_offset(d) 0u
@@ -845,6 +849,15 @@ def describe(suite, rel, root):
         elif "--no-barrier-access-checks" in h["flags"]:
             k["scope"], k["reason"] = "out", (
                 "semantics: checked without barrier access checks")
+        elif "--only-requires" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: only preconditions checked (--only-requires)")
+        elif "--kernel-args" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: verified for given argument values (--kernel-args)")
+        elif "/checkArrays" in h["options"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: only some arrays checked (/checkArrays)")
     if k["scope"] == "in":
         code = blank_comments(src)
         for pat, why in FEATURES:
@@ -923,21 +936,31 @@ def prepare(kernels_src, work):
         for dfn in h["defines"]:
             name, _, val = dfn.partition("=")
             defines.append("#define %s %s" % (name, val or "1"))
-        tu = []
+        # Everything the kernel needs first goes into a header of its own,
+        # included from the kernel's first line (its "//pass" comment stays
+        # after the directive), so that the lines are the original's.
+        pre = []
         if not opencl:
             # Before the prelude: system headers declare __assert.
             code = blank_comments(src)
-            tu += [text for pat, text in CUDA_EXTRA if pat.search(code)]
-        tu += ['#include "%s"' % preludes[opencl]] + defines
+            pre += [text for pat, text in CUDA_EXTRA if pat.search(code)]
+        pre += ['#include "%s"' % preludes[opencl]] + defines
         if opencl:
             # OpenCL's functions run on the device without an attribute.
-            tu.append("#pragma clang force_cuda_host_device begin")
-        tu.append("#line 1")
-        tu.append(body.rstrip("\n"))
+            pre.append("#pragma clang force_cuda_host_device begin")
+        lines = body.rstrip("\n").split("\n")
+        tu_rel = k["path"] + ".cu" if opencl else k["path"]
+        pre_name = os.path.basename(tu_rel) + ".gvpre.h"
+        with open(os.path.join(work, k["suite"], os.path.dirname(tu_rel),
+                               pre_name), "w") as f:
+            f.write("\n".join(pre) + "\n")
+        # Line 1 is the header's "//pass" (blanked in OpenCL kernels).
+        replace = not lines[0].strip() or lines[0].lstrip().startswith("//")
+        tu = ['#include "%s" %s' % (pre_name, lines[0].strip() if replace else "")]
+        tu += lines[1:] if replace else lines
         if opencl:
             tu.append("#pragma clang force_cuda_host_device end")
         tu.append(stubs)
-        tu_rel = k["path"] + ".cu" if opencl else k["path"]
         k["tu"] = os.path.join(k["suite"], tu_rel)
         with open(os.path.join(work, k["tu"]), "w") as f:
             f.write("\n".join(tu) + "\n")
@@ -1034,12 +1057,16 @@ def judge(k):
     lab = k["label"]
     if lab == "race":
         got = [f for f in k["findings"] if f["check"] == RACE_CHECK]
-        k["verdict"] = "detected" if got else "missed"
         arr = k.get("array")
+        k.pop("array_match", None)
         if got and arr:
+            # A finding on another array than the one that races is not
+            # a detection of the race.
             k["array_match"] = any("'%s'" % arr in f["message"] or
                                    ("'%s[" % arr) in " ".join(f["notes"])
                                    for f in got)
+        k["verdict"] = "detected" if got and k.get("array_match", True) \
+            else "missed"
     elif lab == "divergence":
         got = [f for f in k["findings"] if f["check"] == DIV_CHECK]
         k["verdict"] = "detected" if got else "missed"
@@ -1123,12 +1150,12 @@ def markdown(kernels, meta, out):
         w("| %s | %s | %d | %d | %d | %s |\n" % (suite, cat, n, det, miss,
                                                 pct(det, n)))
     w("\n")
-    det = [k for k in kernels if k["scope"] == "in" and k["verdict"] == "detected"
-           and k["category"] != "divergence"]
-    wrong = [k for k in det if k.get("array_match") is False]
+    wrong = [k for k in kernels if k["scope"] == "in"
+             and k.get("array_match") is False]
     if wrong:
-        w("Detected, but the finding names another array than GPUVerify's "
-          "expected race: %s.\n\n" % ", ".join(short(k["id"]) for k in wrong))
+        w("Counted as missed although reported: the finding names another "
+          "array than the one that races: %s.\n\n"
+          % ", ".join(short(k["id"]) for k in wrong))
 
     # Misses and false alarms by cause.
     for title, sel in (
@@ -1164,9 +1191,7 @@ def markdown(kernels, meta, out):
       % len(ks))
     for k in sorted(ks, key=lambda k: k["id"]):
         w("| `%s` | %s%s | %s |\n" % (
-            short(k["id"]), k["category"],
-            " (other array)" if k.get("array_match") is False else "",
-            first_finding(k)))
+            short(k["id"]), k["category"], "", first_finding(k)))
     w("\n")
 
     # Out of scope.
@@ -1337,7 +1362,11 @@ def run_all(args):
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
     mtime = datetime.datetime.fromtimestamp(
         os.path.getmtime(args.cuda_lint)).isoformat(timespec="seconds")
-    cmd, data, wall, stderr = run_lint(args.cuda_lint, work, args.jobs,
+    # A copy, so that a rebuild of the binary during the run cannot change
+    # it halfway (or remove it).
+    snapshot = os.path.join(tmp, "cuda-lint")
+    shutil.copy2(args.cuda_lint, snapshot)
+    cmd, data, wall, stderr = run_lint(snapshot, work, args.jobs,
                                        args.timeout, not args.no_cache)
     lost = [f for f in data.get("failures", [])
             if "exit code 127" in f.get("reason", "")]
@@ -1356,8 +1385,8 @@ def run_all(args):
                 sources={s: list(v) for s, v in sources.items()},
                 wall=wall, jobs=args.jobs, no_launch=args.no_launch,
                 command=" ".join(cmd[:8]) + " ...")
-    if not args.work:
-        shutil.rmtree(tmp, ignore_errors=True)
+    # The extracted sources and the binary's copy; a --work directory stays.
+    shutil.rmtree(tmp, ignore_errors=True)
     return kernels
 
 

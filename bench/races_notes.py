@@ -263,6 +263,64 @@ for _i in list(range(1, 8)) + list(range(9, 19)):
 LABELS[O + "async_work_group_copy/fail/test8/kernel.cl"] = out(
     "property: GPUVerify tool-chain test (xfail:BUGLE_ERROR)")
 
+# Kernels whose header names the race: category confirmed by reading.
+LABELS.update({
+    O + "globalarray/fail/kernel.cl": race(
+        "race-global-intra", "p[0] written by every thread whose __constant "
+        "A[i] is 0, and A is all zeros (write-write)", "p"),
+    O + "benign_race_tests/fail/writeafterread_addition/kernel.cl": race(
+        "race-shared", "v = A[0]; A[0] = v + 1 by every thread (read-write)",
+        "A"),
+    O + "benign_race_tests/fail/writeafterread_otherval/kernel.cl": race(
+        "race-shared", "B[tid] = A[0]; A[0] = 5 (read-write)", "A"),
+    O + "benign_race_tests/fail/writereadarray_equality/kernel.cl": race(
+        "race-shared", "A[tid] = 0; foo(A[tid + 1]) (write-read)", "A"),
+    O + "benign_race_tests/fail/writetiddiv64_offbyone/kernel.cl": race(
+        "race-shared", "A[i] = get_local_id(0) / 64 with 65 threads: thread "
+        "64 writes 1, the others 0 (write-write)", "A"),
+    O + "benign_race_tests/fail/writewritearray_adversarial/kernel.cl": race(
+        "race-shared", "A[i] = B[j] by every thread (write-write)", "A"),
+    O + "misc/fail/2d_array_race/kernel.cl": race(
+        "race-shared", "L[ly][lx] written, then L[ly + 1][lx]++ (read-write "
+        "with the next row's thread)", "L"),
+    O + "misc/fail/4d_array_race/kernel.cl": race(
+        "race-shared", "L[1][2][3][3] written by every thread (write-write)",
+        "L"),
+    O + "misc/fail/4d_array_of_structs_race/kernel.cl": race(
+        "race-shared", "L[1][2][3][3].z written by every thread "
+        "(write-write)", "L"),
+    O + "misc/fail/4d_array_of_vectors_race/kernel.cl": race(
+        "race-shared", "L[1][2][3][3].z (float4) written by every thread "
+        "(write-write)", "L"),
+    O + "misc/fail/4d_array_with_casting/kernel.cl": race(
+        "race-shared", "L[1][2][3][3] written by thread 0, a byte of it "
+        "through a char * by thread 1 (write-write)", "L"),
+    O + "sourcelocation_tests/race_from_call/kernel.cl": race(
+        "race-shared", "helper returns p[tid], then p[tid + 1] = tid "
+        "(read-write across a call)", "p"),
+    O + "sourcelocation_tests/races/fail/read_write/kernel.cl": race(
+        "race-shared", "b[tid] = a[8]; a[tid] = tid (read-write)", "a"),
+    O + "sourcelocation_tests/races/fail/write_read/kernel.cl": race(
+        "race-shared", "a[tid] = tid; b[tid] = a[3] (write-read)", "a"),
+    O + "sourcelocation_tests/races/fail/write_write/loop/kernel.cl": race(
+        "race-shared", "in a loop, thread 5 writes p[5] and thread 4 p[4 + 1] "
+        "(write-write)", "p"),
+    O + "sourcelocation_tests/races/fail/write_write/normal/kernel.cl": race(
+        "race-shared", "a[tid] = tid, and thread 0 writes a[7] "
+        "(write-write)", "a"),
+    O + "sourcelocation_tests/races_from_indirect_calls/kernel.cl": race(
+        "race-shared", "reads of p[tid], p[tid + 1], p[tid + 2] three calls "
+        "deep, then p[tid + 1] = tid (read-write across calls)", "p"),
+    O + "test_line_number_problem/kernel.cl": race(
+        "race-shared", "Hillis-Steele scan with one barrier per step: the "
+        "read A[tid - i] of the next step races with the write A[tid] of "
+        "this one", "A"),
+    O + "divergence/race_and_divergence/kernel.cl": div(
+        "barrier under `if (A[gid] == 0)` (data-dependent)"),
+    O + "sourcelocation_tests/barrier_divergence/fail/kernel.cl": div(
+        "barrier under `if (get_local_id(0) == 3)`"),
+})
+
 CAUSE_TEXT = {
 }
 
