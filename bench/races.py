@@ -70,12 +70,14 @@ Out of scope:
   local memory at barrier(CLK_LOCAL_MEM_FENCE); __syncthreads() orders
   both), async_work_group_copy, images, GPUVerify's lock-step warp model
   (`--warp-sync`: those kernels are verified assuming warps in lock-step,
-  which is the very assumption cuda-warp-synchronous reports), kernels
-  checked only for divergence (`--only-divergence`) or without barrier
-  access checks, races or race-freedom that hold only under a GPUVerify
-  annotation (`__requires`, `__assume`, `__axiom`, `__requires_fresh_array`;
-  these are defined away), a race only between atomics and atomics'
-  abstraction, curand's internal state;
+  which is the very assumption cuda-warp-synchronous reports), pass
+  kernels checked only for divergence (`--only-divergence`), without
+  barrier access checks, only for preconditions (`--only-requires`), for
+  given argument values (`--kernel-args`) or on some arrays only
+  (`/checkArrays`), races that exist only in GPUVerify specification
+  functions (`__reads_from`, `__writes_to`), a benign write-write race of
+  one value that GPUVerify calls a race only with `--no-benign-tolerance`,
+  races on curand's internal state;
 * compile: the converted translation unit has compile errors (the OpenCL
   feature or construct that does not map is the reason: 8/16-lane vectors,
   swizzles, `half`, images, C-only conversions, ...);
@@ -105,7 +107,10 @@ prelude maps the work-item functions (`get_local_id(0)` -> `threadIdx.x`,
 `mem_fence` -> `__threadfence_block()`, the atomics (`atomic_add`,
 `atom_inc`, ... -> `atomicAdd`, ...), `uint`/`uchar`/`ushort`/`ulong`,
 arithmetic on 2-, 3- and 4-lane vectors, `vload2/4`, `vstore2/4`,
-`convert_T`, `as_T`, `mad`, `mul24`, `clamp`, `native_*`.
+`convert_T`, `as_T`, `mad`, `mul24`, `clamp`, `native_*`; CUDA kernels that
+use vector types get the same vector operators (GPUVerify's CUDA header has
+them), unless they define operators of their own. OpenCL's kernel attributes
+(`reqd_work_group_size`, ...) are blanked.
 Each kernel that is not a template gets a host function that launches it
 with the header's block and grid shape (`k<<<dim3(gx, gy, gz), dim3(bx, by,
 bz)>>>(...)`, arguments of a type that converts to anything), so that
@@ -117,8 +122,12 @@ Results
 -------
 Per kernel: label, category, in scope or the reason, which checks report
 it, and the verdict: detected (a race kernel with a cuda-warp-synchronous
-finding, a divergence kernel with a cuda-divergent-barrier finding), missed,
-false alarm (a pass kernel with a finding of either check), clean. A race
+finding on the racing array where the label names it, a divergence kernel
+with a cuda-divergent-barrier finding), missed, false alarm (a pass kernel
+with a finding of either check), clean.
+GPUVerify annotations are defined away, preconditions (`__requires`)
+included: a pass kernel that is race-free only under its preconditions
+would be a false alarm whose cause says so. A race
 finding on a pass kernel verified with `--only-intra-group` that is about
 threads of different blocks is not counted (GPUVerify did not check that).
 The causes of misses and false alarms, found by reading the kernels, are in
@@ -401,6 +410,10 @@ def local_params_to_shared(t):
 
 def convert_opencl(text):
     t = blank_comments(text)
+    # OpenCL kernel attributes, which clang rejects on a CUDA function.
+    t = re.sub(r"__attribute__\s*\(\(\s*(reqd_work_group_size|"
+               r"work_group_size_hint|vec_type_hint)\s*\([^()]*\)\s*\)\)",
+               lambda m: " " * len(m.group(0)), t)
     t = local_params_to_shared(t)
     # (float4)(a, b, c, d) -> make_float4(a, b, c, d)
     t = re.sub(r"\(\s*((?:u?(?:char|short|int|long))|float|double)([234])\s*\)"
@@ -447,6 +460,41 @@ def split_top(params):
 KERNEL = re.compile(r"\b__global__\b")
 
 
+def skip_parens(text, i):
+    """Index after the parenthesised group that starts at text[i] == '('."""
+    d = 0
+    while i < len(text):
+        d += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+        if d == 0:
+            break
+    return i
+
+
+def active_params(params):
+    """The parameter text with preprocessor conditionals resolved the cheap
+    way: an #if/#ifdef branch is taken as false, #ifndef as true."""
+    out, stack = [], []
+    for line in params.split("\n"):
+        st = line.strip()
+        if st.startswith("#"):
+            word = st[1:].strip().split(" ")[0]
+            if word in ("if", "ifdef"):
+                stack.append(False)
+            elif word == "elif" and stack:
+                stack[-1] = False
+            elif word == "ifndef":
+                stack.append(True)
+            elif word == "else" and stack:
+                stack[-1] = not stack[-1]
+            elif word == "endif" and stack:
+                stack.pop()
+            continue
+        if all(stack):
+            out.append(line)
+    return "\n".join(out)
+
+
 def kernels_in(text):
     """[(name, nparams, is_template)] for the kernel definitions in the
     (comment-free) text."""
@@ -455,28 +503,28 @@ def kernels_in(text):
         ls = text.rfind("\n", 0, m.start()) + 1
         if text[ls:m.start()].lstrip().startswith("#"):
             continue
+        # The name: the identifier before the first '(' that does not open
+        # an attribute (__attribute__((...)), __launch_bounds__(...)).
         i = m.end()
-        # The first identifier followed by '(' that is not an attribute.
-        for mm in re.finditer(r"(\w+)\s*\(", text[i:i + 400]):
-            name = mm.group(1)
-            if name in ("__attribute__", "__launch_bounds__", "__align__",
-                        "__declspec", "alignas"):
+        while True:
+            j = text.find("(", i)
+            if j < 0:
+                break
+            head = text[i:j]
+            if re.search(r"(__attribute__|__launch_bounds__|__align__|"
+                         r"alignas)\s*$", head):
+                i = skip_parens(text, j)
                 continue
             break
-        else:
+        if j < 0 or re.search(r"[;{}]", text[m.end():j]):
             continue
-        if name in ("__attribute__", "__launch_bounds__"):
-            continue
-        start = i + mm.end()
-        d, j = 1, start
-        while j < len(text) and d:
-            if text[j] == "(":
-                d += 1
-            elif text[j] == ")":
-                d -= 1
-            j += 1
-        params = text[start:j - 1]
-        after = text[j:j + 200].lstrip()
+        nm = re.search(r"(\w+)\s*$", text[m.end():j])
+        if not nm:
+            continue  # a template-id (explicit instantiation) or odd form
+        name = nm.group(1)
+        end = skip_parens(text, j)
+        params = text[j + 1:end - 1]
+        after = text[end:end + 200].lstrip()
         after = re.sub(r"^(__attribute__\s*\(\(.*?\)\)\s*)+", "", after)
         if not after.startswith("{"):
             continue  # a declaration
@@ -484,7 +532,7 @@ def kernels_in(text):
         is_template = bool(re.search(r"template\s*<[^;{}]*>\s*"
                                      r"(?:static\s+|inline\s+|extern\s+\"C\"\s*)*$",
                                      before))
-        ps = split_top(params)
+        ps = split_top(active_params(params))
         if ps == ["void"]:
             ps = []
         found.append((name, len(ps), is_template))
@@ -770,14 +818,43 @@ def vector_prelude():
     return "\n".join(l for l in out if l)
 
 
-def prelude_text(opencl, work_dim=1):
+VECTOR_USE = re.compile(r"\b(u?(?:char|short|int|long)|float|double)[234]\b")
+OWN_OPERATORS = re.compile(r"\boperator\s*[-+*/]=?\s*\(")
+
+
+def needs_vector_ops(src, directory):
+    """GPUVerify's CUDA header gives float3 + float3, make_float3(s), ...:
+    a CUDA kernel that uses vector types gets the prelude's vector
+    operators, unless it or a header beside it defines operators."""
+    texts = [src]
+    for d in (directory, os.path.dirname(directory)):
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for f in names:
+            if f.endswith((".h", ".cuh", ".hpp")):
+                with open(os.path.join(d, f), errors="replace") as fi:
+                    texts.append(fi.read())
+    code = "\n".join(blank_comments(t) for t in texts)
+    return bool(VECTOR_USE.search(code)) and not OWN_OPERATORS.search(code)
+
+
+def prelude_text(opencl, work_dim=1, paren=False):
     bi = "\n".join("#define __barrier_invariant_%d(...) ((void)0)\n"
                    "#define __barrier_invariant_binary_%d(...) ((void)0)"
                    % (i, i) for i in range(1, 21))
     text = ANNOTATION_PRELUDE % {"barrier_invariants": bi}
     if opencl:
-        text += OPENCL_PRELUDE % {"work_dim": work_dim,
-                                  "vectors": vector_prelude()}
+        ocl = OPENCL_PRELUDE % {"work_dim": work_dim,
+                                "vectors": vector_prelude()}
+        if paren:
+            # --paren-builtins: get_local_id(0) -> (threadIdx.x), the
+            # spelling of `#define tid (threadIdx.x)`.
+            ocl = re.sub(r"(#define get_(?:local_id|group_id|local_size|"
+                         r"num_groups)\(d\) )(\w+\.__GV_CAT\(__GV_D_, d\))",
+                         r"\1(\2)", ocl)
+        text += ocl
     return text
 
 
@@ -883,14 +960,18 @@ def apply_notes(k):
             k["note"] = over["note"]
 
 
-def prepare(kernels_src, work):
+def prepare(kernels_src, work, paren=False):
     """Write the translation units. kernels_src: [(k, src, h, root)]."""
     preludes = {}
     for opencl in (False, True):
         p = os.path.join(work, "gv_prelude_%s.h" % ("opencl" if opencl else "cuda"))
         with open(p, "w") as f:
-            f.write(prelude_text(opencl))
+            f.write(prelude_text(opencl, paren=paren))
         preludes[opencl] = p
+    vectors = os.path.join(work, "gv_prelude_cuda_vectors.h")
+    with open(vectors, "w") as f:
+        f.write("#ifndef GV_BENCH_VECTORS\n#define GV_BENCH_VECTORS\n%s\n"
+                "#endif\n" % vector_prelude())
     # Every other file of the suites (headers, "../common.h"), OpenCL
     # headers converted: those in a directory at or above an OpenCL kernel's.
     roots = OrderedDict((k["suite"], root) for k, _, _, root in kernels_src)
@@ -945,6 +1026,8 @@ def prepare(kernels_src, work):
             code = blank_comments(src)
             pre += [text for pat, text in CUDA_EXTRA if pat.search(code)]
         pre += ['#include "%s"' % preludes[opencl]] + defines
+        if not opencl and needs_vector_ops(src, os.path.join(root, os.path.dirname(k["path"]))):
+            pre.append('#include "%s"' % vectors)
         if opencl:
             # OpenCL's functions run on the device without an attribute.
             pre.append("#pragma clang force_cuda_host_device begin")
@@ -1118,9 +1201,11 @@ def markdown(kernels, meta, out):
         meta.get("binary_sha256", "?")))
     for s, (repo, commit) in meta["sources"].items():
         w("%s: `%s` at `%s`  \n" % (s, repo, commit))
-    w("checks: `%s`; launches added: %s; wall time %.0f s (-j%d)\n\n"
-      % (CHECKS, "no" if meta.get("no_launch") else "yes", meta["wall"],
-         meta["jobs"]))
+    w("checks: `%s`; launches added: %s%s; wall time %.0f s (-j%d, results "
+      "cache on)\n\n"
+      % (CHECKS, "no" if meta.get("no_launch") else "yes",
+         "; built-ins in parentheses" if meta.get("paren_builtins") else "",
+         meta["wall"], meta["jobs"]))
     w("Scope rules, labels and the conversion: the docstring of "
       "bench/races.py. Causes: bench/races_notes.py.\n\n")
 
@@ -1219,12 +1304,16 @@ def markdown(kernels, meta, out):
                                              first_finding(k)))
         w("\n")
 
+    obs = getattr(races_notes, "OBSERVATIONS", "")
+    if obs:
+        w("## Observations\n\n%s\n" % obs)
 
 def reason_family(r):
     if r.startswith("compile: "):
+        # The first error names the construct that does not map.
         e = r[len("compile: "):]
-        e = re.sub(r"'[^']*'", "'X'", e)
-        e = re.sub(r"\d+", "N", e)
+        e = re.sub(r" \(aka '[^']*'\)", "", e)
+        e = re.sub(r"expected \d+, have \d+", "expected N, have N+1", e)
         return "compile: " + e
     return r
 
@@ -1290,6 +1379,10 @@ def main():
                          "is used)")
     ap.add_argument("--no-launch", action="store_true",
                     help="do not add launches with the header's shapes")
+    ap.add_argument("--paren-builtins", action="store_true",
+                    help="spell get_local_id(0) and the like (threadIdx.x), "
+                         "in parentheses (an experiment: cuda-lint loses "
+                         "some conditions on a parenthesised thread index)")
     ap.add_argument("--work", help="work directory (kept; default: a "
                                    "temporary one, removed)")
     ap.add_argument("--save", metavar="PREFIX",
@@ -1351,7 +1444,7 @@ def run_all(args):
             items.append((k, text, h, root))
     if args.no_launch:
         items = [(k, t, dict(h, block=None, grid=None), r) for k, t, h, r in items]
-    prepare(items, work)
+    prepare(items, work, args.paren_builtins)
     kernels = [k for k, _, _, _ in items]
     version = subprocess.run([args.cuda_lint, "--version"], capture_output=True,
                              text=True).stdout.strip().splitlines()
@@ -1384,6 +1477,7 @@ def run_all(args):
                 binary_sha256=digest, binary_mtime=mtime,
                 sources={s: list(v) for s, v in sources.items()},
                 wall=wall, jobs=args.jobs, no_launch=args.no_launch,
+                paren_builtins=args.paren_builtins,
                 command=" ".join(cmd[:8]) + " ...")
     # The extracted sources and the binary's copy; a --work directory stays.
     shutil.rmtree(tmp, ignore_errors=True)
