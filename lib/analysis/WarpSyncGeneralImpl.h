@@ -296,7 +296,8 @@ struct GeneralRaces::Impl {
   /// read from memory that the region writes.
   unsigned singleCondition(const Access &W, const Access &R);
 
-  std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly);
+  std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly,
+                           bool WriteWrite);
 
   static constexpr uint32_t None = ~0u;
 

@@ -323,7 +323,7 @@ bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
 }
 
 void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
-                      const Stmt *Holder) {
+                      const Stmt *Holder, const Expr *Stored) {
   if (!Write && SpinReads.count(ASE))
     return;
   // `tile[a][b]`: the subscripts outermost first, down to `tile`.
@@ -365,6 +365,7 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
   X.Root = VD;
   X.Subs = std::move(Subs);
   X.Offset = Offset;
+  X.Stored = Stored;
   X.Loops.assign(LoopStack.begin(), LoopStack.end());
   for (const auto &KV : LoopValues)
     X.Fixed.push_back(KV);
@@ -402,7 +403,8 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
       walkSubscriptOperands(ASE, G, Holder);
       if (BO->isCompoundAssignmentOp())
         record(ASE, false, G, Holder);
-      record(ASE, true, G, Holder);
+      record(ASE, true, G, Holder,
+             BO->isCompoundAssignmentOp() ? nullptr : BO->getRHS());
     } else {
       walkExpr(BO->getLHS(), G, Holder);
     }

@@ -129,8 +129,10 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           if (Rc)
             Races.push_back(*Rc);
         }
-      if (Races.empty())
+      if (Races.empty()) {
+        reportWriteWrite(A, General, Region, Reported);
         continue;
+      }
       // Races that need data-dependent conditions last: when the first
       // does, all do.
       llvm::sort(Races, [](const Race &X, const Race &Y) {
@@ -286,6 +288,61 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     }
   }
   Functions.clear();
+}
+
+void WarpSynchronousCheck::reportWriteWrite(
+    const Analysis &A, GeneralRaces &General, ArrayRef<Access> Region,
+    llvm::DenseSet<unsigned> &Reported) {
+  std::optional<Race> Found;
+  auto race = [&](const Access &X, const Access &Y) -> std::optional<Race> {
+    if (X.GridOnly)
+      return General.race(X, Y, /*BlocksOnly=*/true, /*WriteWrite=*/true);
+    if (X.Idx.B != Base::None && X.Idx.B == Y.Idx.B)
+      return raceBetween(X, Y, General.maxThreadsX(), /*WriteWrite=*/true);
+    return General.race(X, Y, /*BlocksOnly=*/false, /*WriteWrite=*/true);
+  };
+  for (size_t I = 0; I < Region.size() && !Found; ++I)
+    for (size_t J = I; J < Region.size() && !Found; ++J) {
+      const Access &X = Region[I], &Y = Region[J];
+      if (!X.Write || !Y.Write || X.Array != Y.Array || !canMeet(X, Y) ||
+          !storesDiffer(A, X, Y, X.GridOnly))
+        continue;
+      // A race that needs a data-dependent condition is left out: a write
+      // under `if (a[t] > m)` may well be the only one.
+      for (auto [P, Q] : {std::pair(&X, &Y), std::pair(&Y, &X)})
+        if (std::optional<Race> Rc = race(*P, *Q);
+            !Found && Rc && !Rc->DataDependent)
+          Found = Rc;
+    }
+  if (!Found)
+    return;
+  const SourceManager &SM = Ctx->getSourceManager();
+  const Access &Later =
+      Found->W->Order > Found->R->Order ? *Found->W : *Found->R;
+  const Access &Other = &Later == Found->W ? *Found->R : *Found->W;
+  SourceLocation Loc = SM.getExpansionLoc(Later.E->getBeginLoc());
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  std::string Array = Later.Root->getName().str();
+  if (Found->CrossBlock || Later.GridOnly)
+    diag(Loc, "threads of different blocks write different values to one "
+              "element of '%0' with no grid-wide synchronization in between; "
+              "which value remains is undefined")
+        << Array;
+  else
+    diag(Loc, "threads write different values to one element of '%0' with "
+              "no barrier in between; which value remains is undefined")
+        << Array;
+  if (Other.E != Later.E)
+    diag(SM.getExpansionLoc(Other.E->getBeginLoc()),
+         "another thread writes the element here", DiagnosticIDs::Note);
+  if (Found->General)
+    diag(Loc,
+         General.shapeLaunched()
+             ? "for example, %0 (in blocks of %1, as launched here)"
+             : "for example, %0 (assuming blocks of %1)",
+         DiagnosticIDs::Note)
+        << Found->Example << General.shape();
 }
 
 } // namespace cuda

@@ -101,6 +101,9 @@ struct Access {
   /// with only grid-wide synchronizations between regions (block barriers
   /// do not order blocks); only races between blocks count there.
   bool GridOnly = false;
+  /// A write by a plain `=`: the value it stores (null for `+=`, `++`,
+  /// whose value depends on the element's old one).
+  const Expr *Stored = nullptr;
 };
 
 struct CallSite {
@@ -311,7 +314,7 @@ public:
   void collectSpinReads(const Stmt *Loop, const Expr *Cond, const Stmt *Body);
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
-              const Stmt *Holder);
+              const Stmt *Holder, const Expr *Stored = nullptr);
 
   void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
                              const Stmt *Holder);
@@ -381,11 +384,23 @@ struct Race {
 
 /// The race between the write \p W and the read \p R, if a thread that
 /// reaches \p R reads an element that another thread reaching \p W writes.
+/// \p WriteWrite: \p R is a write too (a write-write race).
 /// \p MaxThreadsX bounds threadIdx.x (the launched block, or
 /// `__launch_bounds__`): `buf[tid - 256] += buf[tid]` under `tid >= 256`
 /// reads [256, 320) and writes [0, 64) in blocks of 320 threads.
 std::optional<Race> raceBetween(const Access &W, const Access &R,
-                                int64_t MaxThreadsX = Inf);
+                                int64_t MaxThreadsX = Inf,
+                                bool WriteWrite = false);
+
+/// Whether the writes \p X and \p Y may store different values in the
+/// threads that meet at one element, so that which one lands matters (a
+/// write-write race; GPUVerify tolerates writes of one value): one stores
+/// a thread-dependent value, or both store constants that differ. For
+/// writes of different blocks (\p Blocks), a value that depends on the
+/// block. Stores whose value depends on the old one (`+=`) are left to the
+/// read they make.
+bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
+                  bool Blocks);
 
 /// The general analysis, for accesses that are not an own index plus a
 /// constant (`s[255 - tid]`, `s[(tid + 1) % 256]`, `tile[ty][tx]` against
@@ -409,9 +424,10 @@ public:
                bool LaunchedOnly = false);
   ~GeneralRaces();
   /// The race between the write \p W and the read \p R of one array in
-  /// one region, if the evaluation finds one.
+  /// one region, if the evaluation finds one. \p WriteWrite: \p R is a
+  /// write too; only threads of one block count unless \p BlocksOnly.
   std::optional<Race> race(const Access &W, const Access &R,
-                           bool BlocksOnly = false);
+                           bool BlocksOnly = false, bool WriteWrite = false);
   /// The model block, as "256 threads" or "32x8 threads".
   std::string shape() const;
   /// Whether the model block is the one shape the kernel is launched with.
