@@ -73,7 +73,8 @@ Out of scope:
   which is the very assumption cuda-warp-synchronous reports), pass
   kernels checked only for divergence (`--only-divergence`), without
   barrier access checks, only for preconditions (`--only-requires`), for
-  given argument values (`--kernel-args`) or on some arrays only
+  given argument values (`--kernel-args`), with races only logged
+  (`--only-log`) or on some arrays only
   (`/checkArrays`), races that exist only in GPUVerify specification
   functions (`__reads_from`, `__writes_to`), a benign write-write race of
   one value that GPUVerify calls a race only with `--no-benign-tolerance`,
@@ -929,6 +930,9 @@ def describe(suite, rel, root):
         elif "--only-requires" in h["flags"]:
             k["scope"], k["reason"] = "out", (
                 "semantics: only preconditions checked (--only-requires)")
+        elif "--only-log" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: races only logged, not reported (--only-log)")
         elif "--kernel-args" in h["flags"]:
             k["scope"], k["reason"] = "out", (
                 "semantics: verified for given argument values (--kernel-args)")

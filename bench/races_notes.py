@@ -131,6 +131,13 @@ LABELS = {
     T + "warpsync/bad_inter_group/kernel.cu": race(
         "race-global-inter", "A[b * B + t] += A[(b + 1) * B + t]: block b reads "
         "what block b + 1 writes", "A"),
+    # --- race-free only under an annotation ---------------------------------
+    T + "annotation_tests/test_axiom/kernel.cu": out(
+        "semantics: race-free only under __axiom(blockIdx.x == 16) (A[0] = "
+        "threadIdx.x in every other block)"),
+    O + "annotation_tests/test_axiom/kernel.cl": out(
+        "semantics: race-free only under __axiom on the group id (A[0] = "
+        "get_local_id(0) in every other group)"),
     # --- OpenCL, xfail without race text -----------------------------------
     O + "annotation_tests/global_ensures/fail/kernel.cl": out(
         "property: annotation (__global_ensures)", "property"),

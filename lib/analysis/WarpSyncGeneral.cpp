@@ -102,6 +102,7 @@ std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
   if (BlocksOnly && !gridWide(W))
     return std::nullopt;
   computeShape();
+  StrictConds = WriteWrite;
   if (WriterMapsOf != &W) {
     WriterMaps.clear();
     WriterMapsOf = &W;

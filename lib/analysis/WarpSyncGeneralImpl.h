@@ -92,8 +92,12 @@ struct GeneralRaces::Impl {
   int64_t Grid[3] = {1, 1, 1};
   bool ShapeKnown = false;
   bool UsedT[3] = {false, false, false}, UsedB[3] = {false, false, false};
-  using InstanceKey = std::tuple<const Access *, bool,
-                                 std::vector<const VarDecl *>, const VarDecl *>;
+  using InstanceKey =
+      std::tuple<const Access *, bool, std::vector<const VarDecl *>,
+                 const VarDecl *, bool>;
+  /// A condition on the path that the evaluation cannot decide makes the
+  /// instance a maybe, as one on data does (for write-write races).
+  bool StrictConds = false;
   std::map<InstanceKey, std::optional<std::vector<Instance>>> Cache;
   llvm::DenseMap<const Stmt *, bool> BarrierLoops;
 

@@ -119,12 +119,16 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array)
             continue;
           std::optional<Race> Rc;
+          // An access in a helper followed from its call gets only the
+          // exact test: the general analysis evaluates the caller's code.
+          bool Inlined = W.Inlined || R.Inlined;
           // An own index plus a constant on both sides: the exact test.
           if (W.GridOnly)
-            Rc = General.race(W, R, /*BlocksOnly=*/true);
+            Rc = Inlined ? std::nullopt
+                         : General.race(W, R, /*BlocksOnly=*/true);
           else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
             Rc = raceBetween(W, R, General.maxThreadsX());
-          else
+          else if (!Inlined)
             Rc = General.race(W, R);
           if (Rc)
             Races.push_back(*Rc);
@@ -195,7 +199,12 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       std::string Why;
       bool Fixed = false;
       F.ShuffleWhy.clear();
-      if (CrossBlock) {
+      bool InHelper = llvm::any_of(
+          Races, [](const Race &R) { return R.W->Inlined || R.R->Inlined; });
+      if (InHelper && !CrossBlock) {
+        Why = "an access is in a called function; a barrier between the "
+              "accesses belongs in the caller";
+      } else if (CrossBlock) {
         Why = "only a grid-wide synchronization (a second kernel launch, or "
               "cooperative_groups grid.sync()) orders threads of different "
               "blocks";
@@ -260,6 +269,13 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                       "iteration"
                     : "another thread writes the element here",
            DiagnosticIDs::Note);
+      for (const Access *X : {First.R, First.W})
+        if (X->Via)
+          diag(SM.getExpansionLoc(X->Via->getBeginLoc()),
+               "the access at %select{the warning|the note}0 is made in the "
+               "function called here",
+               DiagnosticIDs::Note)
+              << (X == First.W);
       if (Skipped && Skipped->CarriedBy)
         diag(SM.getExpansionLoc(Skipped->CarriedBy->getCond()->getBeginLoc()),
              "the barrier between them is reached only where this condition "
@@ -290,15 +306,90 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   Functions.clear();
 }
 
+bool WarpSynchronousCheck::underLocalCondition(const Expr *E) {
+  // Up to the function: an `if` whose condition reads an integer local
+  // that is not the variable of a loop around it.
+  DynTypedNode N = DynTypedNode::create(*E);
+  SmallVector<const VarDecl *, 2> LoopVars;
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx->getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    if (const auto *For = N.get<ForStmt>())
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            LoopVars.push_back(VD);
+    if (N.get<FunctionDecl>())
+      break;
+  }
+  N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx->getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    const auto *If = N.get<IfStmt>();
+    if (!If)
+      continue;
+    bool Local = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *S) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Local |= VD->isLocalVarDecl() && VD->getType()->isIntegerType() &&
+                   !llvm::is_contained(LoopVars, VD);
+    });
+    if (Local)
+      return true;
+  }
+  return false;
+}
+
 void WarpSynchronousCheck::reportWriteWrite(
     const Analysis &A, GeneralRaces &General, ArrayRef<Access> Region,
     llvm::DenseSet<unsigned> &Reported) {
   std::optional<Race> Found;
   auto race = [&](const Access &X, const Access &Y) -> std::optional<Race> {
+    bool Inlined = X.Inlined || Y.Inlined;
+    if (X.GridOnly && Inlined)
+      return std::nullopt;
     if (X.GridOnly)
       return General.race(X, Y, /*BlocksOnly=*/true, /*WriteWrite=*/true);
-    if (X.Idx.B != Base::None && X.Idx.B == Y.Idx.B)
+    // Kept to what the evaluation decides surely: an own-index pair needs
+    // a known block or offsets within a warp (`s[tid]` against
+    // `s[tid + 128]` under unknown bounds meets only in blocks over 128);
+    // another pair needs a subscript the same in every thread on one side
+    // (one element many threads store to), not two computed indices.
+    if (X.Idx.B != Base::None && X.Idx.B == Y.Idx.B) {
+      if (General.maxThreadsX() == Inf && !X.Idx.Xor && !Y.Idx.Xor &&
+          std::abs(X.Idx.Off - Y.Idx.Off) >= WarpSize)
+        return std::nullopt;
       return raceBetween(X, Y, General.maxThreadsX(), /*WriteWrite=*/true);
+    }
+    auto Uniform = [&](const Access &Z) {
+      return !Z.Offset && llvm::none_of(Z.Subs, [&](const Expr *E) {
+        return A.varyingExpr(E);
+      });
+    };
+    // And the thread-dependent conditions on their paths must name the
+    // built-ins themselves (`if (tid == 0)`), not locals computed from them
+    // (`i = (int)(threadIdx.x) - 7; if (i == 0)`), which the evaluation
+    // does not always follow.
+    auto Direct = [](const Access &Z) {
+      return llvm::none_of(Z.G.Conds, [](const auto &C) {
+        bool Local = false;
+        forEachDescendant(C.first, [&](const Stmt *S) {
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+              Local |= VD->isLocalVarDecl();
+        });
+        return Local;
+      });
+    };
+    if (Inlined || (!Uniform(X) && !Uniform(Y)) || !Direct(X) || !Direct(Y) ||
+        underLocalCondition(X.E) || underLocalCondition(Y.E))
+      return std::nullopt;
     return General.race(X, Y, /*BlocksOnly=*/false, /*WriteWrite=*/true);
   };
   for (size_t I = 0; I < Region.size() && !Found; ++I)

@@ -45,6 +45,11 @@ private:
                         llvm::ArrayRef<warpsync::Access> Region,
                         llvm::DenseSet<unsigned> &Reported);
 
+  /// Whether \p E is under an `if` whose condition reads an integer local
+  /// (not a loop's variable): a condition the write-write test leaves to
+  /// the read-write one, as its evaluation may miss it.
+  bool underLocalCondition(const Expr *E);
+
   const FixStyleKind FixStyle;
   llvm::SetVector<const FunctionDecl *> Functions;
   ASTContext *Ctx = nullptr;

@@ -100,6 +100,23 @@ __global__ void accumulate(int *out) {
   atomicAdd(&sum[0], threadIdx.x);
 }
 
+// A condition on a local computed from the thread index: left to the
+// read-write test (the write-write test keeps to conditions it decides
+// surely), so no finding here even though only thread 7 writes.
+__global__ void localCondition() {
+  __shared__ int s[4];
+  int i = (int)(threadIdx.x) - 7;
+  if (i == 0)
+    s[0] = threadIdx.x;
+}
+
+// A true race the check misses (threads 0-7 store to r[0]): computed
+// indices on both sides (`r[clamp(...)]`) are left out.
+__global__ void computedIndices(int *r) {
+  int i = threadIdx.x < 8 ? 0 : threadIdx.x;
+  r[i * 2] = threadIdx.x;
+}
+
 void host(int *p) {
   int h[4];
   for (int i = 0; i < 4; ++i)
@@ -118,4 +135,6 @@ void host(int *p) {
   separatedByBarrier<<<1, 1024>>>();
   dataDependent<<<2, 64>>>(p, p);
   accumulate<<<2, 64>>>(p);
+  localCondition<<<1, 128>>>();
+  computedIndices<<<1, 128>>>(p);
 }

@@ -104,6 +104,11 @@ struct Access {
   /// A write by a plain `=`: the value it stores (null for `+=`, `++`,
   /// whose value depends on the element's old one).
   const Expr *Stored = nullptr;
+  /// Made in a helper that the walk followed from its call
+  /// (Analysis::inlineCall): only the own-index test applies to it.
+  bool Inlined = false;
+  /// The caller's call that led to it, for an inlined access.
+  const CallExpr *Via = nullptr;
 };
 
 struct CallSite {
@@ -313,6 +318,15 @@ public:
   /// the variables its condition tests, and fences.
   void collectSpinReads(const Stmt *Loop, const Expr *Cond, const Stmt *Body);
 
+  /// Walks the body of the helper that \p Call calls as if it were at the
+  /// call: its accesses join the caller's region, each pointer parameter
+  /// naming the array its argument names (`foo(p)` with `int foo(int *q)
+  /// { return q[tid]; }` reads p[tid] at the call). Only a straight-line
+  /// helper (declarations, expressions, a final return; no barrier) whose
+  /// every pointer argument names an array or a pointer variable is
+  /// followed, four calls deep at most.
+  void inlineCall(const CallExpr *Call, const Guard &G, const Stmt *Holder);
+
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder, const Expr *Stored = nullptr);
 
@@ -339,6 +353,12 @@ public:
   SmallVector<SmallVector<Access, 8>, 2> EdgeRegions; ///< backEdgeRegion.
   SmallVector<Access, 8> GridCurrent; ///< Since the last grid-wide sync.
   SmallVector<SmallVector<Access, 8>, 2> GridRegions;
+
+  /// While inlineCall walks a helper: the helpers followed, and the array
+  /// each of their pointer parameters names.
+  SmallVector<const FunctionDecl *, 4> InlineStack;
+  llvm::DenseMap<const VarDecl *, const VarDecl *> InlineBound;
+  const CallExpr *InlineVia = nullptr;
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
