@@ -330,15 +330,34 @@ LABELS.update({
 
 CAUSE_TEXT = {
     # --- misses ------------------------------------------------------------
-    "write-write": "write-write race: a write is paired only with reads, "
-                   "two writes of one element are never compared",
+    "ww-scalar": "write-write race on a shared scalar (`__shared__ int a; "
+                 "a = tid;`): only subscripted accesses are tracked",
+    "ww-member": "write-write race through a struct member or vector lane "
+                 "(`G[3].y = gid`, `q.p[4][0] = tid`): the subscript under "
+                 "a member access is recorded as a read, and an array "
+                 "reached through a member is not tracked",
+    "ww-cast": "write-write race through a cast pointer "
+               "(`((unsigned *)x)[i] = tid`, `q` written through `(int *)q`): "
+               "the base is not a variable",
+    "ww-param-index": "write-write race at an index that is a kernel "
+                      "parameter (`A[i] = tid / 64`, `p[x] = ...`, "
+                      "`A[tid + x]`): a uniform value the evaluation cannot "
+                      "know drops the access",
+    "ww-atomic-index": "write-write race at an index returned by an atomic "
+                       "(`A[atomic_inc(c)] = gid`): the index is data",
+    "ww-data-cond": "write-write race under a condition on data "
+                    "(`if (A[i] != tid)` with A in constant memory): a "
+                    "data-dependent condition may let one thread in, so "
+                    "the write-write test leaves it out",
+    "ww-same-value": "write-write race of values read from memory "
+                     "(`B[i] = A[i]` in every thread, `p[100] = q[100] + 1` "
+                     "with p and q aliased): the values are thread-uniform "
+                     "as written, equal unless the memory read changes, "
+                     "which only an aliasing or adversarial model gives",
     "write-write-memcpy": "write-write race through memcpy or a struct "
                           "assignment whose bytes overlap the next element",
     "atomic": "race between an atomic and a plain access: atomics are not "
               "accesses to the check",
-    "call": "the read and the write are in different functions: an access "
-            "in a __device__ helper is not paired with the caller's "
-            "(p[tid] read in a helper, p[tid + 1] written after the call)",
     "param-offset": "the index adds a kernel parameter (A[tid + offset], in "
                     "a helper): a uniform value the evaluation cannot know "
                     "drops the access",
@@ -400,45 +419,40 @@ CAUSE_TEXT = {
 }
 
 _MISS = {
-    "write-write": [
-        T + "atomics/add_tid/kernel.cu", T + "atomics/add_zero/kernel.cu",
-        T + "fail_tests/race_on_shared/kernel.cu",
-        T + "fail_tests/shared_int/kernel.cu",
+    # Re-read on 2026-11-28, once write-write pairs were tested; the ones
+    # found since (race_on_shared, the null_pointers and write_write
+    # families, 4d_array_race, miscfail3, inter-group local_id/sync,
+    # fresh_arrays/global, report_global_id/test2) are detected.
+    "ww-scalar": [T + "fail_tests/shared_int/kernel.cu",
+                  O + "shared_int/kernel.cl"],
+    "ww-member": [
         T + "fresh_arrays/fail/array/kernel.cu",
         T + "fresh_arrays/fail/inherit/kernel.cu",
         T + "fresh_arrays/fail/struct_char/kernel.cu",
         T + "fresh_arrays/fail/struct_float/kernel.cu",
         T + "fresh_arrays/fail/struct_nested/kernel.cu",
-        T + "globalarray/fail/kernel.cu", T + "loop_unwind/kernel.cu",
-        T + "param_values/value_causing_race/kernel.cu",
-        T + "pointeranalysistests/testbasicaliasing/kernel.cu",
-        T + "pointertests/cast/kernel.cu",
-        O + "atomics/refined_atomic_abstraction/bad_local_counters/kernel.cl",
-        O + "atomics/refined_atomic_abstraction/predication/kernel.cl",
-        O + "benign_race_tests/fail/writetiddiv64_offbyone/kernel.cl",
-        O + "benign_race_tests/fail/writewritearray_adversarial/kernel.cl",
-        O + "fresh_arrays/fail/global/kernel.cl",
-        O + "globalarray/fail/kernel.cl",
-        O + "inter_group_and_barrier_flag_tests/fail/local_id/kernel.cl",
-        O + "inter_group_and_barrier_flag_tests/fail/sync/kernel.cl",
-        O + "misc/fail/4d_array_race/kernel.cl",
         O + "misc/fail/4d_array_of_structs_race/kernel.cl",
         O + "misc/fail/4d_array_of_vectors_race/kernel.cl",
-        O + "misc/fail/4d_array_with_casting/kernel.cl",
-        O + "misc/fail/miscfail3/kernel.cl",
         O + "misc/fail/struct_member_race/kernel.cl",
         O + "misc/fail/vector_element_race/kernel.cl",
-        O + "null_pointers/non_null_pointer_assignment/kernel.cl",
-        O + "null_pointers/null_pointer_assignment_equal/kernel.cl",
-        O + "null_pointers/null_pointer_assignment_unequal/kernel.cl",
-        O + "null_pointers/null_pointer_greater/kernel.cl",
-        O + "report_global_id/test1/kernel.cl",
-        O + "report_global_id/test2/kernel.cl",
-        O + "shared_int/kernel.cl",
-        O + "sourcelocation_tests/races/fail/write_write/elem_width_16/kernel.cl",
-        O + "sourcelocation_tests/races/fail/write_write/loop/kernel.cl",
-        O + "sourcelocation_tests/races/fail/write_write/normal/kernel.cl",
     ],
+    "ww-cast": [T + "pointertests/cast/kernel.cu",
+                O + "misc/fail/4d_array_with_casting/kernel.cl"],
+    "ww-param-index": [
+        T + "param_values/value_causing_race/kernel.cu",
+        O + "benign_race_tests/fail/writetiddiv64_offbyone/kernel.cl",
+        O + "benign_race_tests/fail/writewritearray_adversarial/kernel.cl",
+        O + "report_global_id/test1/kernel.cl",
+    ],
+    "ww-atomic-index": [
+        T + "atomics/add_tid/kernel.cu", T + "atomics/add_zero/kernel.cu",
+        O + "atomics/refined_atomic_abstraction/bad_local_counters/kernel.cl",
+        O + "atomics/refined_atomic_abstraction/predication/kernel.cl",
+    ],
+    "ww-data-cond": [T + "globalarray/fail/kernel.cu",
+                     O + "globalarray/fail/kernel.cl"],
+    "ww-same-value": [T + "loop_unwind/kernel.cu",
+                      T + "pointeranalysistests/testbasicaliasing/kernel.cu"],
     "write-write-memcpy": [
         T + "memcpy/fail_arrayofstruct/kernel.cu",
         T + "memcpy/fail_overstep/kernel.cu", T + "memcpy/lentoobig/kernel.cu",
@@ -448,12 +462,6 @@ _MISS = {
         O + "atomics/atomic_read_race/kernel.cl",
         O + "atomics/displaced/kernel.cl", O + "atomics/forloop/kernel.cl",
         O + "atomics/pointers/kernel.cl",
-    ],
-    "call": [
-        O + "misc/fail/miscfail8/kernel.cl",
-        O + "sourcelocation_tests/race_from_call/kernel.cl",
-        O + "sourcelocation_tests/race_from_call_in_loop/kernel.cl",
-        O + "sourcelocation_tests/races_from_indirect_calls/kernel.cl",
     ],
     "param-offset": [
         T + "misc/fail/miscfail3/kernel.cu", T + "misc/fail/miscfail4/kernel.cu",
@@ -521,10 +529,11 @@ OBSERVATIONS = """\
   `ixj = (threadIdx.x) ^ j; if (ixj > (threadIdx.x)) ... s[ixj] =
   s[threadIdx.x];` is reported, while removing either pair of
   parentheses makes it clean.
-* **Write-write races are the largest gap**: 39 of the 62 misses (plus 4
-  through memcpy/struct copies). Every test of GPUVerify's
-  `write_write/*`, `shared_int`, `fresh_arrays/*`, the `4d_array_*` and
-  `null_pointers/*` families is a pure write-write race.
+* **Write-write races were the largest gap**: 39 of the 62 misses (plus 4
+  through memcpy/struct copies) before write-write pairs were tested
+  (2026-11-28). Those left are on scalars, struct members and vector
+  lanes, cast pointers, parameter or atomic indices, data conditions and
+  values read from memory (causes ww-*).
 * **GPUVerifyBenchmarks' pass label is not always right for CUDA**:
   `_reduceSinglePass.cu` (warp-synchronous reduction verified without
   `--warp-sync`) and `particlefilter/normalize_weights_single` (blocks
