@@ -70,12 +70,15 @@ Out of scope:
   local memory at barrier(CLK_LOCAL_MEM_FENCE); __syncthreads() orders
   both), async_work_group_copy, images, GPUVerify's lock-step warp model
   (`--warp-sync`: those kernels are verified assuming warps in lock-step,
-  which is the very assumption cuda-warp-synchronous reports), kernels
-  checked only for divergence (`--only-divergence`) or without barrier
-  access checks, races or race-freedom that hold only under a GPUVerify
-  annotation (`__requires`, `__assume`, `__axiom`, `__requires_fresh_array`;
-  these are defined away), a race only between atomics and atomics'
-  abstraction, curand's internal state;
+  which is the very assumption cuda-warp-synchronous reports), pass
+  kernels checked only for divergence (`--only-divergence`), without
+  barrier access checks, only for preconditions (`--only-requires`), for
+  given argument values (`--kernel-args`), with races only logged
+  (`--only-log`) or on some arrays only
+  (`/checkArrays`), races that exist only in GPUVerify specification
+  functions (`__reads_from`, `__writes_to`), a benign write-write race of
+  one value that GPUVerify calls a race only with `--no-benign-tolerance`,
+  races on curand's internal state;
 * compile: the converted translation unit has compile errors (the OpenCL
   feature or construct that does not map is the reason: 8/16-lane vectors,
   swizzles, `half`, images, C-only conversions, ...);
@@ -90,8 +93,10 @@ CUDA kernels: the prelude (written into the work directory) defines
 GPUVerify's annotations away (`__requires`, `__ensures`, `__assert`,
 `__assume`, `__invariant`, `__global_invariant`, `__function_wide_invariant`,
 `__barrier_invariant_N`, ... as no-ops; `__read`, `__write`, `__implies`,
-`__enabled`, `__other_int`, `__same_group`, `__uniform_int`, ... as values),
-then the kernel follows after `#line 1`, so line numbers are the original's.
+`__enabled`, `__other_int`, `__same_group`, `__uniform_int`, ... as values).
+It is included, with the header's `-D` defines, from a header of the
+kernel's own that the kernel's first line (GPUVerify's `//pass` comment)
+includes, so that line numbers are the original's.
 OpenCL kernels get, besides, comments blanked (lines kept), `__kernel` ->
 `__global__`, `__global`/`__private` dropped, `__local`/`__constant` ->
 `__shared__`/`__constant__` on declarations and dropped on pointers and
@@ -103,7 +108,10 @@ prelude maps the work-item functions (`get_local_id(0)` -> `threadIdx.x`,
 `mem_fence` -> `__threadfence_block()`, the atomics (`atomic_add`,
 `atom_inc`, ... -> `atomicAdd`, ...), `uint`/`uchar`/`ushort`/`ulong`,
 arithmetic on 2-, 3- and 4-lane vectors, `vload2/4`, `vstore2/4`,
-`convert_T`, `as_T`, `mad`, `mul24`, `clamp`, `native_*`.
+`convert_T`, `as_T`, `mad`, `mul24`, `clamp`, `native_*`; CUDA kernels that
+use vector types get the same vector operators (GPUVerify's CUDA header has
+them), unless they define operators of their own. OpenCL's kernel attributes
+(`reqd_work_group_size`, ...) are blanked.
 Each kernel that is not a template gets a host function that launches it
 with the header's block and grid shape (`k<<<dim3(gx, gy, gz), dim3(bx, by,
 bz)>>>(...)`, arguments of a type that converts to anything), so that
@@ -115,8 +123,12 @@ Results
 -------
 Per kernel: label, category, in scope or the reason, which checks report
 it, and the verdict: detected (a race kernel with a cuda-warp-synchronous
-finding, a divergence kernel with a cuda-divergent-barrier finding), missed,
-false alarm (a pass kernel with a finding of either check), clean. A race
+finding on the racing array where the label names it, a divergence kernel
+with a cuda-divergent-barrier finding), missed, false alarm (a pass kernel
+with a finding of either check), clean.
+GPUVerify annotations are defined away, preconditions (`__requires`)
+included: a pass kernel that is race-free only under its preconditions
+would be a false alarm whose cause says so. A race
 finding on a pass kernel verified with `--only-intra-group` that is about
 threads of different blocks is not counted (GPUVerify did not check that).
 The causes of misses and false alarms, found by reading the kernels, are in
@@ -399,6 +411,10 @@ def local_params_to_shared(t):
 
 def convert_opencl(text):
     t = blank_comments(text)
+    # OpenCL kernel attributes, which clang rejects on a CUDA function.
+    t = re.sub(r"__attribute__\s*\(\(\s*(reqd_work_group_size|"
+               r"work_group_size_hint|vec_type_hint)\s*\([^()]*\)\s*\)\)",
+               lambda m: " " * len(m.group(0)), t)
     t = local_params_to_shared(t)
     # (float4)(a, b, c, d) -> make_float4(a, b, c, d)
     t = re.sub(r"\(\s*((?:u?(?:char|short|int|long))|float|double)([234])\s*\)"
@@ -445,6 +461,41 @@ def split_top(params):
 KERNEL = re.compile(r"\b__global__\b")
 
 
+def skip_parens(text, i):
+    """Index after the parenthesised group that starts at text[i] == '('."""
+    d = 0
+    while i < len(text):
+        d += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+        if d == 0:
+            break
+    return i
+
+
+def active_params(params):
+    """The parameter text with preprocessor conditionals resolved the cheap
+    way: an #if/#ifdef branch is taken as false, #ifndef as true."""
+    out, stack = [], []
+    for line in params.split("\n"):
+        st = line.strip()
+        if st.startswith("#"):
+            word = st[1:].strip().split(" ")[0]
+            if word in ("if", "ifdef"):
+                stack.append(False)
+            elif word == "elif" and stack:
+                stack[-1] = False
+            elif word == "ifndef":
+                stack.append(True)
+            elif word == "else" and stack:
+                stack[-1] = not stack[-1]
+            elif word == "endif" and stack:
+                stack.pop()
+            continue
+        if all(stack):
+            out.append(line)
+    return "\n".join(out)
+
+
 def kernels_in(text):
     """[(name, nparams, is_template)] for the kernel definitions in the
     (comment-free) text."""
@@ -453,28 +504,28 @@ def kernels_in(text):
         ls = text.rfind("\n", 0, m.start()) + 1
         if text[ls:m.start()].lstrip().startswith("#"):
             continue
+        # The name: the identifier before the first '(' that does not open
+        # an attribute (__attribute__((...)), __launch_bounds__(...)).
         i = m.end()
-        # The first identifier followed by '(' that is not an attribute.
-        for mm in re.finditer(r"(\w+)\s*\(", text[i:i + 400]):
-            name = mm.group(1)
-            if name in ("__attribute__", "__launch_bounds__", "__align__",
-                        "__declspec", "alignas"):
+        while True:
+            j = text.find("(", i)
+            if j < 0:
+                break
+            head = text[i:j]
+            if re.search(r"(__attribute__|__launch_bounds__|__align__|"
+                         r"alignas)\s*$", head):
+                i = skip_parens(text, j)
                 continue
             break
-        else:
+        if j < 0 or re.search(r"[;{}]", text[m.end():j]):
             continue
-        if name in ("__attribute__", "__launch_bounds__"):
-            continue
-        start = i + mm.end()
-        d, j = 1, start
-        while j < len(text) and d:
-            if text[j] == "(":
-                d += 1
-            elif text[j] == ")":
-                d -= 1
-            j += 1
-        params = text[start:j - 1]
-        after = text[j:j + 200].lstrip()
+        nm = re.search(r"(\w+)\s*$", text[m.end():j])
+        if not nm:
+            continue  # a template-id (explicit instantiation) or odd form
+        name = nm.group(1)
+        end = skip_parens(text, j)
+        params = text[j + 1:end - 1]
+        after = text[end:end + 200].lstrip()
         after = re.sub(r"^(__attribute__\s*\(\(.*?\)\)\s*)+", "", after)
         if not after.startswith("{"):
             continue  # a declaration
@@ -482,7 +533,7 @@ def kernels_in(text):
         is_template = bool(re.search(r"template\s*<[^;{}]*>\s*"
                                      r"(?:static\s+|inline\s+|extern\s+\"C\"\s*)*$",
                                      before))
-        ps = split_top(params)
+        ps = split_top(active_params(params))
         if ps == ["void"]:
             ps = []
         found.append((name, len(ps), is_template))
@@ -608,6 +659,8 @@ typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned long ulong;
 #define restrict __restrict__
+// No parentheses around a single built-in: cuda-lint's condition
+// narrowing loses `ixj > (threadIdx.x)` with `ixj = (threadIdx.x) ^ j`.
 #define __GV_CAT(a, b) __GV_CAT2(a, b)
 #define __GV_CAT2(a, b) a##b
 #define __GV_D_0 x
@@ -616,10 +669,10 @@ typedef unsigned long ulong;
 #define __GV_D_0u x
 #define __GV_D_1u y
 #define __GV_D_2u z
-#define get_local_id(d) (threadIdx.__GV_CAT(__GV_D_, d))
-#define get_group_id(d) (blockIdx.__GV_CAT(__GV_D_, d))
-#define get_local_size(d) (blockDim.__GV_CAT(__GV_D_, d))
-#define get_num_groups(d) (gridDim.__GV_CAT(__GV_D_, d))
+#define get_local_id(d) threadIdx.__GV_CAT(__GV_D_, d)
+#define get_group_id(d) blockIdx.__GV_CAT(__GV_D_, d)
+#define get_local_size(d) blockDim.__GV_CAT(__GV_D_, d)
+#define get_num_groups(d) gridDim.__GV_CAT(__GV_D_, d)
 #define get_global_id(d) (blockIdx.__GV_CAT(__GV_D_, d) * blockDim.__GV_CAT(__GV_D_, d) + threadIdx.__GV_CAT(__GV_D_, d))
 #define get_global_size(d) (gridDim.__GV_CAT(__GV_D_, d) * blockDim.__GV_CAT(__GV_D_, d))
 #define get_global_offset(d) 0u
@@ -766,14 +819,43 @@ def vector_prelude():
     return "\n".join(l for l in out if l)
 
 
-def prelude_text(opencl, work_dim=1):
+VECTOR_USE = re.compile(r"\b(u?(?:char|short|int|long)|float|double)[234]\b")
+OWN_OPERATORS = re.compile(r"\boperator\s*[-+*/]=?\s*\(")
+
+
+def needs_vector_ops(src, directory):
+    """GPUVerify's CUDA header gives float3 + float3, make_float3(s), ...:
+    a CUDA kernel that uses vector types gets the prelude's vector
+    operators, unless it or a header beside it defines operators."""
+    texts = [src]
+    for d in (directory, os.path.dirname(directory)):
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for f in names:
+            if f.endswith((".h", ".cuh", ".hpp")):
+                with open(os.path.join(d, f), errors="replace") as fi:
+                    texts.append(fi.read())
+    code = "\n".join(blank_comments(t) for t in texts)
+    return bool(VECTOR_USE.search(code)) and not OWN_OPERATORS.search(code)
+
+
+def prelude_text(opencl, work_dim=1, paren=False):
     bi = "\n".join("#define __barrier_invariant_%d(...) ((void)0)\n"
                    "#define __barrier_invariant_binary_%d(...) ((void)0)"
                    % (i, i) for i in range(1, 21))
     text = ANNOTATION_PRELUDE % {"barrier_invariants": bi}
     if opencl:
-        text += OPENCL_PRELUDE % {"work_dim": work_dim,
-                                  "vectors": vector_prelude()}
+        ocl = OPENCL_PRELUDE % {"work_dim": work_dim,
+                                "vectors": vector_prelude()}
+        if paren:
+            # --paren-builtins: get_local_id(0) -> (threadIdx.x), the
+            # spelling of `#define tid (threadIdx.x)`.
+            ocl = re.sub(r"(#define get_(?:local_id|group_id|local_size|"
+                         r"num_groups)\(d\) )(\w+\.__GV_CAT\(__GV_D_, d\))",
+                         r"\1(\2)", ocl)
+        text += ocl
     return text
 
 
@@ -845,6 +927,18 @@ def describe(suite, rel, root):
         elif "--no-barrier-access-checks" in h["flags"]:
             k["scope"], k["reason"] = "out", (
                 "semantics: checked without barrier access checks")
+        elif "--only-requires" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: only preconditions checked (--only-requires)")
+        elif "--only-log" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: races only logged, not reported (--only-log)")
+        elif "--kernel-args" in h["flags"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: verified for given argument values (--kernel-args)")
+        elif "/checkArrays" in h["options"]:
+            k["scope"], k["reason"] = "out", (
+                "semantics: only some arrays checked (/checkArrays)")
     if k["scope"] == "in":
         code = blank_comments(src)
         for pat, why in FEATURES:
@@ -870,14 +964,18 @@ def apply_notes(k):
             k["note"] = over["note"]
 
 
-def prepare(kernels_src, work):
+def prepare(kernels_src, work, paren=False):
     """Write the translation units. kernels_src: [(k, src, h, root)]."""
     preludes = {}
     for opencl in (False, True):
         p = os.path.join(work, "gv_prelude_%s.h" % ("opencl" if opencl else "cuda"))
         with open(p, "w") as f:
-            f.write(prelude_text(opencl))
+            f.write(prelude_text(opencl, paren=paren))
         preludes[opencl] = p
+    vectors = os.path.join(work, "gv_prelude_cuda_vectors.h")
+    with open(vectors, "w") as f:
+        f.write("#ifndef GV_BENCH_VECTORS\n#define GV_BENCH_VECTORS\n%s\n"
+                "#endif\n" % vector_prelude())
     # Every other file of the suites (headers, "../common.h"), OpenCL
     # headers converted: those in a directory at or above an OpenCL kernel's.
     roots = OrderedDict((k["suite"], root) for k, _, _, root in kernels_src)
@@ -923,21 +1021,33 @@ def prepare(kernels_src, work):
         for dfn in h["defines"]:
             name, _, val = dfn.partition("=")
             defines.append("#define %s %s" % (name, val or "1"))
-        tu = []
+        # Everything the kernel needs first goes into a header of its own,
+        # included from the kernel's first line (its "//pass" comment stays
+        # after the directive), so that the lines are the original's.
+        pre = []
         if not opencl:
             # Before the prelude: system headers declare __assert.
             code = blank_comments(src)
-            tu += [text for pat, text in CUDA_EXTRA if pat.search(code)]
-        tu += ['#include "%s"' % preludes[opencl]] + defines
+            pre += [text for pat, text in CUDA_EXTRA if pat.search(code)]
+        pre += ['#include "%s"' % preludes[opencl]] + defines
+        if not opencl and needs_vector_ops(src, os.path.join(root, os.path.dirname(k["path"]))):
+            pre.append('#include "%s"' % vectors)
         if opencl:
             # OpenCL's functions run on the device without an attribute.
-            tu.append("#pragma clang force_cuda_host_device begin")
-        tu.append("#line 1")
-        tu.append(body.rstrip("\n"))
+            pre.append("#pragma clang force_cuda_host_device begin")
+        lines = body.rstrip("\n").split("\n")
+        tu_rel = k["path"] + ".cu" if opencl else k["path"]
+        pre_name = os.path.basename(tu_rel) + ".gvpre.h"
+        with open(os.path.join(work, k["suite"], os.path.dirname(tu_rel),
+                               pre_name), "w") as f:
+            f.write("\n".join(pre) + "\n")
+        # Line 1 is the header's "//pass" (blanked in OpenCL kernels).
+        replace = not lines[0].strip() or lines[0].lstrip().startswith("//")
+        tu = ['#include "%s" %s' % (pre_name, lines[0].strip() if replace else "")]
+        tu += lines[1:] if replace else lines
         if opencl:
             tu.append("#pragma clang force_cuda_host_device end")
         tu.append(stubs)
-        tu_rel = k["path"] + ".cu" if opencl else k["path"]
         k["tu"] = os.path.join(k["suite"], tu_rel)
         with open(os.path.join(work, k["tu"]), "w") as f:
             f.write("\n".join(tu) + "\n")
@@ -1034,12 +1144,16 @@ def judge(k):
     lab = k["label"]
     if lab == "race":
         got = [f for f in k["findings"] if f["check"] == RACE_CHECK]
-        k["verdict"] = "detected" if got else "missed"
         arr = k.get("array")
+        k.pop("array_match", None)
         if got and arr:
+            # A finding on another array than the one that races is not
+            # a detection of the race.
             k["array_match"] = any("'%s'" % arr in f["message"] or
                                    ("'%s[" % arr) in " ".join(f["notes"])
                                    for f in got)
+        k["verdict"] = "detected" if got and k.get("array_match", True) \
+            else "missed"
     elif lab == "divergence":
         got = [f for f in k["findings"] if f["check"] == DIV_CHECK]
         k["verdict"] = "detected" if got else "missed"
@@ -1091,9 +1205,11 @@ def markdown(kernels, meta, out):
         meta.get("binary_sha256", "?")))
     for s, (repo, commit) in meta["sources"].items():
         w("%s: `%s` at `%s`  \n" % (s, repo, commit))
-    w("checks: `%s`; launches added: %s; wall time %.0f s (-j%d)\n\n"
-      % (CHECKS, "no" if meta.get("no_launch") else "yes", meta["wall"],
-         meta["jobs"]))
+    w("checks: `%s`; launches added: %s%s; wall time %.0f s (-j%d, results "
+      "cache on)\n\n"
+      % (CHECKS, "no" if meta.get("no_launch") else "yes",
+         "; built-ins in parentheses" if meta.get("paren_builtins") else "",
+         meta["wall"], meta["jobs"]))
     w("Scope rules, labels and the conversion: the docstring of "
       "bench/races.py. Causes: bench/races_notes.py.\n\n")
 
@@ -1123,12 +1239,12 @@ def markdown(kernels, meta, out):
         w("| %s | %s | %d | %d | %d | %s |\n" % (suite, cat, n, det, miss,
                                                 pct(det, n)))
     w("\n")
-    det = [k for k in kernels if k["scope"] == "in" and k["verdict"] == "detected"
-           and k["category"] != "divergence"]
-    wrong = [k for k in det if k.get("array_match") is False]
+    wrong = [k for k in kernels if k["scope"] == "in"
+             and k.get("array_match") is False]
     if wrong:
-        w("Detected, but the finding names another array than GPUVerify's "
-          "expected race: %s.\n\n" % ", ".join(short(k["id"]) for k in wrong))
+        w("Counted as missed although reported: the finding names another "
+          "array than the one that races: %s.\n\n"
+          % ", ".join(short(k["id"]) for k in wrong))
 
     # Misses and false alarms by cause.
     for title, sel in (
@@ -1164,9 +1280,7 @@ def markdown(kernels, meta, out):
       % len(ks))
     for k in sorted(ks, key=lambda k: k["id"]):
         w("| `%s` | %s%s | %s |\n" % (
-            short(k["id"]), k["category"],
-            " (other array)" if k.get("array_match") is False else "",
-            first_finding(k)))
+            short(k["id"]), k["category"], "", first_finding(k)))
     w("\n")
 
     # Out of scope.
@@ -1194,12 +1308,16 @@ def markdown(kernels, meta, out):
                                              first_finding(k)))
         w("\n")
 
+    obs = getattr(races_notes, "OBSERVATIONS", "")
+    if obs:
+        w("## Observations\n\n%s\n" % obs)
 
 def reason_family(r):
     if r.startswith("compile: "):
+        # The first error names the construct that does not map.
         e = r[len("compile: "):]
-        e = re.sub(r"'[^']*'", "'X'", e)
-        e = re.sub(r"\d+", "N", e)
+        e = re.sub(r" \(aka '[^']*'\)", "", e)
+        e = re.sub(r"expected \d+, have \d+", "expected N, have N+1", e)
         return "compile: " + e
     return r
 
@@ -1265,6 +1383,10 @@ def main():
                          "is used)")
     ap.add_argument("--no-launch", action="store_true",
                     help="do not add launches with the header's shapes")
+    ap.add_argument("--paren-builtins", action="store_true",
+                    help="spell get_local_id(0) and the like (threadIdx.x), "
+                         "in parentheses (an experiment: cuda-lint loses "
+                         "some conditions on a parenthesised thread index)")
     ap.add_argument("--work", help="work directory (kept; default: a "
                                    "temporary one, removed)")
     ap.add_argument("--save", metavar="PREFIX",
@@ -1326,7 +1448,7 @@ def run_all(args):
             items.append((k, text, h, root))
     if args.no_launch:
         items = [(k, t, dict(h, block=None, grid=None), r) for k, t, h, r in items]
-    prepare(items, work)
+    prepare(items, work, args.paren_builtins)
     kernels = [k for k, _, _, _ in items]
     version = subprocess.run([args.cuda_lint, "--version"], capture_output=True,
                              text=True).stdout.strip().splitlines()
@@ -1337,7 +1459,11 @@ def run_all(args):
         digest = hashlib.sha256(f.read()).hexdigest()[:16]
     mtime = datetime.datetime.fromtimestamp(
         os.path.getmtime(args.cuda_lint)).isoformat(timespec="seconds")
-    cmd, data, wall, stderr = run_lint(args.cuda_lint, work, args.jobs,
+    # A copy, so that a rebuild of the binary during the run cannot change
+    # it halfway (or remove it).
+    snapshot = os.path.join(tmp, "cuda-lint")
+    shutil.copy2(args.cuda_lint, snapshot)
+    cmd, data, wall, stderr = run_lint(snapshot, work, args.jobs,
                                        args.timeout, not args.no_cache)
     lost = [f for f in data.get("failures", [])
             if "exit code 127" in f.get("reason", "")]
@@ -1355,9 +1481,10 @@ def run_all(args):
                 binary_sha256=digest, binary_mtime=mtime,
                 sources={s: list(v) for s, v in sources.items()},
                 wall=wall, jobs=args.jobs, no_launch=args.no_launch,
+                paren_builtins=args.paren_builtins,
                 command=" ".join(cmd[:8]) + " ...")
-    if not args.work:
-        shutil.rmtree(tmp, ignore_errors=True)
+    # The extracted sources and the binary's copy; a --work directory stays.
+    shutil.rmtree(tmp, ignore_errors=True)
     return kernels
 
 

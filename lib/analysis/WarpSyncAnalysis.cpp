@@ -347,9 +347,9 @@ const Expr *stripCasts(const Expr *E) {
 }
 
 std::optional<Race> raceBetween(const Access &W, const Access &R,
-                                int64_t MaxThreadsX) {
-  if (!W.Write || R.Write || W.Array != R.Array || W.Idx.B != R.Idx.B ||
-      W.Idx.B == Base::None || W.Idx.Xor)
+                                int64_t MaxThreadsX, bool WriteWrite) {
+  if (!W.Write || R.Write != WriteWrite || W.Array != R.Array ||
+      W.Idx.B != R.Idx.B || W.Idx.B == Base::None || W.Idx.Xor)
     return std::nullopt;
   bool Tid = W.Idx.B == Base::Tid;
   int64_t RLo = Tid ? R.G.TidLo : R.G.LaneLo,
@@ -391,6 +391,37 @@ std::optional<Race> raceBetween(const Access &W, const Access &R,
   if (!Any)
     return std::nullopt;
   return Race{&W, &R, SameWarp};
+}
+
+/// Whether \p E reads blockIdx, directly or through a local initialised
+/// from it.
+static bool blockDependent(const Expr *E, unsigned Depth = 0) {
+  bool Found = false;
+  forEachDescendant(E, [&](const Stmt *S) {
+    const auto *X = dyn_cast<Expr>(S);
+    if (Found || !X)
+      return;
+    if (builtinVariable(X) == "blockIdx")
+      Found = true;
+    else if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          VD->getInit() && Depth < 4)
+        Found = blockDependent(VD->getInit(), Depth + 1);
+  });
+  return Found;
+}
+
+bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
+                  bool Blocks) {
+  if (!X.Stored || !Y.Stored)
+    return false;
+  if (Blocks)
+    return blockDependent(X.Stored) || blockDependent(Y.Stored);
+  if (A.threadDependent(X.Stored) || A.threadDependent(Y.Stored))
+    return true;
+  std::optional<int64_t> CX = A.constant(X.Stored), CY = A.constant(Y.Stored);
+  return CX && CY && *CX != *CY;
 }
 
 void boundThreads(Analysis &A, const FunctionDecl *FD) {

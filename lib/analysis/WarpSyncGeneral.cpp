@@ -96,12 +96,13 @@ unsigned GeneralRaces::Impl::singleCondition(const Access &W, const Access &R) {
 }
 
 std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
-                                             bool BlocksOnly) {
-  if (!W.Write || R.Write || W.Array != R.Array)
+                                             bool BlocksOnly, bool WriteWrite) {
+  if (!W.Write || R.Write != WriteWrite || W.Array != R.Array)
     return std::nullopt;
   if (BlocksOnly && !gridWide(W))
     return std::nullopt;
   computeShape();
+  StrictConds = WriteWrite;
   if (WriterMapsOf != &W) {
     WriterMaps.clear();
     WriterMapsOf = &W;
@@ -118,7 +119,9 @@ std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
       return std::nullopt;
     BlocksOnly = true;
   }
-  bool SameBlockOnly = Single & Analysis::SingleBlock;
+  // Write-write races between blocks are looked for in grid regions.
+  bool SameBlockOnly =
+      (Single & Analysis::SingleBlock) || (WriteWrite && !BlocksOnly);
   // An array indexed by the lane (`s[lane]`, `lane = threadIdx.x & 31`)
   // is the warp's own: the threads of one warp, as the own-index test
   // has it.
@@ -235,7 +238,8 @@ std::optional<Race> GeneralRaces::Impl::match(const Access &W, const Access &R,
     if (Rank > Worst) {
       Worst = Rank;
       bool Blocks = Rank == 2;
-      Example = thread(I.Thread, Blocks) + " reads '" + subscripted(R, I.Elem) +
+      Example = thread(I.Thread, Blocks) +
+                (R.Write ? " writes '" : " reads '") + subscripted(R, I.Elem) +
                 "', which " + thread(Ex, Blocks) + " writes";
     }
   }
@@ -273,8 +277,8 @@ GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel,
 GeneralRaces::~GeneralRaces() = default;
 
 std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
-                                       bool BlocksOnly) {
-  return P->race(W, R, BlocksOnly);
+                                       bool BlocksOnly, bool WriteWrite) {
+  return P->race(W, R, BlocksOnly, WriteWrite);
 }
 
 int64_t GeneralRaces::maxThreadsX() const {

@@ -202,7 +202,7 @@ bool GeneralRaces::Impl::reaches(const Compiled &C, const Env &En,
     auto V = eval(N, En);
     if (V && bool(*V) != Want)
       return false;
-    if (!V && hasData(N))
+    if (!V && (StrictConds || hasData(N)))
       Maybe = true;
   }
   return true;
@@ -220,7 +220,8 @@ GeneralRaces::Impl::instances(const Access &X, bool OneWarp,
                               ArrayRef<const VarDecl *> Corr,
                               const VarDecl *Next) {
   InstanceKey Key{&X, OneWarp,
-                  std::vector<const VarDecl *>(Corr.begin(), Corr.end()), Next};
+                  std::vector<const VarDecl *>(Corr.begin(), Corr.end()), Next,
+                  StrictConds};
   auto It = Cache.find(Key);
   if (It != Cache.end())
     return It->second;

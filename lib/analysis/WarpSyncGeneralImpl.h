@@ -92,8 +92,12 @@ struct GeneralRaces::Impl {
   int64_t Grid[3] = {1, 1, 1};
   bool ShapeKnown = false;
   bool UsedT[3] = {false, false, false}, UsedB[3] = {false, false, false};
-  using InstanceKey = std::tuple<const Access *, bool,
-                                 std::vector<const VarDecl *>, const VarDecl *>;
+  using InstanceKey =
+      std::tuple<const Access *, bool, std::vector<const VarDecl *>,
+                 const VarDecl *, bool>;
+  /// A condition on the path that the evaluation cannot decide makes the
+  /// instance a maybe, as one on data does (for write-write races).
+  bool StrictConds = false;
   std::map<InstanceKey, std::optional<std::vector<Instance>>> Cache;
   llvm::DenseMap<const Stmt *, bool> BarrierLoops;
 
@@ -296,7 +300,8 @@ struct GeneralRaces::Impl {
   /// read from memory that the region writes.
   unsigned singleCondition(const Access &W, const Access &R);
 
-  std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly);
+  std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly,
+                           bool WriteWrite);
 
   static constexpr uint32_t None = ~0u;
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cudalint/analysis/WarpSyncAnalysis.h"
+#include "clang/Basic/SourceManager.h"
 #include <functional>
 
 namespace clang::tidy::cuda::warpsync {
@@ -323,7 +324,7 @@ bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
 }
 
 void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
-                      const Stmt *Holder) {
+                      const Stmt *Holder, const Expr *Stored) {
   if (!Write && SpinReads.count(ASE))
     return;
   // `tile[a][b]`: the subscripts outermost first, down to `tile`.
@@ -341,6 +342,8 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
   // A local array is private to its thread; shared and global variables
   // and memory behind pointers are not.
   const auto *VD = cast<VarDecl>(DRE->getDecl());
+  if (auto It = InlineBound.find(VD); It != InlineBound.end())
+    VD = It->second;
   if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
       !VD->getType()->isPointerType())
     return;
@@ -365,6 +368,9 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
   X.Root = VD;
   X.Subs = std::move(Subs);
   X.Offset = Offset;
+  X.Stored = Stored;
+  X.Inlined = !InlineStack.empty();
+  X.Via = X.Inlined ? InlineVia : nullptr;
   X.Loops.assign(LoopStack.begin(), LoopStack.end());
   for (const auto &KV : LoopValues)
     X.Fixed.push_back(KV);
@@ -402,7 +408,8 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
       walkSubscriptOperands(ASE, G, Holder);
       if (BO->isCompoundAssignmentOp())
         record(ASE, false, G, Holder);
-      record(ASE, true, G, Holder);
+      record(ASE, true, G, Holder,
+             BO->isCompoundAssignmentOp() ? nullptr : BO->getRHS());
     } else {
       walkExpr(BO->getLHS(), G, Holder);
     }
@@ -441,16 +448,73 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
     walkExpr(Child, G, Holder);
   if (const auto *Call = dyn_cast<CallExpr>(S)) {
     if (const FunctionDecl *Callee = Call->getDirectCallee();
-        Callee && Callee->hasBody())
+        Callee && Callee->hasBody() && InlineStack.empty())
       Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G, CurrentFD});
     if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
       flush();
+    else
+      inlineCall(Call, G, Holder);
     if (isGridSyncCall(Call))
       flushGrid();
   }
   if (const auto *Asm = dyn_cast<AsmStmt>(S))
     if (Asm->generateAsmString(Ctx).find("bar.") != std::string::npos)
       flush();
+}
+
+void Analysis::inlineCall(const CallExpr *Call, const Guard &G,
+                          const Stmt *Holder) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || InlineStack.size() >= 4 ||
+      llvm::is_contained(InlineStack, Def) || Def == CurrentFD ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()) ||
+      !Def->hasAttr<CUDADeviceAttr>() || isa<CXXMethodDecl>(Def) ||
+      Call->getNumArgs() != Def->getNumParams())
+    return;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body)
+    return;
+  // Straight-line: what reaches the call reaches every statement.
+  for (const Stmt *S : Body->body()) {
+    bool Last = S == Body->body_back();
+    if (!isa<DeclStmt, Expr, NullStmt>(S) && !(Last && isa<ReturnStmt>(S)))
+      return;
+    bool Branch = false;
+    forEachDescendant(S, [&](const Stmt *X) {
+      Branch |= isa<ConditionalOperator, BinaryConditionalOperator, LambdaExpr,
+                    StmtExpr>(X);
+    });
+    if (Branch)
+      return;
+  }
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Bound;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    QualType T = P->getType();
+    if (T->isReferenceType())
+      return;
+    if (!T->isPointerType())
+      continue;
+    const auto *DRE =
+        dyn_cast<DeclRefExpr>(Call->getArg(I)->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return;
+    if (auto It = InlineBound.find(VD); It != InlineBound.end())
+      VD = It->second;
+    Bound[P] = VD;
+  }
+  auto Saved = InlineBound;
+  for (const auto &[P, VD] : Bound)
+    InlineBound[P] = VD;
+  if (InlineStack.empty())
+    InlineVia = Call;
+  InlineStack.push_back(Def);
+  for (const Stmt *S : Body->body())
+    walkExpr(S, G, Holder);
+  InlineStack.pop_back();
+  InlineBound = std::move(Saved);
 }
 
 bool canMeet(const Access &W, const Access &R) {

@@ -119,18 +119,24 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array)
             continue;
           std::optional<Race> Rc;
+          // An access in a helper followed from its call gets only the
+          // exact test: the general analysis evaluates the caller's code.
+          bool Inlined = W.Inlined || R.Inlined;
           // An own index plus a constant on both sides: the exact test.
           if (W.GridOnly)
-            Rc = General.race(W, R, /*BlocksOnly=*/true);
+            Rc = Inlined ? std::nullopt
+                         : General.race(W, R, /*BlocksOnly=*/true);
           else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
             Rc = raceBetween(W, R, General.maxThreadsX());
-          else
+          else if (!Inlined)
             Rc = General.race(W, R);
           if (Rc)
             Races.push_back(*Rc);
         }
-      if (Races.empty())
+      if (Races.empty()) {
+        reportWriteWrite(A, General, Region, Reported);
         continue;
+      }
       // Races that need data-dependent conditions last: when the first
       // does, all do.
       llvm::sort(Races, [](const Race &X, const Race &Y) {
@@ -193,7 +199,12 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       std::string Why;
       bool Fixed = false;
       F.ShuffleWhy.clear();
-      if (CrossBlock) {
+      bool InHelper = llvm::any_of(
+          Races, [](const Race &R) { return R.W->Inlined || R.R->Inlined; });
+      if (InHelper && !CrossBlock) {
+        Why = "an access is in a called function; a barrier between the "
+              "accesses belongs in the caller";
+      } else if (CrossBlock) {
         Why = "only a grid-wide synchronization (a second kernel launch, or "
               "cooperative_groups grid.sync()) orders threads of different "
               "blocks";
@@ -258,6 +269,13 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                       "iteration"
                     : "another thread writes the element here",
            DiagnosticIDs::Note);
+      for (const Access *X : {First.R, First.W})
+        if (X->Via)
+          diag(SM.getExpansionLoc(X->Via->getBeginLoc()),
+               "the access at %select{the warning|the note}0 is made in the "
+               "function called here",
+               DiagnosticIDs::Note)
+              << (X == First.W);
       if (Skipped && Skipped->CarriedBy)
         diag(SM.getExpansionLoc(Skipped->CarriedBy->getCond()->getBeginLoc()),
              "the barrier between them is reached only where this condition "
@@ -286,6 +304,136 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     }
   }
   Functions.clear();
+}
+
+bool WarpSynchronousCheck::underLocalCondition(const Expr *E) {
+  // Up to the function: an `if` whose condition reads an integer local
+  // that is not the variable of a loop around it.
+  DynTypedNode N = DynTypedNode::create(*E);
+  SmallVector<const VarDecl *, 2> LoopVars;
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx->getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    if (const auto *For = N.get<ForStmt>())
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit()))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            LoopVars.push_back(VD);
+    if (N.get<FunctionDecl>())
+      break;
+  }
+  N = DynTypedNode::create(*E);
+  for (int Depth = 0; Depth < 64; ++Depth) {
+    auto Parents = Ctx->getParents(N);
+    if (Parents.empty())
+      return false;
+    N = Parents[0];
+    const auto *If = N.get<IfStmt>();
+    if (!If)
+      continue;
+    bool Local = false;
+    forEachDescendant(If->getCond(), [&](const Stmt *S) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Local |= VD->isLocalVarDecl() && VD->getType()->isIntegerType() &&
+                   !llvm::is_contained(LoopVars, VD);
+    });
+    if (Local)
+      return true;
+  }
+  return false;
+}
+
+void WarpSynchronousCheck::reportWriteWrite(
+    const Analysis &A, GeneralRaces &General, ArrayRef<Access> Region,
+    llvm::DenseSet<unsigned> &Reported) {
+  std::optional<Race> Found;
+  auto race = [&](const Access &X, const Access &Y) -> std::optional<Race> {
+    bool Inlined = X.Inlined || Y.Inlined;
+    if (X.GridOnly && Inlined)
+      return std::nullopt;
+    if (X.GridOnly)
+      return General.race(X, Y, /*BlocksOnly=*/true, /*WriteWrite=*/true);
+    // Kept to what the evaluation decides surely: an own-index pair needs
+    // a known block or offsets within a warp (`s[tid]` against
+    // `s[tid + 128]` under unknown bounds meets only in blocks over 128);
+    // another pair needs a subscript the same in every thread on one side
+    // (one element many threads store to), not two computed indices.
+    if (X.Idx.B != Base::None && X.Idx.B == Y.Idx.B) {
+      if (General.maxThreadsX() == Inf && !X.Idx.Xor && !Y.Idx.Xor &&
+          std::abs(X.Idx.Off - Y.Idx.Off) >= WarpSize)
+        return std::nullopt;
+      return raceBetween(X, Y, General.maxThreadsX(), /*WriteWrite=*/true);
+    }
+    auto Uniform = [&](const Access &Z) {
+      return !Z.Offset && llvm::none_of(Z.Subs, [&](const Expr *E) {
+        return A.varyingExpr(E);
+      });
+    };
+    // And the thread-dependent conditions on their paths must name the
+    // built-ins themselves (`if (tid == 0)`), not locals computed from them
+    // (`i = (int)(threadIdx.x) - 7; if (i == 0)`), which the evaluation
+    // does not always follow.
+    auto Direct = [](const Access &Z) {
+      return llvm::none_of(Z.G.Conds, [](const auto &C) {
+        bool Local = false;
+        forEachDescendant(C.first, [&](const Stmt *S) {
+          if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+            if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+              Local |= VD->isLocalVarDecl();
+        });
+        return Local;
+      });
+    };
+    if (Inlined || (!Uniform(X) && !Uniform(Y)) || !Direct(X) || !Direct(Y) ||
+        underLocalCondition(X.E) || underLocalCondition(Y.E))
+      return std::nullopt;
+    return General.race(X, Y, /*BlocksOnly=*/false, /*WriteWrite=*/true);
+  };
+  for (size_t I = 0; I < Region.size() && !Found; ++I)
+    for (size_t J = I; J < Region.size() && !Found; ++J) {
+      const Access &X = Region[I], &Y = Region[J];
+      if (!X.Write || !Y.Write || X.Array != Y.Array || !canMeet(X, Y) ||
+          !storesDiffer(A, X, Y, X.GridOnly))
+        continue;
+      // A race that needs a data-dependent condition is left out: a write
+      // under `if (a[t] > m)` may well be the only one.
+      for (auto [P, Q] : {std::pair(&X, &Y), std::pair(&Y, &X)})
+        if (std::optional<Race> Rc = race(*P, *Q);
+            !Found && Rc && !Rc->DataDependent)
+          Found = Rc;
+    }
+  if (!Found)
+    return;
+  const SourceManager &SM = Ctx->getSourceManager();
+  const Access &Later =
+      Found->W->Order > Found->R->Order ? *Found->W : *Found->R;
+  const Access &Other = &Later == Found->W ? *Found->R : *Found->W;
+  SourceLocation Loc = SM.getExpansionLoc(Later.E->getBeginLoc());
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  std::string Array = Later.Root->getName().str();
+  if (Found->CrossBlock || Later.GridOnly)
+    diag(Loc, "threads of different blocks write different values to one "
+              "element of '%0' with no grid-wide synchronization in between; "
+              "which value remains is undefined")
+        << Array;
+  else
+    diag(Loc, "threads write different values to one element of '%0' with "
+              "no barrier in between; which value remains is undefined")
+        << Array;
+  if (Other.E != Later.E)
+    diag(SM.getExpansionLoc(Other.E->getBeginLoc()),
+         "another thread writes the element here", DiagnosticIDs::Note);
+  if (Found->General)
+    diag(Loc,
+         General.shapeLaunched()
+             ? "for example, %0 (in blocks of %1, as launched here)"
+             : "for example, %0 (assuming blocks of %1)",
+         DiagnosticIDs::Note)
+        << Found->Example << General.shape();
 }
 
 } // namespace cuda

@@ -9,6 +9,12 @@
 
 namespace clang::tidy::cuda {
 
+namespace warpsync {
+class Analysis;
+class GeneralRaces;
+struct Access;
+} // namespace warpsync
+
 /// Finds threads that communicate through shared or global memory without a
 /// barrier, relying on the lock-step execution of a warp (warp-synchronous
 /// programming) or on nothing at all, and rewrites recognised warp reductions
@@ -31,6 +37,19 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
+  /// Reports a write-write race of \p Region (a region with no read-write
+  /// race): two writes of different values to one element, by threads of
+  /// one block (or, in a grid region, of different blocks).
+  void reportWriteWrite(const warpsync::Analysis &A,
+                        warpsync::GeneralRaces &General,
+                        llvm::ArrayRef<warpsync::Access> Region,
+                        llvm::DenseSet<unsigned> &Reported);
+
+  /// Whether \p E is under an `if` whose condition reads an integer local
+  /// (not a loop's variable): a condition the write-write test leaves to
+  /// the read-write one, as its evaluation may miss it.
+  bool underLocalCondition(const Expr *E);
+
   const FixStyleKind FixStyle;
   llvm::SetVector<const FunctionDecl *> Functions;
   ASTContext *Ctx = nullptr;

@@ -101,6 +101,14 @@ struct Access {
   /// with only grid-wide synchronizations between regions (block barriers
   /// do not order blocks); only races between blocks count there.
   bool GridOnly = false;
+  /// A write by a plain `=`: the value it stores (null for `+=`, `++`,
+  /// whose value depends on the element's old one).
+  const Expr *Stored = nullptr;
+  /// Made in a helper that the walk followed from its call
+  /// (Analysis::inlineCall): only the own-index test applies to it.
+  bool Inlined = false;
+  /// The caller's call that led to it, for an inlined access.
+  const CallExpr *Via = nullptr;
 };
 
 struct CallSite {
@@ -310,8 +318,17 @@ public:
   /// the variables its condition tests, and fences.
   void collectSpinReads(const Stmt *Loop, const Expr *Cond, const Stmt *Body);
 
+  /// Walks the body of the helper that \p Call calls as if it were at the
+  /// call: its accesses join the caller's region, each pointer parameter
+  /// naming the array its argument names (`foo(p)` with `int foo(int *q)
+  /// { return q[tid]; }` reads p[tid] at the call). Only a straight-line
+  /// helper (declarations, expressions, a final return; no barrier) whose
+  /// every pointer argument names an array or a pointer variable is
+  /// followed, four calls deep at most.
+  void inlineCall(const CallExpr *Call, const Guard &G, const Stmt *Holder);
+
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
-              const Stmt *Holder);
+              const Stmt *Holder, const Expr *Stored = nullptr);
 
   void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
                              const Stmt *Holder);
@@ -336,6 +353,12 @@ public:
   SmallVector<SmallVector<Access, 8>, 2> EdgeRegions; ///< backEdgeRegion.
   SmallVector<Access, 8> GridCurrent; ///< Since the last grid-wide sync.
   SmallVector<SmallVector<Access, 8>, 2> GridRegions;
+
+  /// While inlineCall walks a helper: the helpers followed, and the array
+  /// each of their pointer parameters names.
+  SmallVector<const FunctionDecl *, 4> InlineStack;
+  llvm::DenseMap<const VarDecl *, const VarDecl *> InlineBound;
+  const CallExpr *InlineVia = nullptr;
 
   bool FirstRegionAtEntry = true; ///< No barrier before the first region.
   const FunctionDecl *CurrentFD = nullptr; ///< The function being walked.
@@ -381,11 +404,23 @@ struct Race {
 
 /// The race between the write \p W and the read \p R, if a thread that
 /// reaches \p R reads an element that another thread reaching \p W writes.
+/// \p WriteWrite: \p R is a write too (a write-write race).
 /// \p MaxThreadsX bounds threadIdx.x (the launched block, or
 /// `__launch_bounds__`): `buf[tid - 256] += buf[tid]` under `tid >= 256`
 /// reads [256, 320) and writes [0, 64) in blocks of 320 threads.
 std::optional<Race> raceBetween(const Access &W, const Access &R,
-                                int64_t MaxThreadsX = Inf);
+                                int64_t MaxThreadsX = Inf,
+                                bool WriteWrite = false);
+
+/// Whether the writes \p X and \p Y may store different values in the
+/// threads that meet at one element, so that which one lands matters (a
+/// write-write race; GPUVerify tolerates writes of one value): one stores
+/// a thread-dependent value, or both store constants that differ. For
+/// writes of different blocks (\p Blocks), a value that depends on the
+/// block. Stores whose value depends on the old one (`+=`) are left to the
+/// read they make.
+bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
+                  bool Blocks);
 
 /// The general analysis, for accesses that are not an own index plus a
 /// constant (`s[255 - tid]`, `s[(tid + 1) % 256]`, `tile[ty][tx]` against
@@ -409,9 +444,10 @@ public:
                bool LaunchedOnly = false);
   ~GeneralRaces();
   /// The race between the write \p W and the read \p R of one array in
-  /// one region, if the evaluation finds one.
+  /// one region, if the evaluation finds one. \p WriteWrite: \p R is a
+  /// write too; only threads of one block count unless \p BlocksOnly.
   std::optional<Race> race(const Access &W, const Access &R,
-                           bool BlocksOnly = false);
+                           bool BlocksOnly = false, bool WriteWrite = false);
   /// The model block, as "256 threads" or "32x8 threads".
   std::string shape() const;
   /// Whether the model block is the one shape the kernel is launched with.
