@@ -93,9 +93,8 @@ KernelLaunches::Frequency KernelLaunches::frequencyOf(const FunctionDecl *F,
   } else if (It == Sites.end() || It->second.empty()) {
     // "Never" only of a program: a file without `main` (a library, a test)
     // may have its kernels launched by code it does not show.
-    Result = HasMain && !visibleElsewhere(F, HasMain)
-                 ? Frequency::Never
-                 : Frequency::Unknown;
+    Result = HasMain && !visibleElsewhere(F, HasMain) ? Frequency::Never
+                                                      : Frequency::Unknown;
   } else {
     Result = Frequency::Never;
     for (const Site &S : It->second) {
