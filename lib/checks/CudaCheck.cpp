@@ -75,17 +75,23 @@ void CudaCheck::emitNote(SourceLocation Loc, StringRef Note) {
 
 CudaDiag CudaCheck::diag(SourceLocation Loc, StringRef Description,
                          DiagnosticIDs::Level Level) {
-  return diagRanked(Loc, Description, Level, "");
+  return diagRanked(Loc, Description, Level);
 }
 
 CudaDiag CudaCheck::diagNoCodeChange(SourceLocation Loc, StringRef Description,
                                      StringRef Why) {
-  return diagRanked(Loc, Description, DiagnosticIDs::Warning, Why);
+  return diagRanked(Loc, Description, DiagnosticIDs::Warning, 5,
+                    ("the fix changes no instruction: " + Why).str());
+}
+
+CudaDiag CudaCheck::diagCapped(SourceLocation Loc, StringRef Description,
+                               unsigned MaxRank, StringRef Why) {
+  return diagRanked(Loc, Description, DiagnosticIDs::Warning, MaxRank, Why);
 }
 
 CudaDiag CudaCheck::diagRanked(SourceLocation Loc, StringRef Description,
-                               DiagnosticIDs::Level Level,
-                               StringRef NoCodeChange) {
+                               DiagnosticIDs::Level Level, unsigned MaxRank,
+                               StringRef Why) {
   if (Level == DiagnosticIDs::Note || Level == DiagnosticIDs::Remark) {
     if (LastWarningHidden)
       return CudaDiag(std::nullopt);
@@ -95,10 +101,10 @@ CudaDiag CudaCheck::diagRanked(SourceLocation Loc, StringRef Description,
   if (!impactEnabled() || !Ctx || Loc.isInvalid())
     return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level));
   Impact I = impactModelFor(*Ctx).estimate(Loc);
-  if (!NoCodeChange.empty()) {
-    I.Rank = std::min(I.Rank, 5u);
-    I.Lvl = Impact::Low;
-    I.Reason = ("the fix changes no instruction: " + NoCodeChange).str();
+  if (I.Rank > MaxRank) {
+    I.Rank = MaxRank;
+    I.Lvl = Impact::levelOf(MaxRank);
+    I.Reason = Why.str();
   }
   Impact::Level Min = minImpactOverride().value_or(MinImpact);
   if (!Correctness && I.Lvl < Min) {

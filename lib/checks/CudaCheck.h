@@ -82,13 +82,21 @@ protected:
   /// 5, whatever the code around it, and so hidden by the default profile.
   CudaDiag diagNoCodeChange(SourceLocation Loc, StringRef Description,
                             StringRef Why);
+  /// diag() for a warning that the check knows to be worth less than where
+  /// it runs says: ranked at most \p MaxRank, with \p Why as the reason
+  /// when the cap lowers the model's rank (e.g. `every load of 'p' precedes
+  /// the stores: __restrict__ only adds .nc`). The model's rank and reason
+  /// stand when they are already lower.
+  CudaDiag diagCapped(SourceLocation Loc, StringRef Description,
+                      unsigned MaxRank, StringRef Why);
 
 private:
   friend class CudaDiag;
   void run(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void emitNote(SourceLocation Loc, StringRef Note);
   CudaDiag diagRanked(SourceLocation Loc, StringRef Description,
-                      DiagnosticIDs::Level Level, StringRef NoCodeChange);
+                      DiagnosticIDs::Level Level, unsigned MaxRank = 100,
+                      StringRef Why = "");
 
   ASTContext *Ctx = nullptr;
   /// A correctness check: ranked, never hidden.
