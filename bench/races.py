@@ -894,6 +894,20 @@ def guess_category(src, h, name):
     return "race-?"
 
 
+# The options under which GPUVerify's "pass" does not mean race- and
+# divergence-free for the header's shape, first match wins ("/..." options
+# are matched in the option text, the others among the flags).
+PASS_SEMANTICS = [
+    ("--warp-sync", "verified under lock-step warps (--warp-sync)"),
+    ("--only-divergence", "checked for divergence only (--only-divergence)"),
+    ("--no-barrier-access-checks", "checked without barrier access checks"),
+    ("--only-requires", "only preconditions checked (--only-requires)"),
+    ("--only-log", "races only logged, not reported (--only-log)"),
+    ("--kernel-args", "verified for given argument values (--kernel-args)"),
+    ("/checkArrays", "only some arrays checked (/checkArrays)"),
+]
+
+
 def describe(suite, rel, root):
     path = os.path.join(root, rel)
     with open(path, errors="replace") as f:
@@ -918,27 +932,10 @@ def describe(suite, rel, root):
         k["scope"], k["reason"] = "out", reason
     # Options that change what GPUVerify's verdict means.
     if label == "pass":
-        if "--warp-sync" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: verified under lock-step warps (--warp-sync)")
-        elif "--only-divergence" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: checked for divergence only (--only-divergence)")
-        elif "--no-barrier-access-checks" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: checked without barrier access checks")
-        elif "--only-requires" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: only preconditions checked (--only-requires)")
-        elif "--only-log" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: races only logged, not reported (--only-log)")
-        elif "--kernel-args" in h["flags"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: verified for given argument values (--kernel-args)")
-        elif "/checkArrays" in h["options"]:
-            k["scope"], k["reason"] = "out", (
-                "semantics: only some arrays checked (/checkArrays)")
+        for flag, why in PASS_SEMANTICS:
+            if flag in (h["options"] if flag.startswith("/") else h["flags"]):
+                k["scope"], k["reason"] = "out", "semantics: " + why
+                break
     if k["scope"] == "in":
         code = blank_comments(src)
         for pat, why in FEATURES:
