@@ -159,12 +159,12 @@ def patch_preludes(work):
             f.write(text.replace(decl, RUNNABLE_ANY))
 
 
-def compile_unit(tu, exe):
-    cmd = ["clang++-22", "-x", "cuda", "--cuda-path=/usr/local/cuda",
+def compile_unit(tu, exe, clang="clang++-22", cuda="/usr/local/cuda"):
+    cmd = [clang, "-x", "cuda", "--cuda-path=" + cuda,
            "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version", "-std=c++17",
-           "-I/usr/local/cuda/include/cccl",
+           "-I" + os.path.join(cuda, "include", "cccl"),
            "-O0", "-gline-tables-only", "-w", tu, "-o", exe,
-           "-L/usr/local/cuda/lib64", "-lcudart"]
+           "-L" + os.path.join(cuda, "lib64"), "-lcudart"]
     p = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if p.returncode:
         err = [l for l in p.stderr.splitlines() if "error:" in l]
@@ -215,7 +215,8 @@ def build(args):
         manifest.append(rec)
     with ThreadPoolExecutor(args.jobs) as pool:
         for (rec, tag, _, exe), err in zip(
-                jobs, pool.map(lambda j: compile_unit(j[2], j[3]), jobs)):
+                jobs, pool.map(lambda j: compile_unit(j[2], j[3], args.clang, args.cuda_path),
+                         jobs)):
             rec[tag + "_build"] = err or "ok"
             if not err:
                 rec[tag + "_exe"] = os.path.relpath(exe, out)
@@ -403,6 +404,8 @@ def main():
     b.add_argument("--cuda-lint", default=os.path.join(ROOT, "build", "bin",
                                                        "cuda-lint"))
     b.add_argument("-j", "--jobs", type=int, default=2)
+    b.add_argument("--clang", default="clang++-22")
+    b.add_argument("--cuda-path", default="/usr/local/cuda")
     b.add_argument("--keep", action="store_true",
                    help="keep the ported sources (DIR/original, DIR/fixed)")
     r = sub.add_parser("run")
