@@ -19,6 +19,7 @@ import json
 import os
 import hashlib
 import random
+import re
 import time
 import sys
 
@@ -81,13 +82,23 @@ def main():
                         "level is at least this, and every correctness "
                         "finding (the report should be of a --min-impact=low "
                         "run)")
+    p.add_argument("--exclude", metavar="FILE", action="append", default=[],
+                   help="leave out the findings an earlier audit read: every "
+                        "`NAME-cuda/PATH:LINE:COL` in FILE (its results "
+                        "table or its sample; repeatable)")
     p.add_argument("-o", "--output")
     args = p.parse_args()
+    read_before = set()
+    for path in args.exclude:
+        with open(path) as f:
+            read_before |= set(re.findall(r"([\w.+-]+-cuda/[^\s|:`]+:\d+:\d+)",
+                                          f.read()))
     if args.fresh:
         args.seed = int(time.time()) % 100000
     data = json.load(open(args.report))
     by_check = {}
     seen = set()
+    excluded = 0
     for x in data.get("findings", []):
         c = x.get("check", "")
         if not c or c.startswith("clang-diagnostic"):
@@ -95,6 +106,10 @@ def main():
         if args.half and benchmark_half(x["file"]) != args.half:
             continue
         if not shown(x, args.min_impact):
+            continue
+        rel = os.path.realpath(x["file"]).split("/src/")[-1]
+        if "%s:%d:%d" % (rel, x["line"], x["column"]) in read_before:
+            excluded += 1
             continue
         key = (c, os.path.realpath(x["file"]), x["line"], x["column"], x["message"])
         if key in seen:
@@ -108,6 +123,9 @@ def main():
                ", HeCBench's %s half" % args.half if args.half else "",
                ", as --min-impact=%s shows them" % args.min_impact
                if args.min_impact != "low" else ""), ""]
+    if args.exclude:
+        out += ["%d findings read by an earlier audit left out (%s)." % (
+            excluded, ", ".join(os.path.basename(e) for e in args.exclude)), ""]
     out.append("| check | findings | sampled |")
     out.append("|---|---|---|")
     picks = {}
