@@ -97,12 +97,13 @@ def counts(lines):
         nc=sum(1 for l in lines if l.startswith("ld.global.nc")))
 
 
-def apply_fixes(text, fixes):
-    data = text.encode()
+def apply_fixes(data, fixes):
+    """The bytes DATA with the replacements (byte offsets, as cuda-lint
+    reports them: a file with CRLF line ends keeps them)."""
     for f in sorted(fixes, key=lambda f: f["offset"], reverse=True):
         data = data[:f["offset"]] + f["replacement"].encode() + \
             data[f["offset"] + f["length"]:]
-    return data.decode()
+    return data
 
 
 class Prover:
@@ -177,10 +178,9 @@ class Prover:
                             "why": "the header is not included by its name alone"}
         tmp = tempfile.mkdtemp(prefix="ptxproof-src-")
         try:
-            with open(target, errors="surrogateescape") as f:
+            with open(target, "rb") as f:
                 fixed = apply_fixes(f.read(), x["fixes"])
-            with open(os.path.join(tmp, os.path.basename(target)), "w",
-                      errors="surrogateescape") as f:
+            with open(os.path.join(tmp, os.path.basename(target)), "wb") as f:
                 f.write(fixed)
             source = os.path.join(tmp, os.path.basename(unit))
             if unit != target:
