@@ -9,10 +9,11 @@ each fix, one fix at a time (issue 28: "proven by PTX where it can be").
 For each performance finding with a fix (a sample of --per-check per check,
 drawn like bench/audit.py draws one), the translation unit that holds it is
 compiled with its own nvcc command turned into `-ptx`, once as it is and
-once with that finding's fix applied to a copy: the copy of the fixed file
-(the unit's own file, or a header) goes to a scratch directory with the
-unit's file, and the original directories come after it on the include
-path, so nothing of the sources is written. The two PTX texts are compared
+once with that finding's fix applied, in a scratch mirror of the
+benchmark's directory (links to the original files, the fixed file a copy,
+links to the directories beside it), so that every include resolves as in
+place and nothing of the sources is written. The sources must lie in
+HeCBench's layout, `.../src/NAME-cuda/`. The two PTX texts are compared
 without `.loc`/`.file` lines and comments:
 
   identical   the fix changes no instruction: nvcc already emits the same
@@ -115,32 +116,47 @@ class Prover:
         self.cache = {}
 
     def unit_for(self, path):
-        """A compile-database entry whose unit is PATH or includes it."""
+        """A compile-database entry whose unit is PATH or includes it,
+        directly or through other files of its benchmark."""
         path = os.path.realpath(path)
         if path in self.by_file:
             return self.by_file[path]
-        base = os.path.basename(path)
-        bench = audit.benchmark_half(path) and path.split("/src/")[-1].split("/")[0]
-        for f, e in sorted(self.by_file.items()):
-            if bench and "/src/%s/" % bench not in f:
-                continue
+        root = bench_dir(path)
+        if not root:
+            return None
+        files = []
+        for d, _, names in os.walk(root):
+            files += [os.path.join(d, n) for n in names
+                      if n.endswith((".cu", ".cuh", ".h", ".hpp", ".inc", ".cpp"))]
+        texts = {}
+        for f in files:
             try:
                 with open(f, errors="replace") as fh:
-                    if re.search(r'#\s*include\s*["<][^">]*\b%s[">]' % re.escape(base),
-                                 fh.read()):
-                        return e
+                    texts[f] = fh.read()
             except OSError:
                 pass
+        wanted, seen = [path], {path}
+        while wanted:
+            base = os.path.basename(wanted.pop(0))
+            pat = re.compile(r'#\s*include\s*["<][^">]*\b%s[">]' % re.escape(base))
+            for f in sorted(texts):
+                if f in seen or not pat.search(texts[f]):
+                    continue
+                if os.path.realpath(f) in self.by_file:
+                    return self.by_file[os.path.realpath(f)]
+                seen.add(f)
+                wanted.append(f)
         return None
 
-    def compile(self, entry, source, includes):
+    def compile(self, entry, source, includes, cwd=None):
         tmp = tempfile.mkdtemp(prefix="ptxproof-")
         try:
             out = os.path.join(tmp, "out.ptx")
             cmd = ptx_command(entry, source, out, includes)
             try:
-                p = subprocess.run(cmd, cwd=entry["directory"], capture_output=True,
-                                   text=True, errors="replace", timeout=self.timeout)
+                p = subprocess.run(cmd, cwd=cwd or entry["directory"],
+                                   capture_output=True, text=True, errors="replace",
+                                   timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 return None, "timeout"
             if p.returncode:
@@ -170,27 +186,42 @@ class Prover:
         if before is None:
             return {"verdict": "unproven", "why": "original: " + err}
         unit = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
-        if unit != target:
-            with open(unit, errors="replace") as f:
-                if not re.search(r'#\s*include\s*"%s"' % re.escape(os.path.basename(target)),
-                                 f.read()):
-                    return {"verdict": "unproven",
-                            "why": "the header is not included by its name alone"}
+        root = bench_dir(unit)
+        if not root or not (target + "/").startswith(root + "/"):
+            return {"verdict": "unproven", "why": "outside the unit's benchmark"}
+        # A mirror of the benchmark's directory whose files are links to the
+        # originals but for the fixed one, beside links to its siblings
+        # (`../include`): every include resolves as it does in place.
         tmp = tempfile.mkdtemp(prefix="ptxproof-src-")
         try:
+            mirror = os.path.join(tmp, os.path.basename(root))
+            parent = os.path.dirname(root)
+            for sib in os.listdir(parent):
+                if sib != os.path.basename(root):
+                    os.symlink(os.path.join(parent, sib), os.path.join(tmp, sib))
+            for d, _, names in os.walk(root):
+                md = os.path.join(mirror, os.path.relpath(d, root))
+                os.makedirs(md, exist_ok=True)
+                for n in names:
+                    os.symlink(os.path.join(d, n), os.path.join(md, n))
+            fixed_path = os.path.join(mirror, os.path.relpath(target, root))
             with open(target, "rb") as f:
                 fixed = apply_fixes(f.read(), x["fixes"])
-            with open(os.path.join(tmp, os.path.basename(target)), "wb") as f:
+            os.unlink(fixed_path)
+            with open(fixed_path, "wb") as f:
                 f.write(fixed)
-            source = os.path.join(tmp, os.path.basename(unit))
-            if unit != target:
-                shutil.copy(unit, source)
-            includes = [tmp, os.path.dirname(unit), os.path.dirname(target)]
-            after, err = self.compile(entry, source, includes)
+            source = os.path.join(mirror, os.path.relpath(unit, root))
+            cwd = os.path.join(mirror, os.path.relpath(
+                os.path.realpath(entry["directory"]), root)) \
+                if (os.path.realpath(entry["directory"]) + "/").startswith(root + "/") \
+                else entry["directory"]
+            after, err = self.compile(entry, source, [], cwd)
+            if err:
+                err = err.replace(mirror + "/", "")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         if after is None:
-            return {"verdict": "breaks", "why": err.replace(tmp + "/", "")}
+            return {"verdict": "breaks", "why": err}
         if after == before:
             return {"verdict": "identical"}
         diff = Counter(before)
@@ -198,6 +229,15 @@ class Prover:
         changed = sum(abs(v) for v in diff.values())
         return {"verdict": "differs", "lines": changed,
                 "before": counts(before), "after": counts(after)}
+
+
+def bench_dir(path):
+    """The benchmark directory (.../src/NAME-cuda) that holds PATH."""
+    parts = os.path.realpath(path).split(os.sep)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "src" and parts[i + 1].endswith("-cuda"):
+            return os.sep.join(parts[:i + 2])
+    return None
 
 
 def sample(report, args):
@@ -254,8 +294,11 @@ def main():
     rows = []
     table = OrderedDict()
     for (c, x), r in zip(todo, results):
+        root = bench_dir(x["file"])
+        where = os.path.relpath(os.path.realpath(x["file"]), os.path.dirname(root)) \
+            if root else x["file"]
         rows.append(OrderedDict(check=c, where="%s:%d:%d" % (
-            x["file"].split("/src/")[-1], x["line"], x["column"]),
+            where, x["line"], x["column"]),
             impact=x.get("impact"), **r))
         table.setdefault(c, Counter())[r["verdict"]] += 1
     out = ["| check | fixes | identical PTX | differs | breaks the build | unproven |",
