@@ -68,6 +68,10 @@ public:
   CudaCheck(StringRef Name, ClangTidyContext *Context);
 
   void onStartOfTranslationUnit() override;
+  /// Every cuda-* check reads CUDA only.
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
 
 protected:
   /// ClangTidyCheck::diag, with the impact note after a warning; a

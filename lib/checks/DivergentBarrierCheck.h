@@ -26,9 +26,6 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "ReportExitedThreads", ReportExitedThreads);
   }
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;

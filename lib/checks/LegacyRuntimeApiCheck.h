@@ -19,9 +19,6 @@ class LegacyRuntimeApiCheck : public CudaCheck {
 public:
   LegacyRuntimeApiCheck(StringRef Name, ClangTidyContext *Context)
       : CudaCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 };

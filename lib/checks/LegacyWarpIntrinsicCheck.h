@@ -24,9 +24,6 @@ class LegacyWarpIntrinsicCheck : public CudaCheck {
 public:
   LegacyWarpIntrinsicCheck(StringRef Name, ClangTidyContext *Context)
       : CudaCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;

@@ -18,9 +18,6 @@ class RestrictAliasingCheck : public CudaCheck {
 public:
   RestrictAliasingCheck(StringRef Name, ClangTidyContext *Context)
       : CudaCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override;

@@ -22,9 +22,6 @@ class UnsynchronizedTimingCheck : public CudaCheck {
 public:
   UnsynchronizedTimingCheck(StringRef Name, ClangTidyContext *Context)
       : CudaCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onEndOfTranslationUnit() override { Reported.clear(); }
