@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingRestrictCheck.h"
+#include "MissingRestrictBenefit.h"
 #include "MissingRestrictFixes.h"
 #include "MissingRestrictNcInference.h"
 #include "cudalint/analysis/DeviceCode.h"
@@ -456,11 +457,15 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
       Spelled = Want.getAsString(Ctx->getPrintingPolicy()) +
                 (WithRestrict ? " *__restrict__" : " *");
     }
-    auto Diag = diag(PP->getLocation(),
-                     "pointer parameter '%0' is only read; declare it "
-                     "'%1'%select{ (not '__restrict__', which the read-only "
-                     "data cache needs: it may alias another parameter)| so "
-                     "that its loads can use the read-only data cache}2")
+    StringRef Message = "pointer parameter '%0' is only read; declare it "
+                        "'%1'%select{ (not '__restrict__', which the read-only "
+                        "data cache needs: it may alias another parameter)| so "
+                        "that its loads can use the read-only data cache}2";
+    // Worth little where `__restrict__` can only add `.nc` to the loads
+    // (MissingRestrictBenefit.h): ranked low, with the reason.
+    std::optional<std::string> NcOnly = ncOnly(Pattern, PP, Info.Loads, *Ctx);
+    auto Diag = (NcOnly ? diagCapped(PP->getLocation(), Message, 30, *NcOnly)
+                        : diag(PP->getLocation(), Message))
                 << PP->getName() << Spelled << WithRestrict;
     if (WhyNot.empty())
       for (const FixItHint &F : Fixes)

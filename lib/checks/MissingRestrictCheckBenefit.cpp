@@ -1,0 +1,226 @@
+//===--- MissingRestrictCheckBenefit.cpp - cuda-lint ----------------------===//
+//
+// Whether `__restrict__` can let nvcc move a read-only pointer's loads across
+// the kernel's global stores (MissingRestrictBenefit.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MissingRestrictBenefit.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/TargetInfo.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda::missing_restrict {
+
+namespace {
+
+/// A store or a load, by where it starts, with the loops around it
+/// (outermost first).
+struct Access {
+  unsigned Offset;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+};
+
+/// The variable an address is computed from: `p` of `p[i]`, `p + i`,
+/// `(float *)p`, `&a[i][j]`; null when it is not one variable.
+const ValueDecl *baseVariable(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl();
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+      E = ASE->getBase();
+    else if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      E = BO->isAdditiveOp() && BO->getRHS()->getType()->isPointerType()
+              ? BO->getRHS()
+              : BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      E = UO->getSubExpr();
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      E = ME->getBase();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether a store to the lvalue \p LHS may write global memory that a
+/// pointer parameter without `__restrict__` could alias: not a register,
+/// not a thread's own array, not `__shared__` memory, not through a
+/// `__restrict__` parameter (which promises no alias by itself).
+bool mayAliasGlobal(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (!isa<ArraySubscriptExpr, UnaryOperator, MemberExpr>(LHS))
+    return false;
+  if (const auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
+    return mayAliasGlobal(ME->getBase());
+  if (const auto *UO = dyn_cast<UnaryOperator>(LHS);
+      UO && UO->getOpcode() != UO_Deref)
+    return false;
+  const ValueDecl *Base = baseVariable(LHS);
+  const auto *V = dyn_cast_or_null<VarDecl>(Base);
+  if (!V)
+    return true; // Through a loaded pointer, a call's result: unknown.
+  if (V->hasAttr<CUDASharedAttr>())
+    return false;
+  if (V->getType()->isArrayType())
+    return V->hasAttr<CUDADeviceAttr>() || V->hasGlobalStorage();
+  if (isa<ParmVarDecl>(V) && V->getType().isRestrictQualified())
+    return false;
+  return true;
+}
+
+/// Whether nvcc unrolls loop \p L: `#pragma unroll` (not `unroll 1`), or a
+/// `for` over a constant range of at most 32 trips.
+bool isUnrolled(const Stmt *L, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*L);
+  if (const auto *AS =
+          Parents.empty() ? nullptr : Parents[0].get<AttributedStmt>())
+    for (const Attr *A : AS->getAttrs())
+      if (const auto *LH = dyn_cast<LoopHintAttr>(A)) {
+        if (LH->getState() == LoopHintAttr::Disable)
+          return false;
+        if (LH->getOption() == LoopHintAttr::Unroll)
+          return true;
+        if (LH->getOption() == LoopHintAttr::UnrollCount && LH->getValue()) {
+          Expr::EvalResult R;
+          return LH->getValue()->EvaluateAsInt(R, Ctx) &&
+                 R.Val.getInt().getExtValue() > 1;
+        }
+      }
+  const auto *FS = dyn_cast<ForStmt>(L);
+  const auto *Init = FS ? dyn_cast_or_null<DeclStmt>(FS->getInit()) : nullptr;
+  const auto *Var = Init && Init->isSingleDecl()
+                        ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                        : nullptr;
+  const auto *Cond =
+      FS ? dyn_cast_or_null<BinaryOperator>(FS->getCond()) : nullptr;
+  if (!Var || !Var->getInit() || !Cond ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    return false;
+  Expr::EvalResult From, To;
+  if (!Var->getInit()->EvaluateAsInt(From, Ctx) ||
+      !Cond->getRHS()->EvaluateAsInt(To, Ctx))
+    return false;
+  int64_t Trips = To.Val.getInt().getExtValue() -
+                  From.Val.getInt().getExtValue() +
+                  (Cond->getOpcode() == BO_LE ? 1 : 0);
+  return Trips > 0 && Trips <= 32;
+}
+
+/// Collects the global stores and the given loads of a body, with their
+/// loops.
+class Walker {
+public:
+  Walker(const SourceManager &SM, llvm::ArrayRef<const Expr *> Loads) : SM(SM) {
+    for (const Expr *L : Loads)
+      LoadSet.insert(L->IgnoreParens());
+  }
+
+  void walk(const Stmt *S) {
+    if (!S)
+      return;
+    bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    if (IsLoop)
+      Loops.push_back(S);
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (LoadSet.contains(E->IgnoreParens()))
+        record(Loads, E);
+      if (const auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && BO->isAssignmentOp() && mayAliasGlobal(BO->getLHS()))
+        record(Stores, BO, /*AtEnd=*/true);
+      if (const auto *UO = dyn_cast<UnaryOperator>(E);
+          UO && UO->isIncrementDecrementOp() &&
+          mayAliasGlobal(UO->getSubExpr()))
+        record(Stores, UO, /*AtEnd=*/true);
+      if (const auto *CE = dyn_cast<CallExpr>(E))
+        if (const FunctionDecl *F = CE->getDirectCallee();
+            F && F->getIdentifier() && F->getName().starts_with("atomic") &&
+            CE->getNumArgs() > 0 && !isSharedAddress(CE->getArg(0)))
+          record(Stores, CE, /*AtEnd=*/true);
+    }
+    for (const Stmt *C : S->children())
+      walk(C);
+    if (IsLoop)
+      Loops.pop_back();
+  }
+
+  llvm::SmallVector<Access, 8> Loads, Stores;
+
+private:
+  static bool isSharedAddress(const Expr *E) {
+    const auto *V = dyn_cast_or_null<VarDecl>(baseVariable(E));
+    return V && V->hasAttr<CUDASharedAttr>();
+  }
+  /// A store happens when its right-hand side has been computed: at the
+  /// end of the assignment (\p AtEnd), not where its left-hand side starts.
+  void record(llvm::SmallVectorImpl<Access> &To, const Expr *E,
+              bool AtEnd = false) {
+    SourceLocation Loc = AtEnd ? E->getEndLoc() : E->getBeginLoc();
+    To.push_back({SM.getFileOffset(SM.getExpansionLoc(Loc)), {}});
+    To.back().Loops.assign(Loops.begin(), Loops.end());
+  }
+
+  const SourceManager &SM;
+  llvm::SmallPtrSet<const Expr *, 16> LoadSet;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+};
+
+/// The compute capability of the device compilation (90 for sm_90), or 0.
+unsigned targetArch(ASTContext &Ctx) {
+  StringRef CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
+  unsigned Arch = 0;
+  if (CPU.consume_front("sm_"))
+    CPU.take_while([](char C) { return C >= '0' && C <= '9'; })
+        .getAsInteger(10, Arch);
+  return Arch;
+}
+
+} // namespace
+
+std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
+                                  llvm::ArrayRef<const Expr *> Loads,
+                                  ASTContext &Ctx) {
+  if (Loads.empty() || !FD->hasBody() || targetArch(Ctx) < 70)
+    return std::nullopt;
+  Walker W(Ctx.getSourceManager(), Loads);
+  W.walk(FD->getBody());
+  if (W.Loads.size() != Loads.size())
+    return std::nullopt; // Some loads are not in this body: unknown.
+  const std::string Tail =
+      ": `__restrict__` can only make its loads ld.global.nc, which gains "
+      "nothing measurable on sm_70 and later (the read-only data cache is "
+      "the L1 cache)";
+  bool AnyInLoop = false, StoresBeside = false;
+  for (const Access &L : W.Loads) {
+    AnyInLoop |= !L.Loops.empty();
+    for (const Stmt *Loop : L.Loops) {
+      bool Unrolled = isUnrolled(Loop, Ctx);
+      for (const Access &S : W.Stores) {
+        if (!llvm::is_contained(S.Loops, Loop))
+          continue;
+        StoresBeside = true;
+        if (S.Offset < L.Offset || Unrolled)
+          return std::nullopt;
+      }
+    }
+  }
+  std::string Name = ("'" + P->getName() + "'").str();
+  if (!AnyInLoop)
+    return Name + " is read only outside loops, once per thread" + Tail;
+  if (!StoresBeside)
+    return "the loops that read " + Name +
+           " store nothing to global memory that could alias it" + Tail;
+  return "every load of " + Name +
+         " comes before its loop's global stores, in a loop nvcc does not "
+         "unroll" +
+         Tail;
+}
+
+} // namespace clang::tidy::cuda::missing_restrict

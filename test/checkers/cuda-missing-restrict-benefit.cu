@@ -1,0 +1,116 @@
+// RUN: %check_cuda_lint -check-suffixes=LOW %s cuda-missing-restrict %t-low -- --min-impact=low
+// RUN: %check_cuda_lint -check-suffixes=DEFAULT %s cuda-missing-restrict %t-default
+// RUN: %check_cuda_lint -check-suffixes=OLD %s cuda-missing-restrict %t-old -- --cuda-gpu-arch=sm_60
+
+// On sm_70 and later `const __restrict__` is worth something only where it
+// lets nvcc move a pointer's loads across the kernel's global stores; the
+// `.nc` qualifier alone gains nothing (the read-only data cache is the L1
+// cache). Elsewhere the finding ranks low (at most 30) with the reason, and
+// the default profile hides it. On older targets (sm_60), where the
+// read-only data cache is a cache of its own, every finding keeps its rank.
+// No kernel here is launched: the file is not a program (no main), so the
+// model's rank is a neutral 50 where nothing else lowers it.
+
+// Once per thread, no loop.
+__global__ void scale(float *out, float *in, float s) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:42: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:42: note: impact: low (rank 30/100): 'in' is read only outside loops, once per thread: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-FIXES-LOW: {{^}}__global__ void scale(float *out, const float *__restrict__ in, float s) {{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void scale(float *out, float *in, float s) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:42: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void scale(float *out, const float *__restrict__ in, float s) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i] * s;
+}
+
+// A read-only stream: the loop stores only to shared memory and registers.
+__global__ void sum(float *partial, float *in, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:44: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:44: note: impact: low (rank 30/100): the loops that read 'in' store nothing to global memory that could alias it: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-FIXES-LOW: {{^}}__global__ void sum(float *partial, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-4]]:44: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void sum(float *partial, const float *__restrict__ in, int n) {{{$}}
+  __shared__ float s[256];
+  float acc = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    acc += in[i];
+  s[threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    partial[blockIdx.x] = s[0];
+}
+
+// Loads before the store of each iteration, in a loop nvcc does not unroll.
+__global__ void copy(float *out, float *in, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: low (rank 30/100): every load of 'in' comes before its loop's global stores, in a loop nvcc does not unroll: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-FIXES-LOW: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-4]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    out[i] = in[i] + in[i + 1];
+}
+
+// A load after a store in the same iteration: `__restrict__` lets nvcc
+// issue it before the store. Medium, shown by default.
+__global__ void interleaved(float *out, float *in, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:48: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void interleaved(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void interleaved(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void interleaved(float *out, const float *__restrict__ in, int n) {{{$}}
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    out[2 * i] = in[i];
+    out[2 * i + 1] = in[i + n];
+  }
+}
+
+// Loads before the stores, but in a loop nvcc unrolls (`#pragma unroll`,
+// or a constant trip count): across the unrolled iterations the loads of
+// the next follow the stores of the one before.
+__global__ void unrolled(float *out, float *in) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:45: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
+  int base = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
+  for (int j = 0; j < 8; ++j)
+    out[base + j] = in[base + j] * 2.0f;
+}
+
+__global__ void pragma(float *out, float *in, int m) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:43: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:43: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:43: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
+  int base = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll 4
+  for (int j = 0; j < m; ++j)
+    out[base + j * 1024] = in[base + j * 1024] + 1.0f;
+}
+
+// An atomic to global memory is a store too: the load after it in the loop
+// keeps its rank.
+__global__ void histogram(int *bins, int *keys, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:43: warning: pointer parameter 'keys' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void histogram(int *bins, const int *__restrict__ keys, int n) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:43: warning: pointer parameter 'keys' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void histogram(int *bins, const int *__restrict__ keys, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:43: warning: pointer parameter 'keys' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void histogram(int *bins, const int *__restrict__ keys, int n) {{{$}}
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    atomicAdd(&bins[keys[i] & 255], 1);
+    if (keys[i] < 0)
+      break;
+  }
+}
