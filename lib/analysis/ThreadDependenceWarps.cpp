@@ -349,19 +349,62 @@ bool ThreadDependence::isWarpUniform(const Expr *E) const {
   return !isDependent(Call->getArg(Lane));
 }
 
+/// `blockIdx.x * blockDim.x + threadIdx.x` (either order of either
+/// operator), or an unchanged local initialised with it.
+static bool
+isGlobalLinearIndex(const Expr *E,
+                    const llvm::DenseSet<const VarDecl *> &Reassigned,
+                    unsigned Depth = 0) {
+  if (Depth > 4)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const VarDecl *VD = unchangedLocal(E, Reassigned))
+    return isGlobalLinearIndex(VD->getInit(), Reassigned, Depth + 1);
+  const auto *Add = dyn_cast<BinaryOperator>(E);
+  if (!Add || Add->getOpcode() != BO_Add)
+    return false;
+  auto IsBlockOffset = [](const Expr *X) {
+    const auto *Mul = dyn_cast<BinaryOperator>(X->IgnoreParenImpCasts());
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      return false;
+    const Expr *L = Mul->getLHS(), *R = Mul->getRHS();
+    return (isThreadIdxComponent(L, "x", "blockIdx") &&
+            isThreadIdxComponent(R, "x", "blockDim")) ||
+           (isThreadIdxComponent(L, "x", "blockDim") &&
+            isThreadIdxComponent(R, "x", "blockIdx"));
+  };
+  const Expr *L = Add->getLHS(), *R = Add->getRHS();
+  return (IsBlockOffset(L) && isThreadIdxComponent(R, "x")) ||
+         (IsBlockOffset(R) && isThreadIdxComponent(L, "x"));
+}
+
 bool ThreadDependence::isZeroThreadQuotient(const Expr *E) const {
   const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!LaunchedX || !BO ||
+  if (!LaunchedX || *LaunchedX <= 0 || !BO ||
       (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Shr) ||
-      BO->getRHS()->isValueDependent() || !isLinearThreadIndex(BO->getLHS()))
+      BO->getRHS()->isValueDependent())
+    return false;
+  bool Local = isLinearThreadIndex(BO->getLHS());
+  // `(blockIdx.x * blockDim.x + threadIdx.x) / D` where every launch's
+  // blocks are B threads wide and D is a multiple of B: the B threads of a
+  // block make B consecutive indices from a multiple of B, which lie within
+  // one multiple of D, so they all get the same quotient.
+  bool Global = !Local && isGlobalLinearIndex(BO->getLHS(), Reassigned);
+  if (!Local && !Global)
     return false;
   std::optional<llvm::APSInt> C = BO->getRHS()->getIntegerConstantExpr(Ctx);
   if (!C || C->isNegative())
     return false;
   uint64_t V = C->getZExtValue();
-  if (BO->getOpcode() == BO_Div)
-    return V > 0 && static_cast<uint64_t>(*LaunchedX) <= V;
-  return V < 32 && *LaunchedX <= (int64_t(1) << V);
+  uint64_t X = static_cast<uint64_t>(*LaunchedX);
+  if (BO->getOpcode() == BO_Shr) {
+    if (V >= 32)
+      return false;
+    V = uint64_t(1) << V;
+  }
+  if (V == 0)
+    return false;
+  return Global ? V % X == 0 : X <= V;
 }
 
 } // namespace clang::tidy::cuda

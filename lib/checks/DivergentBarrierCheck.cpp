@@ -2,6 +2,7 @@
 
 #include "DivergentBarrierCheck.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/LaunchArguments.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -219,14 +220,31 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
             .str();
       };
       std::string StepText = Text(Step);
-      if (!Step->isValueDependent())
-        if (std::optional<llvm::APSInt> C = Step->getIntegerConstantExpr(Ctx))
-          StepText = std::to_string(C->getExtValue());
-      diag(Call->getBeginLoc(),
-           "%0 is reached by every thread of the %select{block|warp}1 only if "
-           "'%2' is a multiple of the loop's step %3; otherwise only some "
-           "threads run the last iteration, and a barrier that not every "
-           "thread reaches is undefined behaviour and can hang")
+      std::optional<llvm::APSInt> C = Step->isValueDependent()
+                                          ? std::nullopt
+                                          : Step->getIntegerConstantExpr(Ctx);
+      if (C)
+        StepText = std::to_string(C->getExtValue());
+      // The bound is a kernel parameter that every launch passes a
+      // multiple of the step for (`num_paths *= 1024;` before the launch):
+      // every thread runs the loop equally often.
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Bound->IgnoreParenImpCasts());
+          Ref && C && C->getSignificantBits() <= 63 && isKernel(FD))
+        if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl());
+            P && P->getDeclContext() == FD &&
+            everyLaunchPassesMultiple(Ctx, *FD, *P, C->getExtValue()))
+          return;
+      // Conditional on a value the host usually makes a multiple: worth
+      // less than a barrier that diverges whatever the input.
+      diagCapped(
+          Call->getBeginLoc(),
+          "%0 is reached by every thread of the %select{block|warp}1 only if "
+          "'%2' is a multiple of the loop's step %3; otherwise only some "
+          "threads run the last iteration, and a barrier that not every "
+          "thread reaches is undefined behaviour and can hang",
+          /*MaxRank=*/25,
+          "the barrier diverges only if the loop's bound is not a multiple "
+          "of its step")
           << Callee << IsWarp << Text(Bound) << StepText;
       diag(Loop->getCond()->getBeginLoc(),
            "the threads run this loop equally often only when its bound is a "

@@ -180,7 +180,9 @@ private:
   /// A warp-uniform value at warp scope (see the class comment).
   bool isWarpUniform(const Expr *E) const;
   /// `threadIdx.x / K` (or `>> S`) where every launch's x extent is at
-  /// most K (2^S): 0 in every thread of the block.
+  /// most K (2^S): 0 in every thread of the block; and
+  /// `(blockIdx.x * blockDim.x + threadIdx.x) / K` where K is a multiple of
+  /// that x extent: the same in every thread of the block.
   bool isZeroThreadQuotient(const Expr *E) const;
   /// Whether the visible callee of \p Call returns the same value in every
   /// thread whatever its arguments: each `return` is reached by every

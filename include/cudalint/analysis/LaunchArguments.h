@@ -1,0 +1,32 @@
+//===--- LaunchArguments.h - cuda-lint ------------------------*- C++ -*-===//
+//
+// What the host passes a kernel's parameter: whether every launch of a
+// kernel passes a value that is provably a multiple of a constant (a
+// constant, a product with such a factor, or a local of the launching
+// function whose last write before the launch, in the same block, makes it
+// one: `num_paths *= 1024; k<<<g, b>>>(num_paths);`). Used where a
+// block-stride loop runs equally often in every thread only when its bound
+// is a multiple of its step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_LAUNCHARGUMENTS_H
+#define CUDA_LINT_LAUNCHARGUMENTS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include <cstdint>
+
+namespace clang::tidy::cuda {
+
+/// True when \p Kernel is launched at least once in \p Ctx's translation
+/// unit, only by `<<<...>>>` launches (its name is used nowhere else), and
+/// every launch passes a multiple of \p Step for parameter \p Param, which
+/// the kernel never changes. A specialisation's own launches count; a
+/// template's pattern counts those of all its specialisations.
+bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
+                               const ParmVarDecl &Param, int64_t Step);
+
+} // namespace clang::tidy::cuda
+
+#endif // CUDA_LINT_LAUNCHARGUMENTS_H

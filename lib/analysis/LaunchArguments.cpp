@@ -1,0 +1,251 @@
+//===--- LaunchArguments.cpp - cuda-lint ----------------------------------===//
+
+#include "cudalint/analysis/LaunchArguments.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+bool sameKernel(const FunctionDecl *Callee, const FunctionDecl &Kernel) {
+  if (!Callee)
+    return false;
+  if (Callee->getCanonicalDecl() == Kernel.getCanonicalDecl())
+    return true;
+  if (!Kernel.getDescribedFunctionTemplate())
+    return false;
+  const FunctionTemplateDecl *P = Callee->getPrimaryTemplate();
+  return P &&
+         P->getTemplatedDecl()->getCanonicalDecl() == Kernel.getCanonicalDecl();
+}
+
+/// The uses of the kernel's name, and its `<<<...>>>` launches with their
+/// callers.
+class Finder : public RecursiveASTVisitor<Finder> {
+public:
+  explicit Finder(const FunctionDecl &Kernel) : Kernel(Kernel) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    // A template's pattern launches through its instantiations.
+    if (FD->isDependentContext() && FD->getDescribedFunctionTemplate())
+      return true;
+    const FunctionDecl *Saved = Caller;
+    Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    if (FD->isDependentContext())
+      return true;
+    const FunctionDecl *Saved = Caller;
+    Caller = FD;
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Caller = Saved;
+    return R;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    if (!sameKernel(Launch->getDirectCallee(), Kernel))
+      return true;
+    Launches.push_back({Launch, Caller});
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(Launch->getCallee()->IgnoreParenImpCasts()))
+      LaunchRefs.push_back(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (sameKernel(dyn_cast<FunctionDecl>(DRE->getDecl()), Kernel))
+      Refs.push_back(DRE);
+    return true;
+  }
+
+  const FunctionDecl &Kernel;
+  const FunctionDecl *Caller = nullptr;
+  llvm::SmallVector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>,
+                    4>
+      Launches;
+  llvm::SmallVector<const DeclRefExpr *, 4> Refs, LaunchRefs;
+};
+
+/// The writes of local \p V in \p Body (its initialiser excluded), or
+/// false when some use of it may write it in a way this does not follow
+/// (its address taken, a reference bound to it, `++`).
+bool writesOf(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
+              llvm::SmallVectorImpl<const BinaryOperator *> &Writes) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *V;
+    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == V)
+        Refs.push_back(DRE);
+      return true;
+    }
+  } U;
+  U.V = V;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const DeclRefExpr *DRE : U.Refs) {
+    DynTypedNodeList Ps = Ctx.getParents(*DRE);
+    if (Ps.empty())
+      return false;
+    if (const auto *Cast = Ps[0].get<ImplicitCastExpr>();
+        Cast && Cast->getCastKind() == CK_LValueToRValue)
+      continue;
+    const auto *BO = Ps[0].get<BinaryOperator>();
+    if (BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == DRE) {
+      Writes.push_back(BO);
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/// The statement of \p Block's list that holds \p S, or null.
+const Stmt *childOf(ASTContext &Ctx, const CompoundStmt *Block, const Stmt *S) {
+  for (const Stmt *X = S; X;) {
+    DynTypedNodeList Ps = Ctx.getParents(*X);
+    if (Ps.empty())
+      return nullptr;
+    const auto *P = Ps[0].get<Stmt>();
+    if (P == Block)
+      return X;
+    X = P;
+  }
+  return nullptr;
+}
+
+const CompoundStmt *enclosingBlock(ASTContext &Ctx, const Stmt *S) {
+  for (const Stmt *X = S; X;) {
+    DynTypedNodeList Ps = Ctx.getParents(*X);
+    if (Ps.empty())
+      return nullptr;
+    const auto *P = Ps[0].get<Stmt>();
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P))
+      return CS;
+    X = P;
+  }
+  return nullptr;
+}
+
+bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,
+                const FunctionDecl *Caller, const Stmt *At, unsigned Depth);
+
+/// Whether local \p V holds a multiple of \p Step at \p At: the last write
+/// before \p At's statement, in the same block, with no other write in
+/// between or within that statement, makes it one.
+bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
+                   const FunctionDecl *Caller, const Stmt *At, unsigned Depth) {
+  // A parameter's incoming value is not known: only a write in the body
+  // makes it a multiple.
+  if (!Caller || !Caller->getBody() || !V->hasLocalStorage() ||
+      V->getType()->isReferenceType())
+    return false;
+  llvm::SmallVector<const BinaryOperator *, 4> Writes;
+  if (!writesOf(Ctx, Caller->getBody(), V, Writes))
+    return false;
+  const CompoundStmt *Block = enclosingBlock(Ctx, At);
+  const Stmt *AtChild = Block ? childOf(Ctx, Block, At) : nullptr;
+  if (!AtChild)
+    return false;
+  // The statements of the block before At's, latest first.
+  llvm::SmallVector<const Stmt *, 16> Before;
+  for (const Stmt *S : Block->body()) {
+    if (S == AtChild)
+      break;
+    Before.push_back(S);
+  }
+  auto Contains = [&](const Stmt *Outer, const Stmt *Inner) {
+    return Inner == Outer || childOf(Ctx, Block, Inner) == Outer;
+  };
+  for (const BinaryOperator *W : Writes)
+    if (Contains(AtChild, W))
+      return false;
+  for (auto It = Before.rbegin(); It != Before.rend(); ++It) {
+    const Stmt *S = *It;
+    llvm::SmallVector<const BinaryOperator *, 2> Here;
+    for (const BinaryOperator *W : Writes)
+      if (Contains(S, W))
+        Here.push_back(W);
+    if (const auto *DS = dyn_cast<DeclStmt>(S);
+        DS && llvm::is_contained(DS->decls(), V)) {
+      if (!Here.empty() || !V->getInit())
+        return false;
+      return multipleOf(Ctx, V->getInit(), Step, Caller, S, Depth + 1);
+    }
+    if (Here.empty())
+      continue;
+    // The write must be the statement itself.
+    if (Here.size() != 1 || Here[0] != S)
+      return false;
+    const BinaryOperator *W = Here[0];
+    if (W->getOpcode() == BO_MulAssign || W->getOpcode() == BO_Assign)
+      return multipleOf(Ctx, W->getRHS(), Step, Caller, S, Depth + 1);
+    return false;
+  }
+  return false;
+}
+
+bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,
+                const FunctionDecl *Caller, const Stmt *At, unsigned Depth) {
+  if (!E || Depth > 6 || E->isValueDependent())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx))
+    return C->getSignificantBits() <= 63 && C->getExtValue() % Step == 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto M = [&](const Expr *X) {
+      return multipleOf(Ctx, X, Step, Caller, At, Depth + 1);
+    };
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+      return M(BO->getLHS()) || M(BO->getRHS());
+    case BO_Add:
+    case BO_Sub:
+      return M(BO->getLHS()) && M(BO->getRHS());
+    case BO_Shl: {
+      if (M(BO->getLHS()))
+        return true;
+      std::optional<llvm::APSInt> K =
+          BO->getRHS()->isValueDependent()
+              ? std::nullopt
+              : BO->getRHS()->getIntegerConstantExpr(Ctx);
+      return K && !K->isNegative() && K->getZExtValue() < 62 &&
+             (int64_t(1) << K->getZExtValue()) % Step == 0;
+    }
+    default:
+      return false;
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      return localMultiple(Ctx, V, Step, Caller, At, Depth);
+  return false;
+}
+
+} // namespace
+
+bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
+                               const ParmVarDecl &Param, int64_t Step) {
+  if (Step <= 0 || !Kernel.getBody())
+    return false;
+  unsigned Index = Param.getFunctionScopeIndex();
+  // The kernel never writes the parameter.
+  llvm::SmallVector<const BinaryOperator *, 2> Writes;
+  if (!writesOf(Ctx, Kernel.getBody(), &Param, Writes) || !Writes.empty())
+    return false;
+  Finder F(Kernel);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (F.Launches.empty() || F.Refs.size() != F.LaunchRefs.size())
+    return false;
+  for (const auto &[Launch, Caller] : F.Launches)
+    if (Index >= Launch->getNumArgs() ||
+        !multipleOf(Ctx, Launch->getArg(Index), Step, Caller, Launch, 0))
+      return false;
+  return true;
+}
+
+} // namespace clang::tidy::cuda
