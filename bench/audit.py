@@ -17,11 +17,13 @@ docs/realworld.md, "Precision audit"). A verdict line is left to fill in:
 import argparse
 import json
 import os
-import hashlib
 import random
 import re
 import time
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hecbench_split  # noqa: E402
 
 
 CORRECTNESS = {"cuda-warp-synchronous", "cuda-divergent-barrier",
@@ -41,13 +43,9 @@ def shown(x, min_impact):
 
 def benchmark_half(path):
     """sealed or tuning: the half of the benchmark directory src/NAME-cuda/
-    that holds path, or None outside one."""
-    parts = os.path.realpath(path).split(os.sep)
-    for i in range(len(parts) - 2):
-        if parts[i] == "src" and parts[i + 1].endswith("-cuda"):
-            h = int(hashlib.sha256(parts[i + 1].encode()).hexdigest(), 16)
-            return "sealed" if h % 2 == 1 else "tuning"
-    return None
+    that holds path, or None outside one (bench/hecbench_split.py)."""
+    name = hecbench_split.benchmark_of(os.path.realpath(path))
+    return hecbench_split.half(name) if name else None
 
 
 def excerpt(path, line, context):
@@ -107,7 +105,9 @@ def main():
             continue
         if not shown(x, args.min_impact):
             continue
-        rel = os.path.realpath(x["file"]).split("/src/")[-1]
+        real = os.path.realpath(x["file"])
+        name = hecbench_split.benchmark_of(real)
+        rel = real[real.index("/%s/" % name) + 1:] if name else real
         if "%s:%d:%d" % (rel, x["line"], x["column"]) in read_before:
             excluded += 1
             continue

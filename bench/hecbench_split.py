@@ -34,10 +34,12 @@ def half(name):
 
 
 def benchmark_of(path):
-    """The benchmark directory of PATH: the component after the last `src`."""
+    """The benchmark of PATH: the directory NAME-cuda under HeCBench's
+    `src/`. The first such pair: a benchmark may have a `src/` of its own
+    (logan-cuda/src/score.cu is logan-cuda's, not a benchmark `score.cu`)."""
     parts = os.path.normpath(path).split(os.sep)
-    for i in range(len(parts) - 2, -1, -1):
-        if parts[i] == "src":
+    for i in range(len(parts) - 1):
+        if parts[i] == "src" and parts[i + 1].endswith("-cuda"):
             return parts[i + 1]
     return None
 
