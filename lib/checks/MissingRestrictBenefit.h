@@ -8,10 +8,12 @@
 // ld.global uses too: ld.global.nc alone gains nothing measurable (the
 // sealed audit's H200 timings: a stencil 0.447 vs 0.447 ms, a streaming copy
 // 0.372 vs 0.372 ms). What `__restrict__` buys there is the freedom to move
-// the pointer's loads across the kernel's global stores: a load that follows
-// a store in a loop's body, or loads and stores of a loop that nvcc unrolls
-// (one kernel of thirty in the audit, 5% faster on an H200). Where neither
-// holds, the finding is worth little and ranks low, with this reason.
+// the pointer's loads across the kernel's global stores: in a loop that
+// loads it and stores to global memory (nvcc unrolls even loops of unknown
+// trip count, so one iteration's loads follow the last one's stores; one
+// kernel of thirty in the audit, 5% faster on an H200), or a load after a
+// store in straight-line code. Where there is no such store, the finding is
+// worth little and ranks low, with this reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +30,9 @@ namespace clang::tidy::cuda::missing_restrict {
 
 /// Why `__restrict__` on the read-only parameter \p P of kernel \p FD, whose
 /// loads in the kernel's own body are \p Loads, can only add `.nc` to its
-/// loads (the reason of the low rank), or std::nullopt when it can let nvcc
-/// move a load across a global store, or when that is not known: loads in
+/// loads (the reason of the low rank), or std::nullopt when there is a
+/// global store it can let nvcc move a load across, or when that is not
+/// known: loads in
 /// callees, no loads seen, a target older than sm_70 (where the read-only
 /// data cache is a cache of its own).
 std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,

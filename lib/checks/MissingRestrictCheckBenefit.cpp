@@ -76,44 +76,6 @@ bool mayAliasGlobal(const Expr *LHS) {
   return true;
 }
 
-/// Whether nvcc unrolls loop \p L: `#pragma unroll` (not `unroll 1`), or a
-/// `for` over a constant range of at most 32 trips.
-bool isUnrolled(const Stmt *L, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(*L);
-  if (const auto *AS =
-          Parents.empty() ? nullptr : Parents[0].get<AttributedStmt>())
-    for (const Attr *A : AS->getAttrs())
-      if (const auto *LH = dyn_cast<LoopHintAttr>(A)) {
-        if (LH->getState() == LoopHintAttr::Disable)
-          return false;
-        if (LH->getOption() == LoopHintAttr::Unroll)
-          return true;
-        if (LH->getOption() == LoopHintAttr::UnrollCount && LH->getValue()) {
-          Expr::EvalResult R;
-          return LH->getValue()->EvaluateAsInt(R, Ctx) &&
-                 R.Val.getInt().getExtValue() > 1;
-        }
-      }
-  const auto *FS = dyn_cast<ForStmt>(L);
-  const auto *Init = FS ? dyn_cast_or_null<DeclStmt>(FS->getInit()) : nullptr;
-  const auto *Var = Init && Init->isSingleDecl()
-                        ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                        : nullptr;
-  const auto *Cond =
-      FS ? dyn_cast_or_null<BinaryOperator>(FS->getCond()) : nullptr;
-  if (!Var || !Var->getInit() || !Cond ||
-      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
-    return false;
-  Expr::EvalResult From, To;
-  if (!Var->getInit()->EvaluateAsInt(From, Ctx) ||
-      !Cond->getRHS()->EvaluateAsInt(To, Ctx))
-    return false;
-  int64_t Trips = To.Val.getInt().getExtValue() -
-                  From.Val.getInt().getExtValue() +
-                  (Cond->getOpcode() == BO_LE ? 1 : 0);
-  return Trips > 0 && Trips <= 32;
-}
-
 /// Collects the global stores and the given loads of a body, with their
 /// loops.
 class Walker {
@@ -197,30 +159,32 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
       ": `__restrict__` can only make its loads ld.global.nc, which gains "
       "nothing measurable on sm_70 and later (the read-only data cache is "
       "the L1 cache)";
-  bool AnyInLoop = false, StoresBeside = false;
+  // A loop that loads the pointer and stores to global memory keeps the
+  // rank: nvcc unrolls even a loop of unknown trip count (by 4, checked in
+  // the PTX of a copy loop), so the next iteration's loads follow this
+  // one's stores, and only `__restrict__` lets ptxas move them ahead.
+  bool AnyInLoop = false;
   for (const Access &L : W.Loads) {
     AnyInLoop |= !L.Loops.empty();
-    for (const Stmt *Loop : L.Loops) {
-      bool Unrolled = isUnrolled(Loop, Ctx);
-      for (const Access &S : W.Stores) {
-        if (!llvm::is_contained(S.Loops, Loop))
-          continue;
-        StoresBeside = true;
-        if (S.Offset < L.Offset || Unrolled)
+    for (const Stmt *Loop : L.Loops)
+      for (const Access &S : W.Stores)
+        if (llvm::is_contained(S.Loops, Loop))
           return std::nullopt;
-      }
-    }
   }
+  // Straight-line code: a load after a store may move above it only with
+  // `__restrict__`.
+  for (const Access &L : W.Loads)
+    for (const Access &S : W.Stores)
+      if (L.Loops.empty() && S.Offset < L.Offset)
+        return std::nullopt;
   std::string Name = ("'" + P->getName() + "'").str();
   if (!AnyInLoop)
-    return Name + " is read only outside loops, once per thread" + Tail;
-  if (!StoresBeside)
-    return "the loops that read " + Name +
-           " store nothing to global memory that could alias it" + Tail;
-  return "every load of " + Name +
-         " comes before its loop's global stores, in a loop nvcc does not "
-         "unroll" +
-         Tail;
+    return Name +
+           " is read only outside loops, once per thread, before any "
+           "global store" +
+           Tail;
+  return "the loops that read " + Name +
+         " store nothing to global memory that could alias it" + Tail;
 }
 
 } // namespace clang::tidy::cuda::missing_restrict

@@ -5,8 +5,12 @@
 // On sm_70 and later `const __restrict__` is worth something only where it
 // lets nvcc move a pointer's loads across the kernel's global stores; the
 // `.nc` qualifier alone gains nothing (the read-only data cache is the L1
-// cache). Elsewhere the finding ranks low (at most 30) with the reason, and
-// the default profile hides it. On older targets (sm_60), where the
+// cache). Where there is no such store (loads once per thread before any
+// store, loops without a global store) the finding ranks low (at most 30)
+// with the reason, and the default profile hides it. A loop with a global
+// store keeps its rank, unrolled or not: nvcc unrolls even a loop of
+// unknown trip count, so the next iteration's loads follow this one's
+// stores. On older targets (sm_60), where the
 // read-only data cache is a cache of its own, every finding keeps its rank.
 // No kernel here is launched: the file is not a program (no main), so the
 // model's rank is a neutral 50 where nothing else lowers it.
@@ -14,7 +18,7 @@
 // Once per thread, no loop.
 __global__ void scale(float *out, float *in, float s) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:42: warning: pointer parameter 'in' is only read; declare it 'const float *__restrict__' so that its loads can use the read-only data cache [cuda-missing-restrict]
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:42: note: impact: low (rank 30/100): 'in' is read only outside loops, once per thread: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:42: note: impact: low (rank 30/100): 'in' is read only outside loops, once per thread, before any global store: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
   // CHECK-FIXES-LOW: {{^}}__global__ void scale(float *out, const float *__restrict__ in, float s) {{{$}}
   // CHECK-FIXES-DEFAULT: {{^}}__global__ void scale(float *out, float *in, float s) {{{$}}
   // CHECK-MESSAGES-OLD: :[[@LINE-5]]:42: warning: pointer parameter 'in' is only read
@@ -40,16 +44,35 @@ __global__ void sum(float *partial, float *in, int n) {
     partial[blockIdx.x] = s[0];
 }
 
-// Loads before the store of each iteration, in a loop nvcc does not unroll.
+// Loads before the store of each iteration: nvcc unrolls the loop (by 4,
+// with a remainder), and the loads of one iteration follow the store of the
+// one before. Medium, shown by default.
 __global__ void copy(float *out, float *in, int n) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:41: warning: pointer parameter 'in' is only read
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: low (rank 30/100): every load of 'in' comes before its loop's global stores, in a loop nvcc does not unroll: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: medium (rank 50/100): {{.*}}
   // CHECK-FIXES-LOW: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
-  // CHECK-MESSAGES-OLD: :[[@LINE-4]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:41: warning: pointer parameter 'in' is only read
   // CHECK-FIXES-OLD: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     out[i] = in[i] + in[i + 1];
+}
+
+// Straight-line code: a load after a store may move above it only with
+// `__restrict__`. Medium.
+__global__ void after(float *out, float *in) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:42: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:42: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void after(float *out, const float *__restrict__ in) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:42: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void after(float *out, const float *__restrict__ in) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:42: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void after(float *out, const float *__restrict__ in) {{{$}}
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 0.0f;
+  out[i + 1] = in[i];
 }
 
 // A load after a store in the same iteration: `__restrict__` lets nvcc
@@ -68,9 +91,8 @@ __global__ void interleaved(float *out, float *in, int n) {
   }
 }
 
-// Loads before the stores, but in a loop nvcc unrolls (`#pragma unroll`,
-// or a constant trip count): across the unrolled iterations the loads of
-// the next follow the stores of the one before.
+// Loads before the stores in loops nvcc unrolls (a constant trip count,
+// `#pragma unroll`): the same.
 __global__ void unrolled(float *out, float *in) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
   // CHECK-NOTES-LOW: :[[@LINE-2]]:45: note: impact: medium (rank 50/100): {{.*}}
