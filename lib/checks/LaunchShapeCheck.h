@@ -23,12 +23,13 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
-  void reportBlock(SourceLocation Loc, uint64_t Threads);
+  void reportBlock(SourceLocation Loc, uint64_t Threads, uint64_t Blocks);
   /// What the instantiations of one launch in the source have.
   struct LaunchSite {
     uint64_t Threads = 0;        ///< Of the first bad one; 0 if none is.
     std::string Instantiation;   ///< Its name, for a template.
     bool TunedElsewhere = false; ///< Another has whole warps, >= 64.
+    uint64_t Blocks = 0;         ///< Its grid's bound, 0 if not known.
   };
   llvm::MapVector<SourceLocation, LaunchSite> Launches;
 };

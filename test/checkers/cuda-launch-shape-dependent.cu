@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint -no-compile %s cuda-launch-shape %t
+// RUN: %check_cuda_lint -no-compile %s cuda-launch-shape %t -- --min-impact=low
 // Launches in templates whose block size depends on the template: the
 // pattern has no value (an initialiser with arguments of a dependent type is
 // kept unresolved, without a type), each instantiation has its own.
