@@ -290,7 +290,10 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
       IsKernel ? Launches->onlyGrid(FD) : std::nullopt;
   int64_t Blocks = Grid ? (*Grid)[0] * (*Grid)[1] * (*Grid)[2] : 0;
   if (Grid && Blocks <= 64) {
-    Rank -= 10;
+    // A small grid run once beside the hot path is a setup step (seeding
+    // clusters, building a table): loops in it do not make it hot.
+    bool Setup = F == Freq::Once && Launches->anyLaunchInLoop();
+    Rank -= Setup ? 20 : 10;
     Launch = join({Launch, Blocks == 1 ? std::string("a grid of one block")
                                        : "a grid of " + std::to_string(Blocks) +
                                              " blocks"});

@@ -378,7 +378,9 @@ bool GeneralRaces::Impl::barrierLoop(const Stmt *L) {
 std::optional<GeneralRaces::Impl::Compiled>
 GeneralRaces::Impl::compileAccess(const Access &X) {
   Compiled C;
-  if (!X.Root || X.Subs.empty() || !extents(X, C.Ext))
+  // A shared scalar has no subscript: element 0 of one.
+  if (!X.Root || (X.Subs.empty() && !Analysis::sharedScalar(X.E)) ||
+      !extents(X, C.Ext))
     return std::nullopt;
   SmallVector<const VarDecl *, 2> Vars;
   for (size_t I = 0; I < X.Subs.size(); ++I) {

@@ -222,16 +222,24 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
     walkStmt(Child, G, Holder);
 }
 
-bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
-                           SmallVector<int64_t, 8> &Values) const {
+std::optional<int64_t> Analysis::loopStart(const ForStmt *For,
+                                           const VarDecl *&Var) const {
   const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
   if (!Init || !Init->isSingleDecl())
-    return false;
+    return std::nullopt;
   Var = dyn_cast<VarDecl>(Init->getSingleDecl());
   if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
-    return false;
+    return std::nullopt;
   std::optional<int64_t> Start = constant(Var->getInit());
   if (!Start || *Start <= 0 || *Start > 4096)
+    return std::nullopt;
+  return Start;
+}
+
+bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
+                           SmallVector<int64_t, 8> &Values) const {
+  std::optional<int64_t> Start = loopStart(For, Var);
+  if (!Start)
     return false;
   auto isVar = [&](const Expr *E) {
     const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
@@ -278,14 +286,8 @@ bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
 
 bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
                             SmallVector<int64_t, 8> &Values) const {
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  if (!Init || !Init->isSingleDecl())
-    return false;
-  Var = dyn_cast<VarDecl>(Init->getSingleDecl());
-  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
-    return false;
-  std::optional<int64_t> Start = constant(Var->getInit());
-  if (!Start || *Start <= 0 || *Start > 4096)
+  std::optional<int64_t> Start = loopStart(For, Var);
+  if (!Start)
     return false;
   auto isVar = [&](const Expr *E) {
     const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
@@ -369,18 +371,42 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
   X.Subs = std::move(Subs);
   X.Offset = Offset;
   X.Stored = Stored;
+  push(std::move(X));
+}
+
+void Analysis::push(Access X) {
   X.Inlined = !InlineStack.empty();
   X.Via = X.Inlined ? InlineVia : nullptr;
   X.Loops.assign(LoopStack.begin(), LoopStack.end());
   for (const auto &KV : LoopValues)
     X.Fixed.push_back(KV);
-  if (!isa<VarDecl>(Array) ||
-      !cast<VarDecl>(Array)->hasAttr<CUDASharedAttr>()) {
+  if (!isa<VarDecl>(X.Array) ||
+      !cast<VarDecl>(X.Array)->hasAttr<CUDASharedAttr>()) {
     Access Y = X;
     Y.GridOnly = true;
     GridCurrent.push_back(std::move(Y));
   }
   Current.push_back(std::move(X));
+}
+
+const VarDecl *Analysis::sharedScalar(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParens() : E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasAttr<CUDASharedAttr>())
+    return nullptr;
+  QualType T = VD->getType();
+  if (!T->isArithmeticType() || T.isVolatileQualified())
+    return nullptr;
+  return VD;
+}
+
+void Analysis::recordScalar(const DeclRefExpr *DRE, bool Write, const Guard &G,
+                            const Stmt *Holder, const Expr *Stored) {
+  const auto *VD = cast<VarDecl>(DRE->getDecl());
+  Access X{DRE, canonicalArray(VD), Write, IndexForm(), G, Holder, Order++};
+  X.Root = VD;
+  X.Stored = Stored;
+  push(std::move(X));
 }
 
 void Analysis::walkSubscriptOperands(const ArraySubscriptExpr *ASE,
@@ -410,6 +436,12 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
         record(ASE, false, G, Holder);
       record(ASE, true, G, Holder,
              BO->isCompoundAssignmentOp() ? nullptr : BO->getRHS());
+    } else if (sharedScalar(BO->getLHS())) {
+      const auto *DRE = cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+      if (BO->isCompoundAssignmentOp())
+        recordScalar(DRE, false, G, Holder);
+      recordScalar(DRE, true, G, Holder,
+                   BO->isCompoundAssignmentOp() ? nullptr : BO->getRHS());
     } else {
       walkExpr(BO->getLHS(), G, Holder);
     }
@@ -424,6 +456,21 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
       record(ASE, true, G, Holder);
       return;
     }
+    if (sharedScalar(UO->getSubExpr())) {
+      const auto *DRE = cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+      recordScalar(DRE, false, G, Holder);
+      recordScalar(DRE, true, G, Holder);
+      return;
+    }
+  }
+  // A read of a shared scalar: its value loaded (`&s`, a reference to it
+  // or an atomic on it is no access).
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
+      ICE && ICE->getCastKind() == CK_LValueToRValue &&
+      sharedScalar(ICE->getSubExpr())) {
+    recordScalar(cast<DeclRefExpr>(ICE->getSubExpr()->IgnoreParens()), false, G,
+                 Holder);
+    return;
   }
   // `&A[i]` takes an address: no access.
   if (const auto *UO = dyn_cast<UnaryOperator>(S);

@@ -210,7 +210,8 @@ bool Fixer::writesArray(const Stmt *S, const ValueDecl *Arr) const {
     const Expr *E = Target ? Target->IgnoreParenImpCasts() : nullptr;
     while (const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(E))
       E = ASE->getBase()->IgnoreParenImpCasts();
-    if (E && E != (Target ? Target->IgnoreParenImpCasts() : nullptr))
+    if (E && (E != (Target ? Target->IgnoreParenImpCasts() : nullptr) ||
+              Analysis::sharedScalar(E)))
       if (const auto *D = dyn_cast<DeclRefExpr>(E))
         Writes |= A.canonicalArray(D->getDecl()) == Arr;
   });

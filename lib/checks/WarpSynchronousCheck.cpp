@@ -421,9 +421,10 @@ void WarpSynchronousCheck::reportWriteWrite(
               "which value remains is undefined")
         << Array;
   else
-    diag(Loc, "threads write different values to one element of '%0' with "
-              "no barrier in between; which value remains is undefined")
-        << Array;
+    diag(Loc, "threads write different values to %select{one element of "
+              "|}1'%0' with no barrier in between; which value remains is "
+              "undefined")
+        << Array << (Analysis::sharedScalar(Later.E) != nullptr);
   if (Other.E != Later.E)
     diag(SM.getExpansionLoc(Other.E->getBeginLoc()),
          "another thread writes the element here", DiagnosticIDs::Note);

@@ -27,8 +27,20 @@ __global__ void buildTable(float *table) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   table[i] = i * 0.25;
   // CHECK-MESSAGES-ALL: :[[@LINE-1]]:18: warning: double-precision literal '0.25'
-  // CHECK-NOTES-ALL: :[[@LINE-2]]:18: note: impact: low (rank 15/100): once per thread; kernel 'buildTable' is launched once, other kernels in host loops; a grid of 32 blocks
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:18: note: impact: low (rank 5/100): once per thread; kernel 'buildTable' is launched once, other kernels in host loops; a grid of 32 blocks
   // CHECK-FIXES-ALL: {{^}}  table[i] = i * 0.25f;{{$}}
+}
+
+// A one-shot setup kernel of one block whose loops do the setup work
+// (seeding clusters before the iterations): still cold.
+__global__ void seed(float *means, const float *data, int k, int d) {
+  for (int c = threadIdx.x; c < k; c += blockDim.x)
+    for (int j = 0; j < d; ++j)
+      means[c * d + j] = data[c * d + j] * 0.3;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:44: warning: double-precision literal '0.3'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:44: note: impact: low (rank 25/100): in a loop nest of depth 2; kernel 'seed' is launched once, other kernels in host loops; a grid of one block
+  // CHECK-FIXES-DEFAULT: {{^}}      means[c * d + j] = data[c * d + j] * 0.3;{{$}}
+  // CHECK-FIXES-ALL: {{^}}      means[c * d + j] = data[c * d + j] * 0.3f;{{$}}
 }
 
 // The hot kernel: launched in the host loop, the literal in its loop.
@@ -59,6 +71,7 @@ int main() {
   cudaMalloc(&v, n * sizeof(float));
   cudaMalloc(&table, 8192 * sizeof(float));
   buildTable<<<32, 256>>>(table);
+  seed<<<1, 256>>>(v, table, 16, 64);
   for (int it = 0; it < 100; ++it)
     step<<<256, 256>>>(v, table, n);
   cudaDeviceSynchronize();

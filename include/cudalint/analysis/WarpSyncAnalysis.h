@@ -69,7 +69,8 @@ struct Slot {
 };
 
 struct Access {
-  const ArraySubscriptExpr *E;
+  /// The subscript, or for a `__shared__` scalar the reference to it.
+  const Expr *E;
   const ValueDecl *Array;
   bool Write;
   IndexForm Idx;
@@ -295,6 +296,11 @@ public:
   /// never reassigned), \p VD otherwise.
   const ValueDecl *canonicalArray(const ValueDecl *D) const;
 
+  /// The integer variable \p Var that the init of \p For declares, and its
+  /// constant start value in (0, 4096].
+  std::optional<int64_t> loopStart(const ForStmt *For,
+                                   const VarDecl *&Var) const;
+
   /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
   /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
   bool halvingLoop(const ForStmt *For, const VarDecl *&Var,
@@ -329,6 +335,18 @@ public:
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder, const Expr *Stored = nullptr);
+
+  /// A `__shared__` scalar of arithmetic type (not volatile: spin flags),
+  /// which the analysis treats as an array of one element.
+  static const VarDecl *sharedScalar(const Expr *E);
+
+  /// Adds \p X, made where the walk is, to the current region (and, for
+  /// memory that other blocks may share, to the grid region).
+  void push(Access X);
+
+  /// An access to the shared scalar \p DRE names: element 0 of it.
+  void recordScalar(const DeclRefExpr *DRE, bool Write, const Guard &G,
+                    const Stmt *Holder, const Expr *Stored = nullptr);
 
   void walkSubscriptOperands(const ArraySubscriptExpr *ASE, const Guard &G,
                              const Stmt *Holder);
