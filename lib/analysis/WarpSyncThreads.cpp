@@ -68,14 +68,15 @@ std::optional<IndexForm> Analysis::parseIndex(const Expr *E) const {
   return IndexForm{B, false, Op == BO_Sub ? -*C : *C};
 }
 
-bool Analysis::threadDependent(const Expr *E) const {
+bool Analysis::threadDependent(const Expr *E, bool Shared) const {
   bool Dep = false;
   forEachDescendant(E, [&](const Stmt *S) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (OwnVars.count(DRE->getDecl()))
         Dep = true;
-      else if (VD && VD->isLocalVarDecl() && Varying.count(VD))
+      else if (VD && VD->isLocalVarDecl() && Varying.count(VD) &&
+               (Shared || !VD->hasAttr<CUDASharedAttr>()))
         Dep = true;
     } else if (isa<CallExpr>(S)) {
       std::optional<GroupQuery> Q = groupQueryCall(cast<CallExpr>(S));
@@ -98,8 +99,8 @@ bool Analysis::threadDependent(const Expr *E) const {
   return Dep;
 }
 
-bool Analysis::varyingExpr(const Expr *E, bool Builtins) const {
-  if (threadDependent(E))
+bool Analysis::varyingExpr(const Expr *E, bool Builtins, bool Shared) const {
+  if (threadDependent(E, Shared))
     return true;
   bool V = false;
   forEachDescendant(E, [&](const Stmt *S) {

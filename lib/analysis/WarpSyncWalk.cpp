@@ -143,23 +143,39 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
       GE.Conds.push_back({Cond, false});
     }
     SmallVector<Access, 8> Before(Current);
-    unsigned F0 = flushes();
+    unsigned F0 = flushes(), O0 = Order;
     setSlot(If->getThen(), SlotKind::IfThen, If, GT);
     walkStmt(If->getThen(), GT, If->getThen());
-    unsigned F1 = flushes();
+    unsigned F1 = flushes(), O1 = Order;
     setSlot(If->getElse(), SlotKind::IfElse, If, GE);
     walkStmt(If->getElse(), GE, If->getElse());
     // `if (c) __syncthreads();`: on the path without the barrier, the
     // accesses before the branch meet those after it.
-    if ((F1 != F0) != (flushes() != F1))
+    if ((F1 != F0) != (flushes() != F1)) {
+      // A shared flag holds one value for the block (threads that store
+      // different ones race, which is reported on its own).
+      bool Uniform = !varyingExpr(Cond, /*Builtins=*/true, /*Shared=*/false);
+      // The accesses after the barrier: of the then branch when it has it.
+      unsigned TailLo = F1 != F0 ? O0 : O1, TailHi = F1 != F0 ? O1 : Order;
+      if (Uniform)
+        for (Access &X : Current)
+          if (!X.PathOf && X.Order >= O0) {
+            X.PathOf = If;
+            X.PathAfterBarrier = X.Order >= TailLo && X.Order < TailHi;
+          }
       for (Access X : Before) {
         if (!X.Carried) {
           X.CarriedBy = If;
           X.CarriedThen = F1 != F0;
         }
+        if (Uniform && !X.PathOf) {
+          X.PathOf = If;
+          X.PathAfterBarrier = false;
+        }
         X.Carried = true;
         Current.push_back(X);
       }
+    }
     return;
   }
   const Expr *LoopCond = nullptr;
@@ -565,6 +581,9 @@ void Analysis::inlineCall(const CallExpr *Call, const Guard &G,
 }
 
 bool canMeet(const Access &W, const Access &R) {
+  if (W.PathOf && W.PathOf == R.PathOf &&
+      W.PathAfterBarrier != R.PathAfterBarrier)
+    return false;
   return W.Side || R.Side ? W.Side != R.Side : !(W.Carried && R.Carried);
 }
 

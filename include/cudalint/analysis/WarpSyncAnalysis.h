@@ -82,6 +82,13 @@ struct Access {
   /// The first such branch, and whether its barrier is on its true path.
   const clang::IfStmt *CarriedBy = nullptr;
   bool CarriedThen = false;
+  /// For a branch with a barrier on one path and a condition the same in
+  /// every thread (no thread index, no call: `if (len[0] == 0)` after a
+  /// barrier): the branch, and whether the access is on the path after
+  /// that barrier. Every thread takes the same path, so the accesses after
+  /// the barrier never meet those of the other path.
+  const clang::IfStmt *PathOf = nullptr;
+  bool PathAfterBarrier = false;
   /// The general analysis (WarpSyncGeneral.cpp): the array as declared
   /// (before canonicalArray), its subscripts outermost first, the loops
   /// walked once that enclose the access (innermost last), and the values
@@ -186,15 +193,18 @@ public:
 
   /// Whether \p E may differ between the threads of a block: it names the
   /// thread index or a local variable that may hold different values in
-  /// different threads.
-  bool threadDependent(const Expr *E) const;
+  /// different threads. \p Shared: a `__shared__` variable stored under a
+  /// thread-dependent condition counts (the guards treat such a flag as a
+  /// condition to evaluate); without it, it holds one value for the block.
+  bool threadDependent(const Expr *E, bool Shared = true) const;
 
   /// Whether \p E may have different values in different threads: it is
   /// thread-dependent or calls a function (which may return anything).
   /// \p Builtins: the getters behind blockIdx, blockDim and gridDim (the
   /// same in every thread of a block; threadIdx is thread-dependent) do
   /// not count as calls.
-  bool varyingExpr(const Expr *E, bool Builtins = false) const;
+  bool varyingExpr(const Expr *E, bool Builtins = false,
+                   bool Shared = true) const;
 
   /// Finds the locals of \p FD that may hold different values in different
   /// threads: initialised or assigned from a varying value, or under a
