@@ -106,11 +106,48 @@ void DivergentBarrierCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       callExpr(callee(functionDecl(hasAnyName(
                    "__syncthreads", "__syncthreads_count", "__syncthreads_and",
-                   "__syncthreads_or", "__syncwarp"))),
+                   "__syncthreads_or", "__syncwarp", "sync"))),
                unless(isExpansionInSystemHeader()))
           .bind("barrier"),
       this);
 }
+
+namespace {
+
+/// The group a cooperative_groups `sync` waits for: `block.sync()`,
+/// `cg::sync(block)`, `this_grid().sync()`; a thread_block or a grid_group
+/// (whose sync starts with the block's barrier), not a tile.
+const CXXRecordDecl *syncedGroup(const CallExpr &Call) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getIdentifier() || FD->getName() != "sync")
+    return nullptr;
+  bool InCG = false;
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      InCG |= NS->getName() == "cooperative_groups";
+  if (!InCG)
+    return nullptr;
+  // `block.sync()` (a static member in CUDA's headers, so a plain call of
+  // a member expression), `grid.sync()`, `cg::sync(block)`.
+  const Expr *Group = nullptr;
+  if (const auto *ME =
+          dyn_cast<MemberExpr>(Call.getCallee()->IgnoreParenImpCasts()))
+    Group = ME->getBase();
+  else if (Call.getNumArgs() == 1)
+    Group = Call.getArg(0);
+  // The group as declared, before a conversion to its base thread_group.
+  const CXXRecordDecl *RD = Group ? Group->IgnoreParenImpCasts()
+                                        ->getType()
+                                        .getNonReferenceType()
+                                        ->getAsCXXRecordDecl()
+                                  : nullptr;
+  if (!RD || !RD->getIdentifier() ||
+      (RD->getName() != "thread_block" && RD->getName() != "grid_group"))
+    return nullptr;
+  return RD;
+}
+
+} // namespace
 
 void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("barrier");
@@ -119,7 +156,17 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   if (!FD || !isDeviceFunction(FD) || !FD->hasBody() || hasInstantiations(FD))
     return;
   const FunctionDecl *Callee = Call->getDirectCallee();
-  bool IsWarp = Callee->getName() == "__syncwarp";
+  // A cooperative-groups sync is named as written (`block.sync()`).
+  std::string Name = Callee->getName().str();
+  if (Name == "sync") {
+    if (!syncedGroup(*Call))
+      return;
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(Call->getSourceRange()),
+        Ctx.getSourceManager(), Ctx.getLangOpts());
+    Name = Text.empty() || Text.size() > 40 ? "sync" : Text.str();
+  }
+  bool IsWarp = Name == "__syncwarp";
   if (IsWarp && !isFullWarpMask(*Call, Ctx))
     return;
 
@@ -160,22 +207,23 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   if (Exited && isa<ReturnStmt>(Div.Cause)) {
     diag(Call->getBeginLoc(),
-         "%0 is not reached by the threads that returned before it; exited "
+         "'%0' is not reached by the threads that returned before it; exited "
          "threads do not hold up the barrier, but the CUDA programming "
          "guide asks every thread of the block to reach a barrier in "
          "conditional code")
-        << Callee;
+        << Name;
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier", DiagnosticIDs::Note);
     return;
   }
   if (Exited) {
-    diag(Call->getBeginLoc(),
-         "%0 is not reached by the threads that skip it and run to the end of "
-         "the kernel; exited threads do not hold up the barrier, but the CUDA "
-         "programming guide asks every thread of the block to reach a "
-         "barrier in conditional code")
-        << Callee;
+    diag(
+        Call->getBeginLoc(),
+        "'%0' is not reached by the threads that skip it and run to the end of "
+        "the kernel; exited threads do not hold up the barrier, but the CUDA "
+        "programming guide asks every thread of the block to reach a "
+        "barrier in conditional code")
+        << Name;
     diag(Div.Cause->getBeginLoc(),
          "the threads this condition keeps from the barrier reach no other "
          "barrier before they exit",
@@ -238,14 +286,14 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       // less than a barrier that diverges whatever the input.
       diagCapped(
           Call->getBeginLoc(),
-          "%0 is reached by every thread of the %select{block|warp}1 only if "
+          "'%0' is reached by every thread of the %select{block|warp}1 only if "
           "'%2' is a multiple of the loop's step %3; otherwise only some "
           "threads run the last iteration, and a barrier that not every "
           "thread reaches is undefined behaviour and can hang",
           /*MaxRank=*/25,
           "the barrier diverges only if the loop's bound is not a multiple "
           "of its step")
-          << Callee << IsWarp << Text(Bound) << StepText;
+          << Name << IsWarp << Text(Bound) << StepText;
       diag(Loop->getCond()->getBeginLoc(),
            "the threads run this loop equally often only when its bound is a "
            "multiple of its step",
@@ -266,7 +314,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   bool PairedWithExit = !IsWarp && Div.EarlyExit && EndExits &&
                         Div.OtherBarrier &&
                         !isInsideLoop(Ctx, Div.OtherBarrier, FD->getBody());
-  Pendings.push_back({Call, Callee, IsWarp, Div, PairedWithExit});
+  Pendings.push_back({Call, Name, IsWarp, Div, PairedWithExit});
 }
 
 void DivergentBarrierCheck::onEndOfTranslationUnit() {
@@ -280,11 +328,11 @@ void DivergentBarrierCheck::onEndOfTranslationUnit() {
     if (P.PairedWithExit) {
       if (ReportExitedThreads) {
         diag(P.Call->getBeginLoc(),
-             "%0 pairs with another barrier that the returning threads wait "
+             "'%0' pairs with another barrier that the returning threads wait "
              "at before they exit; both are barrier 0, so this cannot hang, "
              "but the CUDA programming guide asks every thread of the block "
              "to reach the same barrier")
-            << P.Callee;
+            << P.Name;
         diag(P.Div.Cause->getBeginLoc(),
              "some threads return here, after waiting at another barrier in "
              "its place",
@@ -312,10 +360,10 @@ void DivergentBarrierCheck::report(const Pending &P) {
   const CallExpr *Call = P.Call;
   const ThreadDependence::Divergence &Div = P.Div;
   diag(Call->getBeginLoc(),
-       "%0 is reached by only some threads of the %select{block|warp}1; a "
+       "'%0' is reached by only some threads of the %select{block|warp}1; a "
        "barrier that not every thread reaches is undefined behaviour and can "
        "hang")
-      << P.Callee << P.IsWarp;
+      << P.Name << P.IsWarp;
   if (Div.OtherBarrier) {
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier, after waiting at "

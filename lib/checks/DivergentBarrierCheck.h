@@ -35,7 +35,7 @@ private:
   /// translation unit, when every pairing of barriers is known.
   struct Pending {
     const CallExpr *Call;
-    const FunctionDecl *Callee;
+    std::string Name; ///< The barrier as the messages name it.
     bool IsWarp;
     ThreadDependence::Divergence Div;
     /// The returning threads wait at Div.OtherBarrier once and then exit:
