@@ -234,6 +234,14 @@ unsigned
 Analysis::singleCondition(const Expr *C,
                           SmallVectorImpl<const Expr *> &Uniform) const {
   C = stripCasts(C);
+  // `c ? 1 : 0`: the condition c.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(C)) {
+    std::optional<int64_t> T = constant(CO->getTrueExpr()),
+                           F = constant(CO->getFalseExpr());
+    return T && F && *T != 0 && *F == 0
+               ? singleCondition(CO->getCond(), Uniform)
+               : 0;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(C);
   if (BO && BO->getOpcode() == BO_LAnd) {
     unsigned S = singleCondition(BO->getLHS(), Uniform) |
@@ -287,11 +295,15 @@ Analysis::singleCondition(const Expr *C,
   if (BO && BO->getOpcode() == BO_EQ) {
     if (ticketCompare(BO))
       return SingleThread | SingleBlock;
-    // `threadIdx.x == U` with U the same in every thread of the block.
+    // `threadIdx.x + c == U` with U the same in every thread of the block.
+    auto isTid = [&](const Expr *E) {
+      std::optional<IndexForm> I = parseIndex(E);
+      return I && I->B == Base::Tid && !I->Xor;
+    };
     const Expr *L = BO->getLHS(), *R = BO->getRHS();
-    if (baseOf(L) != Base::Tid)
+    if (!isTid(L))
       std::swap(L, R);
-    if (baseOf(L) == Base::Tid && !threadDependent(R) && !constant(R)) {
+    if (isTid(L) && !threadDependent(R) && !constant(R)) {
       Uniform.push_back(R);
       return SingleThread;
     }
@@ -305,6 +317,12 @@ Analysis::singleCondition(const Expr *C,
   if (!VD || isa<ParmVarDecl>(VD) || !Fn || !Fn->getBody() ||
       !(VD->hasLocalStorage() || VD->hasAttr<CUDASharedAttr>()))
     return 0;
+  // A local set once from such a condition (`int last = (tid + 1 == n) ?
+  // 1 : 0;`, SHOC's top_scan).
+  if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+      VD->getInit() && !Reassigned.count(VD))
+    if (unsigned S = singleCondition(VD->getInit(), Uniform))
+      return S;
   auto isFalse = [&](const Expr *E) {
     std::optional<int64_t> V = constant(E);
     return V && *V == 0;

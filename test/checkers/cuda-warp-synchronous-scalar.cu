@@ -112,7 +112,45 @@ __global__ void spinFlag(int *out) {
   out[threadIdx.x] = flag;
 }
 
+// The last thread carries a running seed between the digits (SHOC's
+// top_scan): one thread, chosen through a local flag, updates it.
+__global__ void lastThreadSeed(const int *in, int *out, int n) {
+  __shared__ int seed;
+  if (threadIdx.x == 0)
+    seed = 0;
+  __syncthreads();
+  int last = (threadIdx.x + 1 == n) ? 1 : 0;
+  for (int d = 0; d < 16; ++d) {
+    int v = in[d * n + threadIdx.x];
+    out[d * n + threadIdx.x] = v + seed;
+    __syncthreads();
+    if (last)
+      seed += v;
+    __syncthreads();
+  }
+}
+
+// Two threads pass the flag: their read-modify-writes race.
+__global__ void lastTwoSeed(const int *in, int *out, int n) {
+  __shared__ int seed;
+  if (threadIdx.x == 0)
+    seed = 0;
+  __syncthreads();
+  int last = threadIdx.x + 2 >= n;
+  int v = in[threadIdx.x];
+  if (last)
+    seed += v;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: threads of different warps communicate through 'seed' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE-2]]:5: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: for example, thread 0 reads 'seed', which thread 32 writes (in blocks of 256 threads, as launched here)
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: no automatic fix: the statements involved cannot be rewritten in place (macros or statement forms the rewrite does not handle)
+  __syncthreads();
+  out[threadIdx.x] = seed;
+}
+
 void launch(const float *a, float *b, const int *c, int *d, int n) {
+  lastThreadSeed<<<1, 256>>>(c, d, n);
+  lastTwoSeed<<<1, 256>>>(c, d, n);
   publishNoBarrier<<<64, 256>>>(a, b);
   loopNoTrailingBarrier<<<64, 256>>>(a, b, n);
   everyThreadWrites<<<64, 256>>>(d);
