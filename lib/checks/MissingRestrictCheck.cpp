@@ -362,12 +362,14 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
   // fixed kernel still compiles, and so do the parameters of the device
   // functions it is passed to, where that is safe.
   SmallVector<const ParmVarDecl *, 2> Constified;
+  bool LocalsConstified = false;
   if (NeedConst && WhyNot.empty() &&
       !(UseLdg && !IsAliased && !Info.InTemplate)) {
     if (!Info.ConstBlocker.empty())
       WhyNot = Info.ConstBlocker;
     if (WhyNot.empty())
       constifyLocals(Info.NonConstLocals, Fixes, Done, WhyNot);
+    LocalsConstified = WhyNot.empty();
     for (const ReadOnlyResult::Callee &C : Info.NonConstCallees) {
       if (!WhyNot.empty())
         break;
@@ -516,6 +518,14 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
         << (!WhyNot.empty() || !NeedRestrict) << Pattern->getName()
         << DeclaredElsewhere;
   }
+  // What the fix changes beyond the parameter, so that a reader of the
+  // finding sees why the fixed kernel still compiles.
+  if (WhyNot.empty() && LocalsConstified)
+    for (const VarDecl *L : Info.NonConstLocals)
+      diag(L->getLocation(),
+           "'const' added to local pointer '%0' too, which holds '%1'",
+           DiagnosticIDs::Note)
+          << L->getName() << PP->getName();
   if (WhyNot.empty())
     for (const ParmVarDecl *CP : Constified)
       diag(CP->getLocation(),
