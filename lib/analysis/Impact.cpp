@@ -6,6 +6,7 @@
 
 #include "cudalint/analysis/Impact.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/GridStrideLoops.h"
 #include "cudalint/analysis/KernelLaunches.h"
 #include "cudalint/analysis/LaneGuards.h"
 #include "cudalint/analysis/ThreadIndex.h"
@@ -65,18 +66,44 @@ uint64_t times(uint64_t A, uint64_t B) {
 
 /// The largest multiplier (product of the weights of the enclosing loops)
 /// of any statement of \p S that does work.
+/// \p Once: grid-stride loops that run at most once per thread.
 void hottest(const Stmt *S, uint64_t M, ThreadIndexAnalysis *TIA,
-             uint64_t &Max) {
+             const llvm::SmallPtrSetImpl<const Stmt *> &Once, uint64_t &Max) {
   if (!S)
     return;
   if (!isa<CompoundStmt, NullStmt>(S))
     Max = std::max(Max, M);
   if (isa<Expr>(S) && !isa<LambdaExpr, StmtExpr>(S))
     return; // Expressions hold no loops.
-  bool Loop = isLoop(S);
+  bool Loop = isLoop(S) && !Once.count(S);
   uint64_t W = Loop ? weight(S, TIA) : 1;
   for (const Stmt *C : S->children())
-    hottest(C, Loop && repeats(S, C) ? times(M, W) : M, TIA, Max);
+    hottest(C, Loop && repeats(S, C) ? times(M, W) : M, TIA, Once, Max);
+}
+
+/// Whether \p S names gridDim: only then can it hold a grid-stride loop
+/// (the launches are read only for such kernels).
+bool gridStrideCandidate(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<IndexSymbol> Sym = ThreadIndexAnalysis::builtinSymbol(E);
+        Sym && Sym->Kind == IndexSymbol::GridDim)
+      return true;
+  return llvm::any_of(S->children(), gridStrideCandidate);
+}
+
+/// The grid-stride loops of \p FD that every launch makes run at most once
+/// per thread (GridStrideLoops.h).
+void collectOnceLoops(ASTContext &Ctx, const FunctionDecl &FD, const Stmt *S,
+                      llvm::SmallPtrSetImpl<const Stmt *> &Once) {
+  if (!S)
+    return;
+  if (const auto *For = dyn_cast<ForStmt>(S);
+      For && runsOncePerThread(Ctx, FD, *For))
+    Once.insert(For);
+  for (const Stmt *C : S->children())
+    collectOnceLoops(Ctx, FD, C, Once);
 }
 
 void collectFunctions(const DeclContext *DC, const SourceManager &SM,
@@ -251,9 +278,17 @@ uint64_t ImpactModel::hottestMultiplier(const FunctionDecl *FD) {
     return It->second;
   ThreadIndexAnalysis TIA(Ctx, FD);
   uint64_t Max = 1;
-  hottest(FD->getBody(), 1, &TIA, Max);
+  hottest(FD->getBody(), 1, &TIA, onceLoops(FD), Max);
   Hottest[FD] = Max;
   return Max;
+}
+
+const llvm::SmallPtrSetImpl<const Stmt *> &
+ImpactModel::onceLoops(const FunctionDecl *FD) {
+  auto [It, New] = OnceLoops.try_emplace(FD);
+  if (New && isKernel(FD) && gridStrideCandidate(FD->getBody()))
+    collectOnceLoops(Ctx, *FD, FD->getBody(), It->second);
+  return It->second;
 }
 
 Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
@@ -304,8 +339,12 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
   unsigned Loops = 0;
   uint64_t M = 1;
   std::optional<uint64_t> Trips = 1;
+  // A grid-stride loop that the launches cover runs once per thread.
+  bool Covered = false;
   for (size_t K = 0; K + 1 < Path.size(); ++K)
-    if (isLoop(Path[K]) && repeats(Path[K], Path[K + 1])) {
+    if (isLoop(Path[K]) && onceLoops(FD).count(Path[K]))
+      Covered = true;
+    else if (isLoop(Path[K]) && repeats(Path[K], Path[K + 1])) {
       ++Loops;
       M = times(M, weight(Path[K], &TIA));
       std::optional<uint64_t> N = tripCount(Path[K], &TIA);
@@ -319,7 +358,9 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
     Rank -= 25;
     Where = "once per thread, outside the loops of " + What;
   } else if (Loops == 0) {
-    Where = "once per thread";
+    Where = Covered ? "once per thread (a grid-stride loop that every launch's "
+                      "grid covers)"
+                    : "once per thread";
   } else if (times(M, UnknownTrips) <= Hot) {
     Rank -= 15;
     Where = "in a loop outside the hottest loop nest of " + What;

@@ -94,6 +94,15 @@ bool writesOf(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
     if (const auto *Cast = Ps[0].get<ImplicitCastExpr>();
         Cast && Cast->getCastKind() == CK_LValueToRValue)
       continue;
+    // A copy (`dim3 g` passed to a launch): through a conversion to const.
+    DynTypedNodeList Up = Ps;
+    if (const auto *Cast = Up[0].get<ImplicitCastExpr>();
+        Cast && Cast->getCastKind() == CK_NoOp &&
+        Cast->getType().isConstQualified())
+      Up = Ctx.getParents(*Cast);
+    if (const auto *CE = Up.empty() ? nullptr : Up[0].get<CXXConstructExpr>();
+        CE && CE->getConstructor()->isCopyConstructor())
+      continue;
     const auto *BO = Ps[0].get<BinaryOperator>();
     if (BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == DRE) {
       Writes.push_back(BO);
@@ -226,6 +235,161 @@ bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,
   return false;
 }
 
+/// Whether \p A and \p B are the same expression, or equal constants.
+bool same(ASTContext &Ctx, const Expr *A, const Expr *B) {
+  if (!A || !B || A->isValueDependent() || B->isValueDependent())
+    return false;
+  std::optional<llvm::APSInt> CA = A->getIntegerConstantExpr(Ctx),
+                              CB = B->getIntegerConstantExpr(Ctx);
+  if (CA || CB)
+    return CA && CB && llvm::APSInt::isSameValue(*CA, *CB);
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, Ctx, /*Canonical=*/true);
+  B->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+/// \p E without parentheses, casts and `dim3(x)` (its x), and for a local
+/// of \p Caller that is never written after its initialiser, that
+/// initialiser.
+const Expr *strip(ASTContext &Ctx, const Expr *E, const FunctionDecl *Caller,
+                  unsigned Depth = 0) {
+  while (E && Depth < 8) {
+    ++Depth;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXRecordDecl *RD = CE->getType()->getAsCXXRecordDecl();
+      if (!RD || !RD->getIdentifier() || CE->getNumArgs() == 0 ||
+          (RD->getName() != "dim3" && RD->getName() != "uint3"))
+        return E;
+      // A copy of a dim3 is the dim3.
+      E = CE->getArg(0);
+      continue;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    llvm::SmallVector<const BinaryOperator *, 2> Writes;
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
+        V->getType()->isReferenceType() || !Caller || !Caller->getBody() ||
+        !writesOf(Ctx, Caller->getBody(), V, Writes) || !Writes.empty())
+      return E;
+    E = V->getInit();
+  }
+  return E;
+}
+
+/// \p E as a sum of terms: each with its sign.
+void terms(const Expr *E, bool Neg,
+           llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
+    terms(BO->getLHS(), Neg, Out);
+    terms(BO->getRHS(), BO->getOpcode() == BO_Sub ? !Neg : Neg, Out);
+    return;
+  }
+  Out.push_back({E, Neg});
+}
+
+/// Whether \p G blocks of \p B threads are at least \p A threads: G is
+/// ceil(A / B) in one of its usual spellings, or all three are constants.
+bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
+            const FunctionDecl *Caller) {
+  G = strip(Ctx, G, Caller);
+  B = strip(Ctx, B, Caller);
+  A = strip(Ctx, A, Caller);
+  if (!G || !B || !A || G->isValueDependent() || B->isValueDependent() ||
+      A->isValueDependent())
+    return false;
+  std::optional<llvm::APSInt> CG = G->getIntegerConstantExpr(Ctx),
+                              CB = B->getIntegerConstantExpr(Ctx),
+                              CA = A->getIntegerConstantExpr(Ctx);
+  if (CG && CB && CA)
+    return CG->getExtValue() * CB->getExtValue() >= CA->getExtValue();
+  auto isA = [&](const Expr *E) { return same(Ctx, strip(Ctx, E, Caller), A); };
+  auto isB = [&](const Expr *E) { return same(Ctx, strip(Ctx, E, Caller), B); };
+  // `div_up(A, B)`, `ceil(A / (float)B)`.
+  if (const auto *Call = dyn_cast<CallExpr>(G)) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    std::string Name =
+        F && F->getIdentifier() ? F->getName().lower() : std::string();
+    if (Call->getNumArgs() == 2 && isA(Call->getArg(0)) &&
+        isB(Call->getArg(1)) &&
+        (Name.find("ceil") != std::string::npos ||
+         (Name.find("div") != std::string::npos &&
+          Name.find("up") != std::string::npos)))
+      return true;
+    if (Call->getNumArgs() == 1 && (Name == "ceil" || Name == "ceilf"))
+      if (const auto *D =
+              dyn_cast<BinaryOperator>(strip(Ctx, Call->getArg(0), Caller));
+          D && D->getOpcode() == BO_Div)
+        return isA(D->getLHS()) && isB(D->getRHS());
+    return false;
+  }
+  // `(A + K) / B + C` (C blocks more, maybe none) covers A when
+  // K + C * B >= B - 1: `(A + B - 1) / B`, `(A - 1) / B + 1`.
+  auto divCovers = [&](const Expr *E, int64_t C) {
+    const auto *Div = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!Div || Div->getOpcode() != BO_Div || !isB(Div->getRHS()))
+      return false;
+    llvm::SmallVector<std::pair<const Expr *, bool>, 4> Ts;
+    terms(Div->getLHS(), false, Ts);
+    bool HasA = false;
+    int64_t Bs = C, K = 0;
+    for (const auto &[T, Neg] : Ts) {
+      std::optional<llvm::APSInt> CT =
+          T->isValueDependent() ? std::nullopt : T->getIntegerConstantExpr(Ctx);
+      if (!HasA && !Neg && isA(T))
+        HasA = true;
+      else if (CT)
+        K += Neg ? -CT->getExtValue() : CT->getExtValue();
+      else if (!Neg && isB(T))
+        ++Bs;
+      else
+        return false;
+    }
+    if (!HasA)
+      return false;
+    if (CB)
+      return K + Bs * CB->getExtValue() >= CB->getExtValue() - 1;
+    return Bs >= 1 && K >= -1;
+  };
+  if (divCovers(G, 0))
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(G);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_Add)
+    for (auto [Q, X] : {std::pair(BO->getLHS(), BO->getRHS()),
+                        std::pair(BO->getRHS(), BO->getLHS())})
+      if (std::optional<llvm::APSInt> C = X->isValueDependent()
+                                              ? std::nullopt
+                                              : X->getIntegerConstantExpr(Ctx);
+          C && divCovers(Q, C->getExtValue()))
+        return true;
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // `A / B + X` with X one of `A % B != 0`, `A % B ? 1 : 0`, `A % B > 0`.
+  const Expr *Q = BO->getLHS()->IgnoreParenImpCasts(),
+             *X = BO->getRHS()->IgnoreParenImpCasts();
+  const auto *Div = dyn_cast<BinaryOperator>(Q);
+  if (!Div || Div->getOpcode() != BO_Div || !isA(Div->getLHS()) ||
+      !isB(Div->getRHS()))
+    return false;
+  if (const auto *CO = dyn_cast<ConditionalOperator>(X))
+    X = CO->getCond()->IgnoreParenImpCasts();
+  if (const auto *Cmp = dyn_cast<BinaryOperator>(X);
+      Cmp && (Cmp->getOpcode() == BO_NE || Cmp->getOpcode() == BO_GT))
+    X = Cmp->getLHS()->IgnoreParenImpCasts();
+  const auto *Rem = dyn_cast<BinaryOperator>(X);
+  return Rem && Rem->getOpcode() == BO_Rem && isA(Rem->getLHS()) &&
+         isB(Rem->getRHS());
+}
+
 } // namespace
 
 bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
@@ -245,6 +409,28 @@ bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
     if (Index >= Launch->getNumArgs() ||
         !multipleOf(Ctx, Launch->getArg(Index), Step, Caller, Launch, 0))
       return false;
+  return true;
+}
+
+bool everyLaunchCoversParam(ASTContext &Ctx, const FunctionDecl &Kernel,
+                            const ParmVarDecl &Param) {
+  if (!Kernel.getBody())
+    return false;
+  unsigned Index = Param.getFunctionScopeIndex();
+  llvm::SmallVector<const BinaryOperator *, 2> Writes;
+  if (!writesOf(Ctx, Kernel.getBody(), &Param, Writes) || !Writes.empty())
+    return false;
+  Finder F(Kernel);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (F.Launches.empty() || F.Refs.size() != F.LaunchRefs.size())
+    return false;
+  for (const auto &[Launch, Caller] : F.Launches) {
+    const CallExpr *Config = Launch->getConfig();
+    if (Index >= Launch->getNumArgs() || !Config || Config->getNumArgs() < 2 ||
+        !covers(Ctx, Config->getArg(0), Config->getArg(1),
+                Launch->getArg(Index), Caller))
+      return false;
+  }
   return true;
 }
 

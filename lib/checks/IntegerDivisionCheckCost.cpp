@@ -12,6 +12,7 @@
 
 #include "IntegerDivisionCost.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/GridStrideLoops.h"
 #include "cudalint/analysis/ThreadIndex.h"
 #include "cudalint/analysis/ValueRange.h"
 #include "clang/AST/ASTContext.h"
@@ -37,6 +38,14 @@ namespace {
 /// (a loop's initialiser is not repeated), asked from the innermost out.
 bool someLoopAround(ASTContext &Ctx, const Stmt *S,
                     llvm::function_ref<bool(const Stmt *)> Pred) {
+  // A grid-stride loop that every launch's grid covers runs its body once
+  // per thread: not a loop here (GridStrideLoops.h).
+  const FunctionDecl *FD = nullptr;
+  auto Once = [&](const ForStmt *FS) {
+    if (!FD)
+      FD = enclosingFunction(Ctx, *S);
+    return FD && isKernel(FD) && runsOncePerThread(Ctx, *FD, *FS);
+  };
   DynTypedNode Cur = DynTypedNode::create(*S);
   while (true) {
     DynTypedNodeList Parents = Ctx.getParents(Cur);
@@ -47,7 +56,7 @@ bool someLoopAround(ASTContext &Ctx, const Stmt *S,
       return false;
     const Stmt *Loop = nullptr;
     if (const auto *FS = P.get<ForStmt>()) {
-      if (FS->getInit() != Cur.get<Stmt>())
+      if (FS->getInit() != Cur.get<Stmt>() && !Once(FS))
         Loop = FS;
     } else if (P.get<WhileStmt>() || P.get<DoStmt>() ||
                P.get<CXXForRangeStmt>()) {

@@ -23,6 +23,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <memory>
 #include <optional>
@@ -70,11 +71,15 @@ private:
   Impact estimateHost(const FunctionDecl *FD,
                       llvm::ArrayRef<const Stmt *> Path);
   uint64_t hottestMultiplier(const FunctionDecl *FD);
+  /// The grid-stride loops of \p FD that run at most once per thread.
+  const llvm::SmallPtrSetImpl<const Stmt *> &onceLoops(const FunctionDecl *FD);
 
   ASTContext &Ctx;
   std::unique_ptr<KernelLaunches> Launches;
   std::vector<FunctionRange> Functions;
   llvm::DenseMap<const FunctionDecl *, uint64_t> Hottest;
+  llvm::DenseMap<const FunctionDecl *, llvm::SmallPtrSet<const Stmt *, 2>>
+      OnceLoops;
 };
 
 /// The model of the translation unit of \p Ctx, shared by every check of

@@ -27,6 +27,15 @@ namespace clang::tidy::cuda {
 bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
                                const ParmVarDecl &Param, int64_t Step);
 
+/// Whether every launch of \p Kernel (at least one, only `<<<...>>>`
+/// launches, its name used nowhere else) runs at least as many threads in
+/// x as the value it passes for \p Param: a grid of ceil(A / B) blocks of B
+/// threads, A the argument (`(A + B - 1) / B`, `(A - 1) / B + 1`, `A / B +
+/// (A % B != 0)`, `ceil(A / (float)B)`, a call of a `div_up`-like helper,
+/// through locals and `dim3` that are never reassigned), or constants.
+bool everyLaunchCoversParam(ASTContext &Ctx, const FunctionDecl &Kernel,
+                            const ParmVarDecl &Param);
+
 } // namespace clang::tidy::cuda
 
 #endif // CUDA_LINT_LAUNCHARGUMENTS_H

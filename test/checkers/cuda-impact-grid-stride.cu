@@ -1,0 +1,74 @@
+// RUN: %check_cuda_lint -check-suffixes=ALL %s cuda-double-promotion %t-all -- --min-impact=low
+// RUN: %check_cuda_lint -check-suffixes=DIV %s cuda-integer-division %t-div -- --min-impact=low
+
+// A grid-stride loop whose every launch gives a grid of ceil(n / B) blocks of
+// B threads runs its body once per thread at most: code in it is ranked as
+// once-per-thread code, not as loop code (the sealed audit found integer
+// divisions and loads in such loops ranked as hot). A loop whose grid may be
+// smaller than its range (a capped or constant grid) stays a loop.
+
+#include <cuda_runtime.h>
+
+__global__ void covered(float *v, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    v[i] = v[i] * 0.1;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.1'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: high (rank 65/100): once per thread (a grid-stride loop that every launch's grid covers); kernel 'covered' is launched in a host loop
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.1f;{{$}}
+}
+
+__global__ void coveredLocal(float *v, int n) {
+  int idx = threadIdx.x + blockIdx.x * blockDim.x;
+  int stride = gridDim.x * blockDim.x;
+  for (int i = idx; i < n; i += stride)
+    v[i] = v[i] * 0.2;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.2'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: high (rank 65/100): once per thread (a grid-stride loop that every launch's grid covers); kernel 'coveredLocal' is launched in a host loop
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.2f;{{$}}
+}
+
+__global__ void capped(float *v, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    v[i] = v[i] * 0.3;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.3'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: high (rank 80/100): in a loop; kernel 'capped' is launched in a host loop
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.3f;{{$}}
+}
+
+// cuda-integer-division reports divisions in loops: in a covered
+// grid-stride loop the division runs once per thread, and is not reported.
+__global__ void rowsCovered(int *row, int n, int width) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    row[i] = i / width;
+}
+
+__global__ void rowsCapped(int *row, int n, int width) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    row[i] = i / width;
+  // CHECK-MESSAGES-DIV: :[[@LINE-1]]:16: warning: integer division by 'width', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+}
+
+static int divUp(int a, int b) { return (a + b - 1) / b; }
+
+int main() {
+  const int n = 1 << 20;
+  float *v;
+  cudaMalloc(&v, n * sizeof(float));
+  int blocks = (n + 255) / 256;
+  dim3 grid((n - 1) / 128 + 1);
+  for (int it = 0; it < 100; ++it) {
+    covered<<<blocks, 256>>>(v, n);
+    covered<<<divUp(n, 512), 512>>>(v, n);
+    coveredLocal<<<grid, 128>>>(v, n);
+    capped<<<(n + 255) / 256 > 1024 ? 1024 : (n + 255) / 256, 256>>>(v, n);
+    rowsCovered<<<n / 256 + (n % 256 != 0), 256>>>((int *)v, n, 1000);
+    rowsCapped<<<1024, 256>>>((int *)v, n, 1000);
+  }
+  cudaDeviceSynchronize();
+  cudaFree(v);
+  return 0;
+}
