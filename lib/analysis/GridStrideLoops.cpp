@@ -5,6 +5,7 @@
 #include "cudalint/analysis/ThreadIndex.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::cuda {
 
@@ -127,10 +128,44 @@ const ParmVarDecl *gridStrideBound(const FunctionDecl &Kernel,
   return assigned(Loop.getBody(), I) ? nullptr : P;
 }
 
+namespace {
+
+/// The answers for the translation unit being analysed: reading the
+/// launches walks the whole unit, and the checks ask again for every
+/// division and load in a loop. One per thread (cuda-clangd analyses files
+/// on several), cleared with the impact model at each unit.
+struct Answers {
+  const ASTContext *Ctx = nullptr;
+  llvm::DenseMap<std::pair<const FunctionDecl *, const ParmVarDecl *>, bool>
+      Covers;
+};
+
+Answers &answers() {
+  static thread_local Answers A;
+  return A;
+}
+
+} // namespace
+
+void resetGridStrideLoops() {
+  answers().Covers.clear();
+  answers().Ctx = nullptr;
+}
+
 bool runsOncePerThread(ASTContext &Ctx, const FunctionDecl &Kernel,
                        const ForStmt &Loop) {
   const ParmVarDecl *N = gridStrideBound(Kernel, Loop);
-  return N && everyLaunchCoversParam(Ctx, Kernel, *N);
+  if (!N)
+    return false;
+  Answers &A = answers();
+  if (A.Ctx != &Ctx) {
+    A.Covers.clear();
+    A.Ctx = &Ctx;
+  }
+  auto [It, New] = A.Covers.try_emplace({&Kernel, N}, false);
+  if (New)
+    It->second = everyLaunchCoversParam(Ctx, Kernel, *N);
+  return It->second;
 }
 
 } // namespace clang::tidy::cuda

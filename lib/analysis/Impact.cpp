@@ -438,7 +438,10 @@ ImpactModel &impactModelFor(ASTContext &Ctx) {
   return *M;
 }
 
-void resetImpactModel() { sharedModel().reset(); }
+void resetImpactModel() {
+  sharedModel().reset();
+  resetGridStrideLoops();
+}
 
 static std::optional<Impact::Level> MinImpactOverride;
 

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingRestrictBenefit.h"
+#include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/GridStrideLoops.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMapContext.h"
@@ -25,6 +27,8 @@ namespace {
 struct Access {
   unsigned Offset;
   llvm::SmallVector<const Stmt *, 4> Loops;
+  /// In a grid-stride loop that runs once per thread.
+  bool Covered = false;
 };
 
 /// The variable an address is computed from: `p` of `p[i]`, `p + i`,
@@ -80,7 +84,9 @@ bool mayAliasGlobal(const Expr *LHS) {
 /// loops.
 class Walker {
 public:
-  Walker(const SourceManager &SM, llvm::ArrayRef<const Expr *> Loads) : SM(SM) {
+  Walker(ASTContext &Ctx, const FunctionDecl &FD,
+         llvm::ArrayRef<const Expr *> Loads)
+      : Ctx(Ctx), FD(FD), SM(Ctx.getSourceManager()) {
     for (const Expr *L : Loads)
       LoadSet.insert(L->IgnoreParens());
   }
@@ -88,9 +94,14 @@ public:
   void walk(const Stmt *S) {
     if (!S)
       return;
-    bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    // A grid-stride loop that every launch's grid covers runs once per
+    // thread: straight-line code (GridStrideLoops.h).
+    bool Once = isa<ForStmt>(S) && isKernel(&FD) &&
+                runsOncePerThread(Ctx, FD, *cast<ForStmt>(S));
+    bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) && !Once;
     if (IsLoop)
       Loops.push_back(S);
+    Covered += Once;
     if (const auto *E = dyn_cast<Expr>(S)) {
       if (LoadSet.contains(E->IgnoreParens()))
         record(Loads, E);
@@ -111,6 +122,7 @@ public:
       walk(C);
     if (IsLoop)
       Loops.pop_back();
+    Covered -= Once;
   }
 
   llvm::SmallVector<Access, 8> Loads, Stores;
@@ -127,11 +139,15 @@ private:
     SourceLocation Loc = AtEnd ? E->getEndLoc() : E->getBeginLoc();
     To.push_back({SM.getFileOffset(SM.getExpansionLoc(Loc)), {}});
     To.back().Loops.assign(Loops.begin(), Loops.end());
+    To.back().Covered = Covered != 0;
   }
 
+  ASTContext &Ctx;
+  const FunctionDecl &FD;
   const SourceManager &SM;
   llvm::SmallPtrSet<const Expr *, 16> LoadSet;
   llvm::SmallVector<const Stmt *, 4> Loops;
+  unsigned Covered = 0;
 };
 
 /// The compute capability of the device compilation (90 for sm_90), or 0.
@@ -151,7 +167,7 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
                                   ASTContext &Ctx) {
   if (Loads.empty() || !FD->hasBody() || targetArch(Ctx) < 70)
     return std::nullopt;
-  Walker W(Ctx.getSourceManager(), Loads);
+  Walker W(Ctx, *FD, Loads);
   W.walk(FD->getBody());
   if (W.Loads.size() != Loads.size())
     return std::nullopt; // Some loads are not in this body: unknown.
@@ -178,10 +194,15 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
       if (L.Loops.empty() && S.Offset < L.Offset)
         return std::nullopt;
   std::string Name = ("'" + P->getName() + "'").str();
+  bool AnyCovered =
+      llvm::any_of(W.Loads, [](const Access &L) { return L.Covered; });
   if (!AnyInLoop)
     return Name +
-           " is read only outside loops, once per thread, before any "
-           "global store" +
+           (AnyCovered ? " is read once per thread (in a grid-stride loop "
+                         "that every launch's grid covers), before any "
+                         "global store"
+                       : " is read only outside loops, once per thread, "
+                         "before any global store") +
            Tail;
   return "the loops that read " + Name +
          " store nothing to global memory that could alias it" + Tail;

@@ -31,6 +31,10 @@ const ParmVarDecl *gridStrideBound(const FunctionDecl &Kernel,
 bool runsOncePerThread(ASTContext &Ctx, const FunctionDecl &Kernel,
                        const ForStmt &Loop);
 
+/// Forgets the answers of the previous translation unit (called with
+/// resetImpactModel at the start of each).
+void resetGridStrideLoops();
+
 } // namespace clang::tidy::cuda
 
 #endif // CUDA_LINT_GRIDSTRIDELOOPS_H
