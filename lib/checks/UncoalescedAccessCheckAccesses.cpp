@@ -425,8 +425,26 @@ bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,
       if (const ValueDecl *D = Sym.getDecl())
         IndexVars.insert(D);
   const SourceManager &SM = Ctx.getSourceManager();
+  // What of \p S runs before the access, reached through its child
+  // \p Inner, and may change memory: an `if`'s or `switch`'s condition but
+  // not its branches (the branch that holds the access was read as a block
+  // of its own, the other does not run); a block's statements before it
+  // were read as its siblings; a loop all of it (the back edge).
+  auto before = [&](const Stmt *S, const Stmt *Inner) {
+    auto Quiet = [&](const Stmt *X) {
+      return changesNoMemory(SM, X, Access, IndexVars);
+    };
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      bool InBranch = Inner == If->getThen() || Inner == If->getElse();
+      return Quiet(If->getInit()) &&
+             Quiet(If->getConditionVariableDeclStmt()) &&
+             Quiet(If->getCond()) &&
+             (!InBranch || isa<CompoundStmt>(Inner) || Quiet(Inner));
+    }
+    return isa<CompoundStmt>(S) || Quiet(S);
+  };
   DynTypedNode Node = DynTypedNode::create(*Access);
-  const Stmt *Cur = Access;
+  const Stmt *Cur = Access, *Inner = Access;
   for (unsigned Steps = 0; Steps < 256; ++Steps) {
     DynTypedNodeList Parents = Ctx.getParents(Node);
     if (Parents.empty())
@@ -438,7 +456,7 @@ bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,
     if (!P)
       continue;
     if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
-      if (holdsJumpTarget(Cur) || !changesNoMemory(SM, Cur, Access, IndexVars))
+      if (holdsJumpTarget(Cur) || !before(Cur, Inner))
         return false;
       auto Body = CS->body();
       const auto *Pos = llvm::find(Body, Cur);
@@ -454,6 +472,7 @@ bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,
           return false;
       }
     }
+    Inner = Cur;
     Cur = P;
   }
   return false;

@@ -91,7 +91,37 @@ __global__ void reloaded(float *p, float *q, const float *__restrict__ d,
   out[i] = t;
 }
 
+// The stored element tested in the condition of an `if` right after the
+// store (stsg's STSG_filter): the if's branches, which store, run after
+// the test and do not count; nor does the loop's back edge when the next
+// iteration stores the element again first. A store in the condition's
+// other operand does.
+__global__ void tested(float *__restrict__ trend, int *__restrict__ hits,
+                       const float *__restrict__ d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int count = 0;
+  for (int k = 0; k < n; k++) {
+    trend[i * n + k] = d[i * n + k] * 2.f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 'n' apart
+    // CHECK-MESSAGES: :[[@LINE-2]]:24: warning: uncoalesced load from global memory: consecutive threads access elements 'n' apart
+    if (trend[i * n + k] != 0) {
+      hits[count++] = k;
+    } else {
+      hits[count] = -1;
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    trend[i * n + k] = 1.f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 'n' apart
+    if ((hits[k] = 0) == 0 && trend[i * n + k] > 0)
+      // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: uncoalesced load from global memory: consecutive threads access elements 'n' apart
+      count++;
+  }
+  hits[i] = count;
+}
+
 void run(float *P, const float *dist, float *e, int n, int k, float *q) {
+  tested<<<n / 256, 256>>>(P, (int *)q, dist, n);
   normalise<<<n / 256, 256>>>(P, dist, e, n, k, 2.f);
   scale_rows<<<n / 256, 256>>>(P, dist, e, n, 2.f);
   reloaded<<<n / 256, 256>>>(P, q, dist, e, n);
