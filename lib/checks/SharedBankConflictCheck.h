@@ -32,7 +32,8 @@ private:
   struct Conflict {
     SourceLocation DeclKey;
     int64_t Degree = 0;
-    bool UpTo = false; ///< The block shape is not known: a bound.
+    bool UpTo = false;   ///< The block shape is not known: a bound.
+    bool InLoop = false; ///< Some instantiation makes it in a loop.
     std::string Name;
     SourceRange Range;
   };

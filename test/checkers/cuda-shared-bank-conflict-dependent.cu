@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint -no-compile %s cuda-shared-bank-conflict %t
+// RUN: %check_cuda_lint -no-compile %s cuda-shared-bank-conflict %t -- --min-impact=low
 // The block shape of a kernel is read from its launches; launches in
 // dependent code (a generic lambda) or with sizes that do not fit a block
 // give none.

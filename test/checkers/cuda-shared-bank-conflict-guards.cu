@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t
+// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t -- --min-impact=low
 
 #include <cuda_runtime.h>
 

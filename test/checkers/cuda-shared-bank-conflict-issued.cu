@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t
+// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t -- --min-impact=low
 
 // The check reports the accesses the compiled code issues (each case checked
 // in nvcc 13's PTX, -arch=sm_90 -O3): adjacent elements one thread accesses

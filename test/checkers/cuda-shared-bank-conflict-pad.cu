@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t
+// RUN: %check_cuda_lint %s cuda-shared-bank-conflict %t -- --min-impact=low
 
 // Where a pad of one element does not help, the least pad (up to a bank
 // period, 32 words) that gives the best worst access is offered, on every
