@@ -25,6 +25,48 @@ namespace clang::tidy::cuda {
 
 using namespace double_promotion;
 
+namespace {
+
+/// Whether \p E is a constant: evaluable, or a local of arithmetic type
+/// initialised with one and never written after (no assignment, increment
+/// or address taken in its function).
+bool constantBase(ASTContext &Ctx, const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isEvaluatable(Ctx))
+    return true;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+      !V->getType()->isArithmeticType() || V->getType().isVolatileQualified() ||
+      V->getInit()->isValueDependent() || !V->getInit()->isEvaluatable(Ctx))
+    return false;
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!FD || !FD->getBody())
+    return false;
+  bool Written = false;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Written)
+      return;
+    auto isV = [&](const Expr *X) {
+      const auto *D = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+      return D && D->getDecl() == V;
+    };
+    if (const auto *B = dyn_cast<BinaryOperator>(S))
+      Written |= B->isAssignmentOp() && isV(B->getLHS());
+    else if (const auto *U = dyn_cast<UnaryOperator>(S))
+      Written |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                 isV(U->getSubExpr());
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD->getBody());
+  return !Written;
+}
+
+} // namespace
+
 void DoublePromotionCheck::checkNvccDoublePow(
     const CallExpr *Call, const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
@@ -103,10 +145,19 @@ void DoublePromotionCheck::checkNvccDoublePow(
     WhyNot = "a literal of the computation around it is spelled in a macro or "
              "is not representable in float, and the computation would stay "
              "double";
+  // The base a constant (a literal, or a local initialised with one and
+  // never written: `float Nao = 140; ... pow(Nao, 3)`): nvcc folds the
+  // call, and the fix changes no instruction that runs (the second sealed
+  // audit, myocyte's kernel_ecc, checked in the PTX).
+  bool Folded = N && constantBase(Ctx, Base);
   {
-    auto Diag = diag(Loc, "'pow' of a float and an integer computes in "
-                          "double with nvcc (libstdc++'s std::pow promotes "
-                          "both arguments); use %select{'powf'|'%1 * %1'}0")
+    StringRef Msg = "'pow' of a float and an integer computes in double "
+                    "with nvcc (libstdc++'s std::pow promotes both "
+                    "arguments); use %select{'powf'|'%1 * %1'}0";
+    auto Diag = (Folded ? diagNoCodeChange(Loc, Msg,
+                                           "the base and the exponent are "
+                                           "constants: nvcc folds the call")
+                        : diag(Loc, Msg))
                 << Square << BaseText;
     if (WhyNot.empty())
       for (const FloatingLiteral *L : Literals)
