@@ -331,7 +331,8 @@ LABELS.update({
 CAUSE_TEXT = {
     # --- misses ------------------------------------------------------------
     "ww-scalar": "write-write race on a shared scalar (`__shared__ int a; "
-                 "a = tid;`): only subscripted accesses are tracked",
+                 "a = tid;`): only subscripted accesses were tracked "
+                 "(found since stop 31)",
     "ww-member": "write-write race through a struct member or vector lane "
                  "(`G[3].y = gid`, `q.p[4][0] = tid`): the subscript under "
                  "a member access is recorded as a read, and an array "
@@ -372,9 +373,11 @@ CAUSE_TEXT = {
                   "the back-edge race is found for `for (i = 1; i < 1024; "
                   "i *= 2)`, not for a while loop nor for a bound of "
                   "blockDim.x or a parameter",
-    "cg-divergence": "barrier divergence of a cooperative-groups sync "
-                     "(grid or thread_block sync under a condition) is not "
-                     "checked",
+    "cg-divergence": "a cooperative-groups sync (grid or thread_block) "
+                     "under a thread-dependent condition whose skipping "
+                     "threads run to the end of the kernel: exited threads "
+                     "do not hold up the barrier, reported only with "
+                     "ReportExitedThreads (as for __syncthreads)",
     "hidden-by-other-report": "the region's one warning goes to a report on "
                               "G (index gid1 * get_global_size(1) + gid0, "
                               "race-free only for a square grid; no launch "
