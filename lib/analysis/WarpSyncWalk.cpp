@@ -405,6 +405,17 @@ void Analysis::push(Access X) {
   Current.push_back(std::move(X));
 }
 
+const ArraySubscriptExpr *Analysis::storedElement(const Expr *LHS) {
+  const Expr *E = LHS->IgnoreParens();
+  // A field or vector lane of an element (`s[i].x = v`): a store to the
+  // element (the check does not tell its fields apart).
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+    E = ME->getBase()->IgnoreParenImpCasts();
+  else if (const auto *VE = dyn_cast<ExtVectorElementExpr>(E))
+    E = VE->getBase()->IgnoreParenImpCasts();
+  return dyn_cast<ArraySubscriptExpr>(E);
+}
+
 const VarDecl *Analysis::sharedScalar(const Expr *E) {
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParens() : E);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -445,8 +456,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->isAssignmentOp()) {
     walkExpr(BO->getRHS(), G, Holder);
-    if (const auto *ASE =
-            dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())) {
+    if (const ArraySubscriptExpr *ASE = storedElement(BO->getLHS())) {
       walkSubscriptOperands(ASE, G, Holder);
       if (BO->isCompoundAssignmentOp())
         record(ASE, false, G, Holder);
@@ -465,8 +475,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->isIncrementDecrementOp()) {
-    if (const auto *ASE =
-            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+    if (const ArraySubscriptExpr *ASE = storedElement(UO->getSubExpr())) {
       walkSubscriptOperands(ASE, G, Holder);
       record(ASE, false, G, Holder);
       record(ASE, true, G, Holder);

@@ -346,6 +346,10 @@ public:
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder, const Expr *Stored = nullptr);
 
+  /// The element an assignment or increment of \p LHS stores to: `s[i]`
+  /// for `s[i]`, `s[i].x` and a vector lane of `s[i]`; null otherwise.
+  static const ArraySubscriptExpr *storedElement(const Expr *LHS);
+
   /// A `__shared__` scalar of arithmetic type (not volatile: spin flags),
   /// which the analysis treats as an array of one element.
   static const VarDecl *sharedScalar(const Expr *E);
