@@ -391,6 +391,7 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
 }
 
 void Analysis::push(Access X) {
+  X.Atomic = RecordingAtomic;
   X.Inlined = !InlineStack.empty();
   X.Via = X.Inlined ? InlineVia : nullptr;
   X.Loops.assign(LoopStack.begin(), LoopStack.end());
@@ -414,6 +415,28 @@ const ArraySubscriptExpr *Analysis::storedElement(const Expr *LHS) {
   else if (const auto *VE = dyn_cast<ExtVectorElementExpr>(E))
     E = VE->getBase()->IgnoreParenImpCasts();
   return dyn_cast<ArraySubscriptExpr>(E);
+}
+
+void Analysis::recordAtomic(const CallExpr *Call, const Guard &G,
+                            const Stmt *Holder) {
+  const FunctionDecl *F = Call->getDirectCallee();
+  if (!F || !F->getIdentifier() || !F->getName().starts_with("atomic") ||
+      Call->getNumArgs() < 2)
+    return;
+  const auto *Addr =
+      dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts());
+  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+    return;
+  RecordingAtomic = true;
+  if (const ArraySubscriptExpr *ASE = storedElement(Addr->getSubExpr())) {
+    record(ASE, false, G, Holder);
+    record(ASE, true, G, Holder);
+  } else if (sharedScalar(Addr->getSubExpr())) {
+    const auto *DRE = cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens());
+    recordScalar(DRE, false, G, Holder);
+    recordScalar(DRE, true, G, Holder);
+  }
+  RecordingAtomic = false;
 }
 
 const VarDecl *Analysis::sharedScalar(const Expr *E) {
@@ -522,6 +545,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
     if (const FunctionDecl *Callee = Call->getDirectCallee();
         Callee && Callee->hasBody() && InlineStack.empty())
       Calls[Callee->getCanonicalDecl()].push_back(CallSite{Call, G, CurrentFD});
+    recordAtomic(Call, G, Holder);
     if (isBarrierCall(Call) || containsBarrier(Call->getDirectCallee()))
       flush();
     else

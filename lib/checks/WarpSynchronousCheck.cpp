@@ -116,7 +116,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           Region.empty() ? nullptr : Region.front().BackEdgeLoop;
       for (const Access &W : Region)
         for (const Access &R : Region) {
-          if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array)
+          if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array ||
+              (W.Atomic && R.Atomic))
             continue;
           std::optional<Race> Rc;
           // An access in a helper followed from its call gets only the
@@ -396,7 +397,7 @@ void WarpSynchronousCheck::reportWriteWrite(
     for (size_t J = I; J < Region.size() && !Found; ++J) {
       const Access &X = Region[I], &Y = Region[J];
       if (!X.Write || !Y.Write || X.Array != Y.Array || !canMeet(X, Y) ||
-          !storesDiffer(A, X, Y, X.GridOnly))
+          (X.Atomic && Y.Atomic) || !storesDiffer(A, X, Y, X.GridOnly))
         continue;
       // A race that needs a data-dependent condition is left out: a write
       // under `if (a[t] > m)` may well be the only one.

@@ -115,6 +115,9 @@ struct Access {
   /// Made in a helper that the walk followed from its call
   /// (Analysis::inlineCall): only the own-index test applies to it.
   bool Inlined = false;
+  /// Made by an atomic (`atomicAdd(&s[i], v)`: a read and a write): two
+  /// atomics never race with each other, an atomic and a plain access do.
+  bool Atomic = false;
   /// The caller's call that led to it, for an inlined access.
   const CallExpr *Via = nullptr;
 };
@@ -357,6 +360,11 @@ public:
   /// Adds \p X, made where the walk is, to the current region (and, for
   /// memory that other blocks may share, to the grid region).
   void push(Access X);
+
+  /// The accesses of an atomic on an element or a shared scalar
+  /// (`atomicAdd(&s[i], 1)`, `atomicMax(&best, v)`): a read and a write.
+  void recordAtomic(const CallExpr *Call, const Guard &G, const Stmt *Holder);
+  bool RecordingAtomic = false;
 
   /// An access to the shared scalar \p DRE names: element 0 of it.
   void recordScalar(const DeclRefExpr *DRE, bool Write, const Guard &G,
