@@ -333,10 +333,10 @@ CAUSE_TEXT = {
     "ww-scalar": "write-write race on a shared scalar (`__shared__ int a; "
                  "a = tid;`): only subscripted accesses were tracked "
                  "(found since stop 31)",
-    "ww-member": "write-write race through a struct member or vector lane "
-                 "(`G[3].y = gid`, `q.p[4][0] = tid`): the subscript under "
-                 "a member access is recorded as a read, and an array "
-                 "reached through a member is not tracked",
+    "ww-member": "write-write race through an array reached through a "
+                 "struct member (`q.p[4][0] = tid`) or a member of a "
+                 "scalar: not tracked (a field or lane of an element, "
+                 "`G[3].y = gid`, is, since stop 31)",
     "ww-cast": "write-write race through a cast pointer "
                "(`((unsigned *)x)[i] = tid`, `q` written through `(int *)q`): "
                "the base is not a variable",
@@ -357,8 +357,10 @@ CAUSE_TEXT = {
                      "which only an aliasing or adversarial model gives",
     "write-write-memcpy": "write-write race through memcpy or a struct "
                           "assignment whose bytes overlap the next element",
-    "atomic": "race between an atomic and a plain access: atomics are not "
-              "accesses to the check",
+    "atomic": "race between an OpenCL atomic on a pointer (`atomic_inc(A)`, "
+              "element 0) or at a data index and a plain access: only "
+              "`atomic*(&a[i], ...)` on an element or a shared scalar is an "
+              "access (since stop 31)",
     "param-offset": "the index adds a kernel parameter (A[tid + offset], in "
                     "a helper): a uniform value the evaluation cannot know "
                     "drops the access",
