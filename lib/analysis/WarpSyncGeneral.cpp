@@ -160,6 +160,19 @@ std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
   // not race, those that may, by data the evaluation cannot know.
   std::optional<Race> Rc =
       match(W, R, *IW, *IR, BlocksOnly, SameBlockOnly, false);
+  // An index read from memory, tried with sample values (its instances
+  // are maybes): a race if, for some values, another thread's access meets
+  // it, depending on the data (never for a write-write pair: which value
+  // remains is then the data's business).
+  if (!Rc && (CW->AnyIndex || CR->AnyIndex)) {
+    if (!WriteWrite)
+      Rc = match(W, R, *IW, *IR, BlocksOnly, SameBlockOnly, true);
+    if (Rc) {
+      Rc->DataDependent = true;
+      Rc->DataIndex = CR->AnyIndex ? R.E : W.E;
+    }
+    return Rc;
+  }
   if (!Rc) {
     Rc = match(W, R, *IW, *IR, BlocksOnly, SameBlockOnly, true);
     if (Rc) {

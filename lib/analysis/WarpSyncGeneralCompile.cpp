@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpSyncGeneralImpl.h"
+#include <functional>
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -208,6 +209,7 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
        cast<UnaryOperator>(E)->getOpcode() == UO_Deref)) {
     Node N;
     N.Data = true;
+    N.Loaded = isa<ArraySubscriptExpr, UnaryOperator>(E);
     return add(N);
   }
   return unknown();
@@ -283,6 +285,19 @@ bool GeneralRaces::Impl::hasData(int N) const {
     if (C >= 0 && hasData(C))
       return true;
   return false;
+}
+
+bool GeneralRaces::Impl::onlyData(int N) const {
+  std::function<bool(int)> Walk = [&](int M) {
+    const Node &Nd = Nodes[M];
+    if (Nd.Kind == Node::Unknown && !Nd.Loaded)
+      return false;
+    for (int C : {Nd.L, Nd.R, Nd.X})
+      if (C >= 0 && !Walk(C))
+        return false;
+    return true;
+  };
+  return hasData(N) && Walk(N);
 }
 
 bool GeneralRaces::Impl::known(int N) const {
@@ -385,6 +400,13 @@ GeneralRaces::Impl::compileAccess(const Access &X) {
   SmallVector<const VarDecl *, 2> Vars;
   for (size_t I = 0; I < X.Subs.size(); ++I) {
     int N = compileSub(X, I, Vars);
+    // One subscript read from memory into an array of known size (`hist[
+    // in[i] & 63]`): any of its elements, a race that depends on the data.
+    if (!known(N) && X.Subs.size() == 1 && C.Ext[0] > 0 && onlyData(N)) {
+      C.AnyIndex = true;
+      C.Subs.push_back(N);
+      continue;
+    }
     if (!known(N))
       return std::nullopt;
     C.Subs.push_back(N);

@@ -42,6 +42,8 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
         return Val;
     return std::nullopt;
   case Node::Unknown:
+    if (Nd.Loaded && En.Loaded)
+      return *En.Loaded;
     return std::nullopt;
   case Node::Wrap: {
     auto V = eval(Nd.L, En);
@@ -257,8 +259,26 @@ GeneralRaces::Impl::instances(const Access &X, bool OneWarp,
         bool Maybe;
         if (!reaches(*C, En, Maybe))
           return true;
-        if (auto E = element(*C, En))
-          Out->push_back({*E, Key, iteration(En), Maybe});
+        if (!C->AnyIndex) {
+          if (auto E = element(*C, En))
+            Out->push_back({*E, Key, iteration(En), Maybe});
+          return Out->size() < MaxInstances;
+        }
+        // An index read from memory: each sample, each a maybe.
+        for (int64_t V : DataSamples) {
+          En.Loaded = V;
+          std::optional<int64_t> E = element(*C, En);
+          En.Loaded.reset();
+          if (!E)
+            continue;
+          uint64_t Iter = iteration(En);
+          bool Seen = false;
+          for (auto I = Out->rbegin(); I != Out->rend() && I->Thread == Key;
+               ++I)
+            Seen |= I->Elem == *E && I->Iter == Iter;
+          if (!Seen)
+            Out->push_back({*E, Key, Iter, true});
+        }
         return Out->size() < MaxInstances;
       });
       return OK;
@@ -440,7 +460,7 @@ void GeneralRaces::Impl::ownElementBounds(int64_t (&Bound)[3]) {
       if (!X.Write || X.Side || X.Carried || !X.Root)
         continue;
       const std::optional<Compiled> &C = compiled(X);
-      if (!C || C->Doms.empty() ||
+      if (!C || C->AnyIndex || C->Doms.empty() ||
           llvm::any_of(X.Loops, [&](const Stmt *L) { return barrierLoop(L); }))
         continue;
       // Thread 0's elements, with the loop values, for two block shapes:

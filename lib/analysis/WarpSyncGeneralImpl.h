@@ -55,6 +55,10 @@ struct Node {
   /// An Unknown read from memory (or returned by a call): data, as opposed
   /// to a uniform value such as a kernel parameter.
   bool Data = false;
+  /// Data loaded from an array or through a pointer (`in[i]`, `*p`), as
+  /// opposed to a call's result or a member (`bar()` may return the
+  /// thread index, `p.n` is a parameter's field).
+  bool Loaded = false;
 };
 
 /// The values of the built-in variables and loop variables for one thread.
@@ -62,6 +66,9 @@ struct Env {
   int64_t T[3] = {0, 0, 0}, B[3] = {0, 0, 0}, BD[3] = {1, 1, 1},
           GD[3] = {1, 1, 1};
   SmallVector<std::pair<const VarDecl *, int64_t>, 4> Vars;
+  /// The value a load from memory (Node::Loaded) takes in an index read
+  /// from memory, one of the samples the analysis tries; none: unknown.
+  std::optional<int64_t> Loaded;
 };
 
 /// \p V converted to an integer of \p Width bits.
@@ -145,6 +152,15 @@ struct GeneralRaces::Impl {
   /// Whether the tree at \p N can be evaluated without unknown values.
   bool known(int N) const;
 
+  /// Whether every value the evaluation cannot know in the tree at \p N
+  /// is loaded from memory (Node::Loaded), and there is one.
+  bool onlyData(int N) const;
+
+  /// The values a load in an index read from memory is tried with: small
+  /// bins, warp and block boundaries.
+  static constexpr int64_t DataSamples[] = {0,  1,  2,  3,   5,   31,  32,
+                                            33, 63, 64, 127, 255, 256, 1023};
+
   std::optional<int64_t> eval(int N, const Env &En) const;
 
   /// The constant extents of the array \p X accesses, outermost first, one
@@ -206,6 +222,10 @@ struct GeneralRaces::Impl {
     SmallVector<std::pair<int, bool>, 2> Conds;
     SmallVector<LoopDomain, 2> Doms;
     SmallVector<const VarDecl *, 2> Refs; ///< Loop variables it uses.
+    /// Its one subscript is read from memory (`hist[in[i] & 63]`): its
+    /// instances try each of DataSamples for the loaded values, and are
+    /// all maybes.
+    bool AnyIndex = false;
   };
   std::map<const Access *, std::optional<Compiled>> CompiledCache;
 

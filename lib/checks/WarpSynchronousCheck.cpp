@@ -161,6 +161,30 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       // Every race needs a thread that a condition on data lets in: whether
       // there is one depends on the data (`keys[t] <= k && k < keys[t + 1]`
       // over sorted keys lets in one thread). Said so, without a fix.
+      if (First.DataDependent && First.DataIndex) {
+        // An index read from memory: reported, hedged and ranked low, never
+        // dropped (issue 29).
+        diagCapped(Loc,
+                   "threads may communicate through '%0' with no barrier in "
+                   "between, depending on the data: an index read from "
+                   "memory may name an element another thread accesses",
+                   25, "whether it races depends on an index read from memory")
+            << First.R->Root->getName();
+        diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
+             "another thread may write the element here", DiagnosticIDs::Note);
+        diag(SM.getExpansionLoc(First.DataIndex->getBeginLoc()),
+             "this index is read from memory", DiagnosticIDs::Note);
+        if (!First.Example.empty())
+          diag(Loc,
+               General.shapeLaunched()
+                   ? "for example, %0, where the data names that element (in "
+                     "blocks of %1, as launched here)"
+                   : "for example, %0, where the data names that element "
+                     "(assuming blocks of %1)",
+               DiagnosticIDs::Note)
+              << First.Example << General.shape();
+        continue;
+      }
       if (First.DataDependent) {
         diag(Loc, "threads may communicate through '%0' with no barrier in "
                   "between, depending on the data: a race unless a "

@@ -440,6 +440,9 @@ struct Race {
   /// on the data.
   bool DataDependent = false;
   const Expr *DataCond = nullptr; ///< Such a condition.
+  /// The access whose index is read from memory, where the race needs that
+  /// index to name another thread's element (a DataDependent race).
+  const Expr *DataIndex = nullptr;
 };
 
 /// The race between the write \p W and the read \p R, if a thread that
