@@ -224,6 +224,37 @@ bool isStagedIntoShared(const Expr *L, ASTContext &Ctx) {
 }
 } // namespace
 
+void MissingRestrictCheck::noteAliased(const ParmVarDecl *PP,
+                                       const FunctionDecl *Pattern,
+                                       const AliasInfo &A) {
+  // Pointers read from one member of objects that may be different
+  // (`a.data`, `b.data`): they may or may not point into one allocation.
+  if (const FieldDecl *Member = A.Member)
+    diag(A.Launch,
+         "'__restrict__' not added: %select{this launch|this call of "
+         "'%3'}2 passes '%0' and '%1' pointers read from the same member "
+         "'%4', which may point into one allocation",
+         DiagnosticIDs::Note)
+        << PP->getName() << Pattern->getParamDecl(A.Other)->getName()
+        << (A.Wrapper != nullptr)
+        << (A.Wrapper ? A.Wrapper->getName() : StringRef())
+        << Member->getName();
+  else if (const FunctionDecl *Wrapper = A.Wrapper)
+    diag(A.Launch,
+         "'__restrict__' not added: this call of '%2' passes pointers into "
+         "the same allocation, which it launches the kernel with as '%0' "
+         "and '%1'",
+         DiagnosticIDs::Note)
+        << PP->getName() << Pattern->getParamDecl(A.Other)->getName()
+        << Wrapper->getName();
+  else
+    diag(A.Launch,
+         "'__restrict__' not added: this launch passes pointers into the "
+         "same allocation as '%0' and '%1'",
+         DiagnosticIDs::Note)
+        << PP->getName() << Pattern->getParamDecl(A.Other)->getName();
+}
+
 void MissingRestrictCheck::diagnose(const ParamInfo &Info,
                                     ReadOnlyPointerAnalysis &Analysis) {
   const SourceManager &SM = Ctx->getSourceManager();
@@ -473,38 +504,8 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
       for (const FixItHint &F : Fixes)
         Diag << F;
   }
-  if (IsAliased) {
-    // Pointers read from one member of objects that may be different
-    // (`a.data`, `b.data`): they may or may not point into one allocation.
-    if (const FieldDecl *Member = AliasIt->second.Member)
-      diag(AliasIt->second.Launch,
-           "'__restrict__' not added: %select{this launch|this call of "
-           "'%3'}2 passes '%0' and '%1' pointers read from the same member "
-           "'%4', which may point into one allocation",
-           DiagnosticIDs::Note)
-          << PP->getName()
-          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
-          << (AliasIt->second.Wrapper != nullptr)
-          << (AliasIt->second.Wrapper ? AliasIt->second.Wrapper->getName()
-                                      : StringRef())
-          << Member->getName();
-    else if (const FunctionDecl *Wrapper = AliasIt->second.Wrapper)
-      diag(AliasIt->second.Launch,
-           "'__restrict__' not added: this call of '%2' passes pointers into "
-           "the same allocation, which it launches the kernel with as '%0' "
-           "and '%1'",
-           DiagnosticIDs::Note)
-          << PP->getName()
-          << Pattern->getParamDecl(AliasIt->second.Other)->getName()
-          << Wrapper->getName();
-    else
-      diag(AliasIt->second.Launch,
-           "'__restrict__' not added: this launch passes pointers into the "
-           "same allocation as '%0' and '%1'",
-           DiagnosticIDs::Note)
-          << PP->getName()
-          << Pattern->getParamDecl(AliasIt->second.Other)->getName();
-  }
+  if (IsAliased)
+    noteAliased(PP, Pattern, AliasIt->second);
   if (ConstKept) {
     if (WhyNot.empty() && !NeedRestrict)
       WhyNot = "'const' would change the kernel's type, which is observed "

@@ -73,6 +73,10 @@ private:
   };
 
   void diagnose(const ParamInfo &Info, ReadOnlyPointerAnalysis &Analysis);
+  /// Why `__restrict__` is not added to \p PP of \p Pattern: a launch
+  /// passes it and another parameter pointers into one allocation.
+  void noteAliased(const ParmVarDecl *PP, const FunctionDecl *Pattern,
+                   const AliasInfo &A);
   /// Where the type of kernel \p Pattern is observed, so that `const` on a
   /// pointee, which changes it, must not be added: a use as a value (its
   /// address taken or stored, a template argument, a CUDA API argument),
