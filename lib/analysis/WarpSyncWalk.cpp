@@ -431,7 +431,7 @@ void Analysis::recordAtomic(const CallExpr *Call, const Guard &G,
   if (const ArraySubscriptExpr *ASE = storedElement(Addr->getSubExpr())) {
     record(ASE, false, G, Holder);
     record(ASE, true, G, Holder);
-  } else if (sharedScalar(Addr->getSubExpr())) {
+  } else if (TrackScalars && sharedScalar(Addr->getSubExpr())) {
     const auto *DRE = cast<DeclRefExpr>(Addr->getSubExpr()->IgnoreParens());
     recordScalar(DRE, false, G, Holder);
     recordScalar(DRE, true, G, Holder);
@@ -485,7 +485,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
         record(ASE, false, G, Holder);
       record(ASE, true, G, Holder,
              BO->isCompoundAssignmentOp() ? nullptr : BO->getRHS());
-    } else if (sharedScalar(BO->getLHS())) {
+    } else if (TrackScalars && sharedScalar(BO->getLHS())) {
       const auto *DRE = cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
       if (BO->isCompoundAssignmentOp())
         recordScalar(DRE, false, G, Holder);
@@ -504,7 +504,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
       record(ASE, true, G, Holder);
       return;
     }
-    if (sharedScalar(UO->getSubExpr())) {
+    if (TrackScalars && sharedScalar(UO->getSubExpr())) {
       const auto *DRE = cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
       recordScalar(DRE, false, G, Holder);
       recordScalar(DRE, true, G, Holder);
@@ -514,7 +514,7 @@ void Analysis::walkExpr(const Stmt *S, const Guard &G, const Stmt *Holder) {
   // A read of a shared scalar: its value loaded (`&s`, a reference to it
   // or an atomic on it is no access).
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S);
-      ICE && ICE->getCastKind() == CK_LValueToRValue &&
+      ICE && ICE->getCastKind() == CK_LValueToRValue && TrackScalars &&
       sharedScalar(ICE->getSubExpr())) {
     recordScalar(cast<DeclRefExpr>(ICE->getSubExpr()->IgnoreParens()), false, G,
                  Holder);

@@ -54,10 +54,12 @@ using namespace warpsync;
 WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : CudaCheck(Name, Context),
-      FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)) {}
+      FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)),
+      SharedScalars(Options.get("SharedScalars", false)) {}
 
 void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "FixStyle", FixStyle);
+  Options.store(Opts, "SharedScalars", SharedScalars);
 }
 
 void WarpSynchronousCheck::registerMatchers(MatchFinder *Finder) {
@@ -81,6 +83,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   if (!Ctx || Functions.empty())
     return;
   Analysis A(*Ctx);
+  A.TrackScalars = SharedScalars;
   SmallVector<const FunctionDecl *, 16> Fns(Functions.begin(), Functions.end());
   // Own-index variables: locals, then helper parameters bound by callers,
   // to a fixed point.

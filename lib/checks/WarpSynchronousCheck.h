@@ -48,6 +48,10 @@ private:
   bool underLocalCondition(const Expr *E);
 
   const FixStyleKind FixStyle;
+  /// Track `__shared__` scalars as arrays of one element (off by default:
+  /// the sealed audit found 3 of the 6 findings it added on HeCBench
+  /// false).
+  const bool SharedScalars;
   llvm::SetVector<const FunctionDecl *> Functions;
   ASTContext *Ctx = nullptr;
 };

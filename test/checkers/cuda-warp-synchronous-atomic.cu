@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-warp-synchronous %t
+// RUN: %check_cuda_lint %s cuda-warp-synchronous %t -- -config="{CheckOptions: {cuda-warp-synchronous.SharedScalars: true}}"
 
 // An atomic on an element or a shared scalar (`atomicAdd(&s[i], v)`,
 // `atomicAdd(&count, 1)`) reads and writes it: two atomics never race with

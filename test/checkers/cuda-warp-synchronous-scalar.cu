@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-warp-synchronous %t
+// RUN: %check_cuda_lint %s cuda-warp-synchronous %t -- -config="{CheckOptions: {cuda-warp-synchronous.SharedScalars: true}}"
 
 // A `__shared__` scalar is one element that every thread of the block sees:
 // one thread publishes a value through it, the others read it, and without a

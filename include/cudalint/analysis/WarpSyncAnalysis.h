@@ -353,6 +353,10 @@ public:
   /// for `s[i]`, `s[i].x` and a vector lane of `s[i]`; null otherwise.
   static const ArraySubscriptExpr *storedElement(const Expr *LHS);
 
+  /// Whether `__shared__` scalars are tracked (cuda-warp-synchronous's
+  /// SharedScalars option; off by default: see its docs page).
+  bool TrackScalars = false;
+
   /// A `__shared__` scalar of arithmetic type (not volatile: spin flags),
   /// which the analysis treats as an array of one element.
   static const VarDecl *sharedScalar(const Expr *E);
