@@ -3,8 +3,8 @@
 #include "cudalint/analysis/GridStrideLoops.h"
 #include "cudalint/analysis/LaunchArguments.h"
 #include "cudalint/analysis/ThreadIndex.h"
+#include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::cuda {
@@ -16,30 +16,6 @@ bool isSymbol(const Expr *E, IndexSymbol::SymbolKind K) {
   return S && S->Kind == K && S->Dim == 0;
 }
 
-/// Whether \p S assigns \p V, increments it or takes its address.
-bool assigned(const Stmt *S, const VarDecl *V) {
-  struct Writes : RecursiveASTVisitor<Writes> {
-    const VarDecl *V;
-    bool Found = false;
-    bool isV(const Expr *X) {
-      const auto *D = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
-      return D && D->getDecl() == V;
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      Found |= B->isAssignmentOp() && isV(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-               isV(U->getSubExpr());
-      return true;
-    }
-  } W;
-  W.V = V;
-  W.TraverseStmt(const_cast<Stmt *>(S));
-  return W.Found;
-}
-
 /// \p E, or the initialiser of the local it names when that local is never
 /// assigned after it (`int idx = ...; for (int i = idx; ...)`).
 const Expr *valueOf(const Expr *E, const Stmt *Body) {
@@ -47,7 +23,7 @@ const Expr *valueOf(const Expr *E, const Stmt *Body) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-      assigned(Body, V))
+      warpsync::Analysis::assignedIn(Body, V))
     return E;
   return V->getInit()->IgnoreParenImpCasts();
 }
@@ -125,7 +101,7 @@ const ParmVarDecl *gridStrideBound(const FunctionDecl &Kernel,
   if (!Step || !gridStride(valueOf(Step, Body)))
     return nullptr;
   // The body does not move i.
-  return assigned(Loop.getBody(), I) ? nullptr : P;
+  return warpsync::Analysis::assignedIn(Loop.getBody(), I) ? nullptr : P;
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "DoublePromotionExprs.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/ValueRange.h"
+#include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -45,24 +46,7 @@ bool constantBase(ASTContext &Ctx, const Expr *E) {
   const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
   if (!FD || !FD->getBody())
     return false;
-  bool Written = false;
-  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-    if (!S || Written)
-      return;
-    auto isV = [&](const Expr *X) {
-      const auto *D = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
-      return D && D->getDecl() == V;
-    };
-    if (const auto *B = dyn_cast<BinaryOperator>(S))
-      Written |= B->isAssignmentOp() && isV(B->getLHS());
-    else if (const auto *U = dyn_cast<UnaryOperator>(S))
-      Written |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-                 isV(U->getSubExpr());
-    for (const Stmt *C : S->children())
-      Walk(C);
-  };
-  Walk(FD->getBody());
-  return !Written;
+  return !warpsync::Analysis::assignedIn(FD->getBody(), V);
 }
 
 } // namespace
