@@ -1,6 +1,7 @@
 //===--- WarpSyncAnalysis.cpp - cuda-lint ---------------------------------===//
 
 #include "cudalint/analysis/WarpSyncAnalysis.h"
+#include <functional>
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -440,6 +441,57 @@ bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
     return true;
   std::optional<int64_t> CX = A.constant(X.Stored), CY = A.constant(Y.Stored);
   return CX && CY && *CX != *CY;
+}
+
+/// Whether \p E holds one value for every thread of the block: a constant,
+/// or an expression of parameters, block built-ins and uniform locals that
+/// loads nothing from memory.
+static bool sameInEveryThread(const Analysis &A, const Expr *E) {
+  if (A.constant(E))
+    return true;
+  if (A.threadDependent(E))
+    return false;
+  std::function<bool(const Stmt *)> Loads = [&](const Stmt *S) {
+    // `blockIdx.x` and friends: a property read, not a load.
+    if (!S || isa<PseudoObjectExpr>(S))
+      return false;
+    if (isa<ArraySubscriptExpr, CallExpr>(S))
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S);
+        UO && UO->getOpcode() == UO_Deref)
+      return true;
+    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && (!VD->hasLocalStorage() || VD->hasAttr<CUDASharedAttr>()))
+        return true;
+    return llvm::any_of(S->children(), Loads);
+  };
+  return !Loads(E);
+}
+
+bool ownStoreFirst(const Analysis &A, const Access &W, const Access &R) {
+  if (!W.Write || R.Write || !W.Stored || W.Atomic || W.GridOnly ||
+      W.Order >= R.Order || W.Side || R.Side || W.Carried || R.Carried ||
+      W.Inlined != R.Inlined || !sameInEveryThread(A, W.Stored))
+    return false;
+  // The same element for every thread.
+  if (W.Subs.size() != R.Subs.size() || W.Offset || R.Offset)
+    return false;
+  for (auto [SW, SR] : llvm::zip(W.Subs, R.Subs)) {
+    std::optional<int64_t> CW = A.constant(SW), CR = A.constant(SR);
+    if (!CW || !CR || *CW != *CR)
+      return false;
+  }
+  // Every thread that reaches the read has passed the write.
+  const Guard &GW = W.G, &GR = R.G;
+  if (GW.TidLo > GR.TidLo || GW.TidHi < GR.TidHi || GW.LaneLo > GR.LaneLo ||
+      GW.LaneHi < GR.LaneHi || GW.Conds.size() > GR.Conds.size() ||
+      !std::equal(GW.Conds.begin(), GW.Conds.end(), GR.Conds.begin()))
+    return false;
+  return W.Loops.size() <= R.Loops.size() &&
+         std::equal(W.Loops.begin(), W.Loops.end(), R.Loops.begin());
 }
 
 void boundThreads(Analysis &A, const FunctionDecl *FD) {

@@ -211,8 +211,13 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
     Guard GB = G;
     if (LoopCond)
       collectSpinReads(S, LoopCond, Body);
+    // A do-while tests its condition after the body: the condition's
+    // accesses follow the body's last barrier (and meet the next
+    // iteration's head on the back edge).
+    const auto *Do = dyn_cast<DoStmt>(S);
     if (LoopCond) {
-      walkExpr(LoopCond, G, Holder);
+      if (!Do)
+        walkExpr(LoopCond, G, Holder);
       if (threadDependent(LoopCond))
         GB.BlockUniform = GB.WarpUniform = GB.Exact = false;
     }
@@ -225,6 +230,8 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
     if (const auto *For = dyn_cast<ForStmt>(S))
       if (For->getInc())
         walkExpr(For->getInc(), GB, Holder);
+    if (Do)
+      walkExpr(LoopCond, GB, LoopCond);
     LoopStack.pop_back();
     if (flushes() != F0)
       backEdgeRegion(S, F0, O0);

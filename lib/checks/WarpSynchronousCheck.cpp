@@ -120,7 +120,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       for (const Access &W : Region)
         for (const Access &R : Region) {
           if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array ||
-              (W.Atomic && R.Atomic))
+              (W.Atomic && R.Atomic) || ownStoreFirst(A, W, R))
             continue;
           std::optional<Race> Rc;
           // An access in a helper followed from its call gets only the

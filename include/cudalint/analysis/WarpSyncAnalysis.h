@@ -469,6 +469,15 @@ std::optional<Race> raceBetween(const Access &W, const Access &R,
 bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
                   bool Blocks);
 
+/// Whether the thread that makes the read \p R has itself stored, before it
+/// and in the same barrier interval, the value that the write \p W stores,
+/// one value for every thread (`found = false;` by every thread, then
+/// `while (!found)`): the read then sees that value whichever thread's
+/// store lands last, so the pair is no race. \p W must reach every thread
+/// that reaches \p R, outside any loop that \p R is not in, and both must
+/// name the same element (a shared scalar, or one constant subscript).
+bool ownStoreFirst(const Analysis &A, const Access &W, const Access &R);
+
 /// The general analysis, for accesses that are not an own index plus a
 /// constant (`s[255 - tid]`, `s[(tid + 1) % 256]`, `tile[ty][tx]` against
 /// `tile[tx][ty]`, `buf[i + 1]` with a global index `i`, `s[0]`): each
