@@ -55,7 +55,7 @@ WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : CudaCheck(Name, Context),
       FixStyle(Options.get("FixStyle", FixStyleKind::Shuffle)),
-      SharedScalars(Options.get("SharedScalars", false)) {}
+      SharedScalars(Options.get("SharedScalars", true)) {}
 
 void WarpSynchronousCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "FixStyle", FixStyle);

@@ -48,9 +48,9 @@ private:
   bool underLocalCondition(const Expr *E);
 
   const FixStyleKind FixStyle;
-  /// Track `__shared__` scalars as arrays of one element (off by default:
-  /// the sealed audit found 3 of the 6 findings it added on HeCBench
-  /// false).
+  /// Track `__shared__` scalars as arrays of one element (on by default
+  /// since stop 32, when two of the three causes of the sealed race audit's
+  /// false alarms through scalars were fixed).
   const bool SharedScalars;
   llvm::SetVector<const FunctionDecl *> Functions;
   ASTContext *Ctx = nullptr;
