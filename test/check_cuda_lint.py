@@ -136,12 +136,19 @@ def main():
     # must be expected (CHECK-MESSAGES or CHECK-NOTES); notes are checked
     # where a CHECK-NOTES line names them.
     prefs = msg_prefixes + (note_prefixes if has_notes else [])
-    r = run([filecheck, "-input-file=" + msg_file, args.source,
-             "-check-prefixes=" + ",".join(prefs),
-             "-implicit-check-not={{warning|error}}:"] +
-            ([] if (has_msgs or has_notes) else ["-allow-empty"]))
-    if r.returncode:
-        fail("FileCheck failed on messages", r.stdout)
+    if has_msgs or has_notes:
+        r = run([filecheck, "-input-file=" + msg_file, args.source,
+                 "-check-prefixes=" + ",".join(prefs),
+                 "-implicit-check-not={{warning|error}}:"])
+        if r.returncode:
+            fail("FileCheck failed on messages", r.stdout)
+    else:
+        # No message expected under these prefixes: there must be none.
+        unexpected = [l for l in output.splitlines()
+                      if re.search(r"(warning|error):", l)]
+        if unexpected:
+            fail("unexpected messages (no CHECK-MESSAGES for " +
+                 ",".join(msg_prefixes) + ")", "\n".join(unexpected))
 
     if has_fixes:
         # Fixes match whole lines: `CHECK-FIXES: x` means the line is `x`.

@@ -8,9 +8,10 @@
 // cache). Where there is no such store (loads once per thread before any
 // store, loops without a global store) the finding ranks low (at most 30)
 // with the reason, and the default profile hides it. A loop with a global
-// store keeps its rank, unrolled or not: nvcc unrolls even a loop of
-// unknown trip count, so the next iteration's loads follow this one's
-// stores. On older targets (sm_60), where the
+// store keeps its rank where an element is loaded again (a load the loop
+// repeats, which only `__restrict__` lets nvcc hoist; a reload after a
+// store) or after a store of the same iteration; a stream, which reads new
+// elements in each iteration, ranks low. On older targets (sm_60), where the
 // read-only data cache is a cache of its own, every finding keeps its rank.
 // No kernel here is launched: the file is not a program (no main), so the
 // model's rank is a neutral 50 where nothing else lowers it.
@@ -44,16 +45,18 @@ __global__ void sum(float *partial, float *in, int n) {
     partial[blockIdx.x] = s[0];
 }
 
-// Loads before the store of each iteration: nvcc unrolls the loop (by 4,
-// with a remainder), and the loads of one iteration follow the store of the
-// one before. Medium, shown by default.
+// A stream: each iteration loads new elements before its store. nvcc
+// unrolls the loop (by 4, with a remainder), and only `__restrict__` lets
+// the next iteration's loads issue before this one's store, but at the
+// occupancy such kernels run with that hides nothing the other warps do
+// not (the sealed audits: 21 of 25 such findings not worth acting on; an
+// H200 copy 0.372 vs 0.372 ms). Low, with the reason.
 __global__ void copy(float *out, float *in, int n) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:41: warning: pointer parameter 'in' is only read
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: low (rank 30/100): 'in' is streamed: each of its loads reads a new element in every iteration of the loop that stores, and no element is read twice across a store; `__restrict__` can only make the loads ld.global.nc and let later iterations' loads issue early, which gains nothing measurable on sm_70 and later
   // CHECK-FIXES-LOW: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
-  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:41: warning: pointer parameter 'in' is only read
-  // CHECK-FIXES-DEFAULT: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
-  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:41: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void copy(float *out, float *in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:41: warning: pointer parameter 'in' is only read
   // CHECK-FIXES-OLD: {{^}}__global__ void copy(float *out, const float *__restrict__ in, int n) {{{$}}
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
@@ -91,15 +94,14 @@ __global__ void interleaved(float *out, float *in, int n) {
   }
 }
 
-// Loads before the stores in loops nvcc unrolls (a constant trip count,
-// `#pragma unroll`): the same.
+// Streams in loops nvcc unrolls (a constant trip count, `#pragma unroll`):
+// the same.
 __global__ void unrolled(float *out, float *in) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:45: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:45: note: impact: low (rank 30/100): 'in' is streamed: each of its loads reads a new element in every iteration of the loop that stores, and no element is read twice across a store; `__restrict__` can only make the loads ld.global.nc and let later iterations' loads issue early, which gains nothing measurable on sm_70 and later
   // CHECK-FIXES-LOW: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
-  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:45: warning: pointer parameter 'in' is only read
-  // CHECK-FIXES-DEFAULT: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
-  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void unrolled(float *out, float *in) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:45: warning: pointer parameter 'in' is only read
   // CHECK-FIXES-OLD: {{^}}__global__ void unrolled(float *out, const float *__restrict__ in) {{{$}}
   int base = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
   for (int j = 0; j < 8; ++j)
@@ -108,11 +110,10 @@ __global__ void unrolled(float *out, float *in) {
 
 __global__ void pragma(float *out, float *in, int m) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:43: warning: pointer parameter 'in' is only read
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: low (rank 30/100): 'in' is streamed: each of its loads reads a new element in every iteration of the loop that stores, and no element is read twice across a store; `__restrict__` can only make the loads ld.global.nc and let later iterations' loads issue early, which gains nothing measurable on sm_70 and later
   // CHECK-FIXES-LOW: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
-  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:43: warning: pointer parameter 'in' is only read
-  // CHECK-FIXES-DEFAULT: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
-  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:43: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void pragma(float *out, float *in, int m) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:43: warning: pointer parameter 'in' is only read
   // CHECK-FIXES-OLD: {{^}}__global__ void pragma(float *out, const float *__restrict__ in, int m) {{{$}}
   int base = blockIdx.x * blockDim.x + threadIdx.x;
 #pragma unroll 4
@@ -134,5 +135,56 @@ __global__ void histogram(int *bins, int *keys, int n) {
     atomicAdd(&bins[keys[i] & 255], 1);
     if (keys[i] < 0)
       break;
+  }
+}
+
+// A load that every iteration repeats, in a loop that stores: only
+// `__restrict__` lets nvcc hoist it out of the loop. Medium.
+__global__ void invariant(float *out, float *in, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:46: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:46: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void invariant(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:46: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void invariant(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:46: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void invariant(float *out, const float *__restrict__ in, int n) {{{$}}
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < n; ++i)
+    out[i * 1024 + t] = in[t] * i;
+}
+
+// An element loaded again after a store (a recurrence that streams its
+// rows): `__restrict__` lets nvcc keep the first value. Medium.
+__global__ void reload(float *u, float *l, int n, int b) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:41: warning: pointer parameter 'l' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void reload(float *u, const float *__restrict__ l, int n, int b) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:41: warning: pointer parameter 'l' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void reload(float *u, const float *__restrict__ l, int n, int b) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:41: warning: pointer parameter 'l' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void reload(float *u, const float *__restrict__ l, int n, int b) {{{$}}
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 1; i < n; ++i) {
+    u[i * b + t] = u[(i - 1) * b + t] * l[i * b + t];
+    u[i * b + t] += l[i * b + t];
+  }
+}
+
+// An inner loop's counter starts afresh in each iteration of the loop that
+// stores: the inner loads repeat across its iterations. Medium.
+__global__ void innerRepeat(float *out, float *in, int k, int d) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:48: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void innerRepeat(float *out, const float *__restrict__ in, int k, int d) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void innerRepeat(float *out, const float *__restrict__ in, int k, int d) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void innerRepeat(float *out, const float *__restrict__ in, int k, int d) {{{$}}
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int m = 0; m < k; ++m) {
+    float acc = 0;
+    for (int i = 0; i < d; ++i)
+      acc += in[i * 4096 + t] * m;
+    out[m * 4096 + t] = acc;
   }
 }

@@ -6,7 +6,9 @@
 // before its store, and `__restrict__` can only add `.nc` to the loads
 // (ranked low, as for the same kernel without the loop). The same loop over
 // a capped grid iterates, and nvcc unrolls it: the next iteration's loads
-// follow this one's store, and the finding keeps its rank.
+// follow this one's store, which only `__restrict__` lets them pass; but
+// they read new elements (a stream), which gains nothing measurable: low
+// too, with that reason.
 
 #include <cuda_runtime.h>
 
@@ -22,10 +24,9 @@ __global__ void covered(float *out, float *in, int n) {
 
 __global__ void capped(float *out, float *in, int n) {
   // CHECK-MESSAGES-LOW: :[[@LINE-1]]:43: warning: pointer parameter 'in' is only read
-  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: high (rank 65/100): kernel 'capped' is launched in a host loop
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:43: note: impact: low (rank 30/100): 'in' is streamed: each of its loads reads a new element in every iteration of the loop that stores, and no element is read twice across a store; `__restrict__` can only make the loads ld.global.nc and let later iterations' loads issue early, which gains nothing measurable on sm_70 and later
   // CHECK-FIXES-LOW: {{^}}__global__ void capped(float *out, const float *__restrict__ in, int n) {{{$}}
-  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:43: warning: pointer parameter 'in' is only read
-  // CHECK-FIXES-DEFAULT: {{^}}__global__ void capped(float *out, const float *__restrict__ in, int n) {{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void capped(float *out, float *in, int n) {{{$}}
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     out[i] = in[i] * 2.0f;
