@@ -4,6 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::cuda {
 
@@ -36,6 +37,41 @@ bool isDeviceFunction(const FunctionDecl *FD) {
   // Clang marks constexpr functions (and functions in system headers)
   // implicitly __host__ __device__; those are host code as written.
   return !FD->isConstexpr();
+}
+
+bool readsMemory(const Stmt *S, bool NamedMemory) {
+  if (!S || (NamedMemory && isa<PseudoObjectExpr>(S)))
+    return false;
+  if (isa<ArraySubscriptExpr, CallExpr>(S))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && NamedMemory)
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && (!VD->hasLocalStorage() || VD->hasAttr<CUDASharedAttr>()))
+      return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return readsMemory(C, NamedMemory);
+  });
+}
+
+llvm::SmallVector<const DeclRefExpr *, 8> referencesTo(const Stmt *S,
+                                                       const ValueDecl *V) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    const ValueDecl *V;
+    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == V)
+        Refs.push_back(DRE);
+      return true;
+    }
+  } C;
+  C.V = V;
+  C.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(C.Refs);
 }
 
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {

@@ -1,6 +1,7 @@
 //===--- LaunchArguments.cpp - cuda-lint ----------------------------------===//
 
 #include "cudalint/analysis/LaunchArguments.h"
+#include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -76,18 +77,7 @@ public:
 /// (its address taken, a reference bound to it, `++`).
 bool writesOf(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
               llvm::SmallVectorImpl<const BinaryOperator *> &Writes) {
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *V;
-    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == V)
-        Refs.push_back(DRE);
-      return true;
-    }
-  } U;
-  U.V = V;
-  U.TraverseStmt(const_cast<Stmt *>(Body));
-  for (const DeclRefExpr *DRE : U.Refs) {
+  for (const DeclRefExpr *DRE : referencesTo(Body, V)) {
     DynTypedNodeList Ps = Ctx.getParents(*DRE);
     if (Ps.empty())
       return false;
@@ -390,14 +380,14 @@ bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
          isB(Rem->getRHS());
 }
 
-} // namespace
-
-bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
-                               const ParmVarDecl &Param, int64_t Step) {
-  if (Step <= 0 || !Kernel.getBody())
+/// Whether every launch of \p Kernel (at least one, all of them seen: the
+/// kernel is referred to nowhere else) passes \p Param a value that \p Holds
+/// accepts, and the kernel never writes the parameter.
+template <typename Pred>
+bool everyLaunchPasses(ASTContext &Ctx, const FunctionDecl &Kernel,
+                       const ParmVarDecl &Param, Pred Holds) {
+  if (!Kernel.getBody())
     return false;
-  unsigned Index = Param.getFunctionScopeIndex();
-  // The kernel never writes the parameter.
   llvm::SmallVector<const BinaryOperator *, 2> Writes;
   if (!writesOf(Ctx, Kernel.getBody(), &Param, Writes) || !Writes.empty())
     return false;
@@ -405,33 +395,37 @@ bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   if (F.Launches.empty() || F.Refs.size() != F.LaunchRefs.size())
     return false;
+  unsigned Index = Param.getFunctionScopeIndex();
   for (const auto &[Launch, Caller] : F.Launches)
-    if (Index >= Launch->getNumArgs() ||
-        !multipleOf(Ctx, Launch->getArg(Index), Step, Caller, Launch, 0))
+    if (Index >= Launch->getNumArgs() || !Holds(Launch, Caller, Index))
       return false;
   return true;
 }
 
+} // namespace
+
+bool everyLaunchPassesMultiple(ASTContext &Ctx, const FunctionDecl &Kernel,
+                               const ParmVarDecl &Param, int64_t Step) {
+  return Step > 0 &&
+         everyLaunchPasses(Ctx, Kernel, Param,
+                           [&](const CUDAKernelCallExpr *Launch,
+                               const FunctionDecl *Caller, unsigned Index) {
+                             return multipleOf(Ctx, Launch->getArg(Index), Step,
+                                               Caller, Launch, 0);
+                           });
+}
+
 bool everyLaunchCoversParam(ASTContext &Ctx, const FunctionDecl &Kernel,
                             const ParmVarDecl &Param) {
-  if (!Kernel.getBody())
-    return false;
-  unsigned Index = Param.getFunctionScopeIndex();
-  llvm::SmallVector<const BinaryOperator *, 2> Writes;
-  if (!writesOf(Ctx, Kernel.getBody(), &Param, Writes) || !Writes.empty())
-    return false;
-  Finder F(Kernel);
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  if (F.Launches.empty() || F.Refs.size() != F.LaunchRefs.size())
-    return false;
-  for (const auto &[Launch, Caller] : F.Launches) {
-    const CallExpr *Config = Launch->getConfig();
-    if (Index >= Launch->getNumArgs() || !Config || Config->getNumArgs() < 2 ||
-        !covers(Ctx, Config->getArg(0), Config->getArg(1),
-                Launch->getArg(Index), Caller))
-      return false;
-  }
-  return true;
+  return everyLaunchPasses(Ctx, Kernel, Param,
+                           [&](const CUDAKernelCallExpr *Launch,
+                               const FunctionDecl *Caller, unsigned Index) {
+                             const CallExpr *Config = Launch->getConfig();
+                             return Config && Config->getNumArgs() >= 2 &&
+                                    covers(Ctx, Config->getArg(0),
+                                           Config->getArg(1),
+                                           Launch->getArg(Index), Caller);
+                           });
 }
 
 } // namespace clang::tidy::cuda

@@ -1,7 +1,7 @@
 //===--- WarpSyncAnalysis.cpp - cuda-lint ---------------------------------===//
 
 #include "cudalint/analysis/WarpSyncAnalysis.h"
-#include <functional>
+#include "cudalint/analysis/DeviceCode.h"
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -451,24 +451,7 @@ static bool sameInEveryThread(const Analysis &A, const Expr *E) {
     return true;
   if (A.threadDependent(E))
     return false;
-  std::function<bool(const Stmt *)> Loads = [&](const Stmt *S) {
-    // `blockIdx.x` and friends: a property read, not a load.
-    if (!S || isa<PseudoObjectExpr>(S))
-      return false;
-    if (isa<ArraySubscriptExpr, CallExpr>(S))
-      return true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && UO->getOpcode() == UO_Deref)
-      return true;
-    if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
-      return true;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-          VD && (!VD->hasLocalStorage() || VD->hasAttr<CUDASharedAttr>()))
-        return true;
-    return llvm::any_of(S->children(), Loads);
-  };
-  return !Loads(E);
+  return !readsMemory(E, /*NamedMemory=*/true);
 }
 
 bool ownStoreFirst(const Analysis &A, const Access &W, const Access &R) {

@@ -214,23 +214,6 @@ bool isSignOp(const Stmt *S) {
   return UO && (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus);
 }
 
-// A float value converted to double, and nothing else: `x` in `x * 0.5`.
-/// Whether evaluating \p E reads memory or calls a function: what the
-/// compiler cannot evaluate before the condition that guards it.
-bool readsMemory(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<ArraySubscriptExpr, CallExpr>(S))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->getOpcode() == UO_Deref)
-    return true;
-  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->isArrow())
-    return true;
-  return llvm::any_of(S->children(),
-                      [](const Stmt *C) { return readsMemory(C); });
-}
-
 /// Whether \p S is in a loop of its function.
 bool inLoopOfFunction(ASTContext &Ctx, const Stmt *S) {
   DynTypedNode Cur = DynTypedNode::create(*S);

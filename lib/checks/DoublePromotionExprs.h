@@ -64,14 +64,10 @@ const Stmt *parentSkippingParens(ASTContext &Ctx, const Stmt *S);
 
 bool isSignOp(const Stmt *S);
 
-// A float value converted to double, and nothing else: `x` in `x * 0.5`.
-/// Whether evaluating \p E reads memory or calls a function: what the
-/// compiler cannot evaluate before the condition that guards it.
-bool readsMemory(const Stmt *S);
-
 /// Whether \p S is in a loop of its function.
 bool inLoopOfFunction(ASTContext &Ctx, const Stmt *S);
 
+// A float value converted to double, and nothing else: `x` in `x * 0.5`.
 bool isFloatCast(const Expr *E);
 
 bool isSignedLiteral(const Expr *E);

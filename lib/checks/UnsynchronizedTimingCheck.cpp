@@ -61,18 +61,7 @@ const Stmt *enclosingStatement(const Expr *E, ASTContext &Ctx) {
 /// Whether \p V, a stream variable, keeps one value in \p F: every use is a
 /// read, or its address passed to a cudaStreamCreate call.
 bool isStableStream(const VarDecl *V, const FunctionDecl *F, ASTContext &Ctx) {
-  struct Collector : RecursiveASTVisitor<Collector> {
-    const VarDecl *V;
-    llvm::SmallVector<const DeclRefExpr *, 8> Refs;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == V)
-        Refs.push_back(DRE);
-      return true;
-    }
-  } C;
-  C.V = V;
-  C.TraverseStmt(F->getBody());
-  for (const DeclRefExpr *Ref : C.Refs) {
+  for (const DeclRefExpr *Ref : referencesTo(F->getBody(), V)) {
     DynTypedNodeList Parents = Ctx.getParents(*Ref);
     const auto *P = Parents.empty() ? nullptr : Parents[0].get<Expr>();
     if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);

@@ -27,6 +27,17 @@ bool isKernel(const FunctionDecl *FD);
 /// device code only where the function that defines it is, as in nvcc.
 bool isDeviceFunction(const FunctionDecl *FD);
 
+/// Whether evaluating \p S reads memory or calls a function: a subscript, a
+/// dereference, `->`, a call. With \p NamedMemory, a reference to a
+/// variable that is not in a register (a global or `__shared__` one) reads
+/// memory too, and `blockIdx.x` and its kin (a property read through a
+/// call) do not.
+bool readsMemory(const Stmt *S, bool NamedMemory = false);
+
+/// Every reference to \p V in \p S, in traversal order.
+llvm::SmallVector<const DeclRefExpr *, 8> referencesTo(const Stmt *S,
+                                                       const ValueDecl *V);
+
 /// The function, lambda call operator or block whose body holds \p S, or null.
 const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S);
 
