@@ -497,7 +497,16 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
     // Worth little where `__restrict__` can only add `.nc` to the loads
     // (MissingRestrictBenefit.h): ranked low, with the reason.
     std::optional<std::string> NcOnly = ncOnly(Pattern, PP, Info.Loads, *Ctx);
-    auto Diag = (NcOnly ? diagCapped(PP->getLocation(), Message, 30, *NcOnly)
+    // Only `const`: no instruction changes (the third sealed audit's PTX).
+    unsigned Cap = 30;
+    if (!WithRestrict) {
+      NcOnly = "'" + PP->getName().str() +
+               "' gets only 'const', which changes no instruction: nvcc "
+               "needs '__restrict__' to use the read-only data cache or move "
+               "its loads";
+      Cap = 15;
+    }
+    auto Diag = (NcOnly ? diagCapped(PP->getLocation(), Message, Cap, *NcOnly)
                         : diag(PP->getLocation(), Message))
                 << PP->getName() << Spelled << WithRestrict;
     if (WhyNot.empty())

@@ -150,6 +150,7 @@ __global__ void escapes(float *a, float **table) {
 // Aliased launch: the same buffer for both parameters: only const.
 __global__ void axpy(float *y, float *x, float alpha, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:39: warning: pointer parameter 'x' is only read; declare it 'const float *' (not '__restrict__', which the read-only data cache needs: it may alias another parameter) [cuda-missing-restrict]
+  // CHECK-NOTES: :[[@LINE-2]]:39: note: impact: low (rank 15/100): 'x' gets only 'const', which changes no instruction: nvcc needs '__restrict__' to use the read-only data cache or move its loads
   // CHECK-NOTES: :{{[0-9]+}}:3: note: '__restrict__' not added: this launch passes pointers into the same allocation as 'x' and 'y'
   // CHECK-FIXES: {{^}}__global__ void axpy(float *y, const float *x, float alpha, int n) {{{$}}
   int i = blockIdx.x * blockDim.x + threadIdx.x;
