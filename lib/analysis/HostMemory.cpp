@@ -1,6 +1,7 @@
 //===--- HostMemory.cpp - cuda-lint ---------------------------------------===//
 
 #include "cudalint/analysis/HostMemory.h"
+#include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -241,18 +242,7 @@ private:
   }
 
   llvm::SmallVector<const DeclRefExpr *, 8> uses(const VarDecl *V) {
-    struct Collector : RecursiveASTVisitor<Collector> {
-      const VarDecl *V;
-      llvm::SmallVector<const DeclRefExpr *, 8> Out;
-      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-        if (DRE->getDecl() == V)
-          Out.push_back(DRE);
-        return true;
-      }
-    } C;
-    C.V = V;
-    C.TraverseStmt(const_cast<Stmt *>(F->getBody()));
-    return C.Out;
+    return referencesTo(F->getBody(), V);
   }
 
   /// What one use of a local pointer variable says of its value: nothing

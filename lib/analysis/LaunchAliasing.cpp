@@ -78,20 +78,9 @@ bool isPure(const Expr *E, int Depth = 0) {
 /// use is a read.
 bool isUnmodified(const ParmVarDecl *P, const FunctionDecl *F,
                   ASTContext &Ctx) {
-  struct Refs : RecursiveASTVisitor<Refs> {
-    const ParmVarDecl *P;
-    llvm::SmallVector<const DeclRefExpr *, 8> Out;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == P)
-        Out.push_back(DRE);
-      return true;
-    }
-  } R;
-  R.P = P;
   if (!F->getBody())
     return false;
-  R.TraverseStmt(F->getBody());
-  for (const DeclRefExpr *Ref : R.Out) {
+  for (const DeclRefExpr *Ref : referencesTo(F->getBody(), P)) {
     DynTypedNodeList Parents = Ctx.getParents(*Ref);
     const auto *Cast =
         Parents.empty() ? nullptr : Parents[0].get<ImplicitCastExpr>();
