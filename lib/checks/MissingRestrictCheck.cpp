@@ -496,16 +496,14 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
                         "that its loads can use the read-only data cache}2";
     // Worth little where `__restrict__` can only add `.nc` to the loads
     // (MissingRestrictBenefit.h): ranked low, with the reason.
-    std::optional<std::string> NcOnly = ncOnly(Pattern, PP, Info.Loads, *Ctx);
     // Only `const`: no instruction changes (the third sealed audit's PTX).
-    unsigned Cap = 30;
-    if (!WithRestrict) {
-      NcOnly = "'" + PP->getName().str() +
-               "' gets only 'const', which changes no instruction: nvcc "
-               "needs '__restrict__' to use the read-only data cache or move "
-               "its loads";
-      Cap = 15;
-    }
+    std::optional<std::string> NcOnly =
+        WithRestrict ? ncOnly(Pattern, PP, Info.Loads, *Ctx)
+                     : "'" + PP->getName().str() +
+                           "' gets only 'const', which changes no "
+                           "instruction: nvcc needs '__restrict__' to use the "
+                           "read-only data cache or move its loads";
+    unsigned Cap = WithRestrict ? 30 : 15;
     auto Diag = (NcOnly ? diagCapped(PP->getLocation(), Message, Cap, *NcOnly)
                         : diag(PP->getLocation(), Message))
                 << PP->getName() << Spelled << WithRestrict;

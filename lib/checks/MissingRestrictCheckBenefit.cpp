@@ -152,31 +152,20 @@ private:
   unsigned Covered = 0;
 };
 
-/// Whether the load \p Load reads a new element in every iteration of
-/// \p Loop: its address reads a variable that the loop assigns (directly or
-/// through a local declared in the loop), and nothing loaded from memory or
-/// returned by a call, whose value the check cannot follow.
-bool newElementEachIteration(const Expr *Load, const Stmt *Loop,
-                             const SourceManager &SM, unsigned Depth = 0) {
+/// Whether \p E changes in every iteration of \p Loop, whose body spans
+/// the file offsets [\p Begin, \p End]: it reads a variable declared outside
+/// the body and assigned in the loop (an induction variable), directly or
+/// through the initialiser of a local declared in the body (a variable
+/// declared there starts afresh in every iteration: an inner loop's
+/// counter), and nothing loaded from memory or returned by a call, whose
+/// value the check cannot follow. \p Top, the load itself (or the
+/// initialiser's top expression), is not counted as such.
+bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
+              unsigned End, const SourceManager &SM, unsigned Depth) {
   if (Depth > 4)
     return false;
-  const Expr *Top = Load->IgnoreParenImpCasts();
-  // A variable declared in the body starts afresh in every iteration (an
-  // inner loop's counter); one declared outside and assigned in the loop
-  // is an induction variable.
-  const Stmt *Body = Loop;
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    Body = For->getBody();
-  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    Body = While->getBody();
-  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    Body = Do->getBody();
-  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-    Body = Range->getBody();
-  unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
-  unsigned End = SM.getFileOffset(SM.getExpansionLoc(Body->getEndLoc()));
   bool Varies = false, Opaque = false;
-  warpsync::forEachDescendant(Load, [&](const Stmt *S) {
+  warpsync::forEachDescendant(E, [&](const Stmt *S) {
     if (S != Top && isa<ArraySubscriptExpr, CallExpr>(S))
       Opaque = true;
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
@@ -189,12 +178,31 @@ bool newElementEachIteration(const Expr *Load, const Stmt *Loop,
     unsigned D = SM.getFileOffset(SM.getExpansionLoc(V->getLocation()));
     if (Begin <= D && D <= End) {
       if (V->getInit())
-        Varies |= newElementEachIteration(V->getInit(), Loop, SM, Depth + 1);
+        Varies |= variesIn(V->getInit(), V->getInit()->IgnoreParenImpCasts(),
+                           Loop, Begin, End, SM, Depth + 1);
     } else {
       Varies |= warpsync::Analysis::assignedIn(Loop, V);
     }
   });
   return Varies && !Opaque;
+}
+
+/// Whether the load \p Load reads a new element in every iteration of
+/// \p Loop (variesIn).
+bool newElementEachIteration(const Expr *Load, const Stmt *Loop,
+                             const SourceManager &SM) {
+  const Stmt *Body = Loop;
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    Body = Do->getBody();
+  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = Range->getBody();
+  unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
+  unsigned End = SM.getFileOffset(SM.getExpansionLoc(Body->getEndLoc()));
+  return variesIn(Load, Load->IgnoreParenImpCasts(), Loop, Begin, End, SM, 0);
 }
 
 /// The innermost of \p L's loops that also holds one of \p Stores.
@@ -212,14 +220,12 @@ const Stmt *innermostStoringLoop(const Access &L,
 /// `__restrict__` lets nvcc keep the first value.
 bool reloadedAfterStore(llvm::ArrayRef<Access> Loads,
                         llvm::ArrayRef<Access> Stores, const ASTContext &Ctx) {
-  for (const Access &A : Loads)
-    for (const Access &B : Loads) {
-      if (A.Offset >= B.Offset || A.Loops != B.Loops)
-        continue;
-      llvm::FoldingSetNodeID IA, IB;
-      A.E->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-      B.E->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
-      if (IA != IB)
+  llvm::SmallVector<llvm::FoldingSetNodeID, 8> Ids(Loads.size());
+  for (auto [L, Id] : llvm::zip(Loads, Ids))
+    L.E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
+  for (auto [I, A] : llvm::enumerate(Loads))
+    for (auto [J, B] : llvm::enumerate(Loads)) {
+      if (A.Offset >= B.Offset || A.Loops != B.Loops || Ids[I] != Ids[J])
         continue;
       for (const Access &S : Stores)
         if (A.Offset < S.Offset && S.Offset < B.Offset)
