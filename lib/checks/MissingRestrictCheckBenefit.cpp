@@ -158,8 +158,9 @@ private:
 /// through the initialiser of a local declared in the body (a variable
 /// declared there starts afresh in every iteration: an inner loop's
 /// counter), and nothing loaded from memory or returned by a call, whose
-/// value the check cannot follow. \p Top, the load itself (or the
-/// initialiser's top expression), is not counted as such.
+/// value the check cannot follow (in the load's own subscript or in such an
+/// initialiser: `int j = idx[i]; x[j]` as `x[idx[i]]`). \p Top, the load
+/// itself, is not counted as such.
 bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
               unsigned End, const SourceManager &SM, unsigned Depth) {
   if (Depth > 4)
@@ -178,8 +179,8 @@ bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
     unsigned D = SM.getFileOffset(SM.getExpansionLoc(V->getLocation()));
     if (Begin <= D && D <= End) {
       if (V->getInit())
-        Varies |= variesIn(V->getInit(), V->getInit()->IgnoreParenImpCasts(),
-                           Loop, Begin, End, SM, Depth + 1);
+        Varies |=
+            variesIn(V->getInit(), nullptr, Loop, Begin, End, SM, Depth + 1);
     } else {
       Varies |= warpsync::Analysis::assignedIn(Loop, V);
     }

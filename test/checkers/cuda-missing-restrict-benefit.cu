@@ -188,3 +188,24 @@ __global__ void innerRepeat(float *out, float *in, int k, int d) {
     out[m * 4096 + t] = acc;
   }
 }
+
+// A gather through an index loaded from memory, directly or through a local
+// of the loop body: the check cannot tell whether it reads new elements, and
+// the finding keeps its rank. Medium.
+__global__ void gatherLocal(float *out, float *in, int *idx, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:48: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void gatherLocal(float *out, const float *__restrict__ in, const int *__restrict__ idx, int n) {{{$}}
+  // CHECK-MESSAGES-LOW: :[[@LINE-4]]:57: warning: pointer parameter 'idx' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-5]]:57: note: impact: low (rank 30/100): 'idx' is streamed{{.*}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-6]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void gatherLocal(float *out, const float *__restrict__ in, int *idx, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-8]]:48: warning: pointer parameter 'in' is only read
+  // CHECK-MESSAGES-OLD: :[[@LINE-9]]:57: warning: pointer parameter 'idx' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void gatherLocal(float *out, const float *__restrict__ in, const int *__restrict__ idx, int n) {{{$}}
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    int j = idx[i];
+    out[i] = in[j];
+  }
+}
