@@ -30,16 +30,21 @@ public:
   void onEndOfTranslationUnit() override;
 
 private:
-  /// How much of its record of Stride elements each thread reads.
+  /// How much of its record of Stride elements each thread reads (or
+  /// writes).
   struct RecordRead {
     int64_t Stride = 0, Bytes = 0, RecordBytes = 0;
     bool Whole = false; ///< Every element of the record, read whole.
+    /// Short enough that the layout costs little next to a coalesced one
+    /// (measured): not reported unless ReportWholeRecords.
+    bool Cheap = false;
   };
   /// The loads of \p Kernel that read, with the others of their group, at
-  /// least MostlyReadPercent of the bytes of each thread's record.
+  /// least MostlyReadPercent of the bytes of each thread's record; the
+  /// plain stores that, with the others of their group, write all of it.
   const llvm::DenseMap<const Expr *, RecordRead> &
-  recordLoads(ASTContext &Ctx, const FunctionDecl *Kernel,
-              ThreadIndexAnalysis &TIA);
+  recordAccesses(ASTContext &Ctx, const FunctionDecl *Kernel,
+                 ThreadIndexAnalysis &TIA);
 
   /// A load already seen in a kernel: its pointer, index and bytes.
   struct SeenLoad {
