@@ -331,45 +331,50 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
          "traffic",
          DiagnosticIDs::Note)
         << StrideText;
-  if (Record && !Record->Cheap)
-    diag(Loc,
-         "each thread %select{reads|writes}0 %1 of the %2 bytes of its "
-         "record, so DRAM traffic is close to a coalesced layout's, but each "
-         "request still touches a sector per lane: on an H200 a kernel bound "
-         "by such %select{loads|stores}0 ran %select{up to 2x|5x to 13x}0 "
-         "slower "
-         "than with a coalesced layout",
-         DiagnosticIDs::Note)
-        << (Kind == AccessKind::Store) << static_cast<int>(Record->Bytes)
-        << static_cast<int>(Record->RecordBytes);
-  else if (Record && Kind == AccessKind::Store)
-    diag(Loc,
-         "each thread writes all %0 elements of its record, so the warp's "
-         "stores together fill the sectors they touch: the cost is in L2 "
-         "requests, not DRAM traffic",
-         DiagnosticIDs::Note)
-        << static_cast<int>(Record->Stride);
-  else if (Record && Record->Whole)
-    diag(Loc,
-         "each thread reads all %0 elements of its record, so the sectors "
-         "fetched are used in full: the cost is in L1 requests, not DRAM "
-         "traffic",
-         DiagnosticIDs::Note)
-        << static_cast<int>(Record->Stride);
-  else if (Record)
-    diag(Loc,
-         "each thread reads %0 of the %1 bytes of its record, so most of "
-         "each sector fetched is used: the cost is in L1 requests, not DRAM "
-         "traffic",
-         DiagnosticIDs::Note)
-        << static_cast<int>(Record->Bytes)
-        << static_cast<int>(Record->RecordBytes);
+  if (Record)
+    noteRecord(Loc, Kind == AccessKind::Store, *Record);
   if (Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,
          "'%0' is only read: load it with consecutive threads reading "
          "consecutive elements into a __shared__ tile, then read the tile",
          DiagnosticIDs::Note)
         << Param->getName();
+}
+
+void UncoalescedAccessCheck::noteRecord(SourceLocation Loc, bool Store,
+                                        const RecordRead &Record) {
+  if (!Record.Cheap)
+    diag(Loc,
+         "each thread %select{reads|writes}0 %1 of the %2 bytes of its "
+         "record, so DRAM traffic is close to a coalesced layout's, but each "
+         "request still touches a sector per lane: on an H200 a kernel bound "
+         "by such %select{loads|stores}0 ran %select{up to 2x|5x to 13x}0 "
+         "slower than with a coalesced layout",
+         DiagnosticIDs::Note)
+        << Store << static_cast<int>(Record.Bytes)
+        << static_cast<int>(Record.RecordBytes);
+  else if (Store)
+    diag(Loc,
+         "each thread writes all %0 elements of its record, so the warp's "
+         "stores together fill the sectors they touch: the cost is in L2 "
+         "requests, not DRAM traffic",
+         DiagnosticIDs::Note)
+        << static_cast<int>(Record.Stride);
+  else if (Record.Whole)
+    diag(Loc,
+         "each thread reads all %0 elements of its record, so the sectors "
+         "fetched are used in full: the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << static_cast<int>(Record.Stride);
+  else
+    diag(Loc,
+         "each thread reads %0 of the %1 bytes of its record, so most of "
+         "each sector fetched is used: the cost is in L1 requests, not DRAM "
+         "traffic",
+         DiagnosticIDs::Note)
+        << static_cast<int>(Record.Bytes)
+        << static_cast<int>(Record.RecordBytes);
 }
 
 void UncoalescedAccessCheck::onEndOfTranslationUnit() {

@@ -46,6 +46,9 @@ private:
   recordAccesses(ASTContext &Ctx, const FunctionDecl *Kernel,
                  ThreadIndexAnalysis &TIA);
 
+  /// The note on how much of its record each thread reads or writes.
+  void noteRecord(SourceLocation Loc, bool Store, const RecordRead &Record);
+
   /// A load already seen in a kernel: its pointer, index and bytes.
   struct SeenLoad {
     const ParmVarDecl *Param;
