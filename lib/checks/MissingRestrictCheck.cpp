@@ -89,6 +89,22 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
+/// ncOnly's reason when it holds in every analysed kernel of the parameter
+/// (each instantiation of a template judged in its own body), else nullopt.
+std::optional<std::string>
+MissingRestrictCheck::ncOnlyInEach(const ParamInfo &Info, ASTContext &Ctx) {
+  std::optional<std::string> Reason;
+  for (const auto &[FD, Loads] : Info.Instances) {
+    std::optional<std::string> R =
+        ncOnly(FD, FD->getParamDecl(Info.Index), Loads, Ctx);
+    if (!R)
+      return std::nullopt;
+    if (!Reason)
+      Reason = std::move(R);
+  }
+  return Reason;
+}
+
 SourceLocation MissingRestrictCheck::observedType(const FunctionDecl *Pattern,
                                                   bool &Declared) {
   Declared = false;
@@ -170,6 +186,8 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       Merge(Info, R);
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
+      if (!IsSpecialization)
+        Info.Instances.push_back({FD, {R.Loads.begin(), R.Loads.end()}});
     }
   }
   for (auto &[Key, Info] : Params) {
@@ -498,7 +516,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
     // (MissingRestrictBenefit.h): ranked low, with the reason.
     // Only `const`: no instruction changes (the third sealed audit's PTX).
     std::optional<std::string> NcOnly =
-        WithRestrict ? ncOnly(Pattern, PP, Info.Loads, *Ctx)
+        WithRestrict ? ncOnlyInEach(Info, *Ctx)
                      : "'" + PP->getName().str() +
                            "' gets only 'const', which changes no "
                            "instruction: nvcc needs '__restrict__' to use the "

@@ -47,6 +47,12 @@ private:
     /// types must keep matching the primary template's.
     llvm::SmallVector<const FunctionDecl *, 2> Specializations;
     llvm::SmallVector<const Expr *, 8> Loads;
+    /// Each analysed kernel (the template's instantiations, or the kernel
+    /// itself) with its loads of the parameter: what `__restrict__` can
+    /// change is judged in each (missing_restrict::ncOnly).
+    llvm::SmallVector<
+        std::pair<const FunctionDecl *, llvm::SmallVector<const Expr *, 8>>, 1>
+        Instances;
     llvm::SmallVector<const VarDecl *, 4> NonConstLocals;
     std::string ConstBlocker;
     llvm::SmallVector<ReadOnlyResult::Callee, 2> NonConstCallees;
@@ -73,6 +79,10 @@ private:
   };
 
   void diagnose(const ParamInfo &Info, ReadOnlyPointerAnalysis &Analysis);
+  /// ncOnly's reason when it holds in every analysed kernel of the
+  /// parameter (each instantiation of a template in its own body).
+  static std::optional<std::string> ncOnlyInEach(const ParamInfo &Info,
+                                                 ASTContext &Ctx);
   /// Why `__restrict__` is not added to \p PP of \p Pattern: a launch
   /// passes it and another parameter pointers into one allocation.
   void noteAliased(const ParmVarDecl *PP, const FunctionDecl *Pattern,

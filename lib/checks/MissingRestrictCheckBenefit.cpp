@@ -60,12 +60,12 @@ const ValueDecl *baseVariable(const Expr *E) {
 /// pointer parameter without `__restrict__` could alias: not a register,
 /// not a thread's own array, not `__shared__` memory, not through a
 /// `__restrict__` parameter (which promises no alias by itself).
-bool mayAliasGlobal(const Expr *LHS) {
+bool mayAliasGlobal(const Expr *LHS, const Stmt *Body) {
   LHS = LHS->IgnoreParenImpCasts();
   if (!isa<ArraySubscriptExpr, UnaryOperator, MemberExpr>(LHS))
     return false;
   if (const auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
-    return mayAliasGlobal(ME->getBase());
+    return mayAliasGlobal(ME->getBase(), Body);
   if (const auto *UO = dyn_cast<UnaryOperator>(LHS);
       UO && UO->getOpcode() != UO_Deref)
     return false;
@@ -75,6 +75,14 @@ bool mayAliasGlobal(const Expr *LHS) {
     return true; // Through a loaded pointer, a call's result: unknown.
   if (V->hasAttr<CUDASharedAttr>())
     return false;
+  // A local pointer into `__shared__` memory that is never reassigned
+  // (`volatile float *vs = sums;` for a warp's reduction).
+  if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) &&
+      V->getType()->isPointerType() && V->getInit() && Body &&
+      !warpsync::Analysis::assignedIn(Body, V))
+    if (const auto *I = dyn_cast_or_null<VarDecl>(baseVariable(V->getInit()));
+        I && I->hasAttr<CUDASharedAttr>())
+      return false;
   if (V->getType()->isArrayType())
     return V->hasAttr<CUDADeviceAttr>() || V->hasGlobalStorage();
   if (isa<ParmVarDecl>(V) && V->getType().isRestrictQualified())
@@ -108,11 +116,12 @@ public:
       if (LoadSet.contains(E->IgnoreParens()))
         record(Loads, E);
       if (const auto *BO = dyn_cast<BinaryOperator>(E);
-          BO && BO->isAssignmentOp() && mayAliasGlobal(BO->getLHS()))
+          BO && BO->isAssignmentOp() &&
+          mayAliasGlobal(BO->getLHS(), FD.getBody()))
         record(Stores, BO, /*AtEnd=*/true);
       if (const auto *UO = dyn_cast<UnaryOperator>(E);
           UO && UO->isIncrementDecrementOp() &&
-          mayAliasGlobal(UO->getSubExpr()))
+          mayAliasGlobal(UO->getSubExpr(), FD.getBody()))
         record(Stores, UO, /*AtEnd=*/true);
       if (const auto *CE = dyn_cast<CallExpr>(E))
         if (const FunctionDecl *F = CE->getDirectCallee();
@@ -252,6 +261,7 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
                                   ASTContext &Ctx) {
   if (Loads.empty() || !FD->hasBody() || targetArch(Ctx) < 70)
     return std::nullopt;
+  std::string Name = ("'" + P->getName() + "'").str();
   Walker W(Ctx, *FD, Loads);
   W.walk(FD->getBody());
   if (W.Loads.size() != Loads.size())
@@ -294,7 +304,6 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
     for (const Access &S : W.Stores)
       if (L.Loops.empty() && S.Offset < L.Offset)
         return std::nullopt;
-  std::string Name = ("'" + P->getName() + "'").str();
   bool AnyCovered =
       llvm::any_of(W.Loads, [](const Access &L) { return L.Covered; });
   if (!AnyInLoop)

@@ -209,3 +209,48 @@ __global__ void gatherLocal(float *out, float *in, int *idx, int n) {
     out[i] = in[j];
   }
 }
+
+// A template kernel is judged in each of its instantiations: here one,
+// whose loads of 'rowPtr' come once per thread before any global store and
+// whose loop stores only through a local pointer into shared memory. Low,
+// as for a kernel that is no template.
+template <int W>
+__global__ void warpRows(float *y, int *rowPtr, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:41: warning: pointer parameter 'rowPtr' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:41: note: impact: low (rank 30/100): 'rowPtr' is read only outside loops, once per thread, before any global store: `__restrict__` can only make its loads ld.global.nc, which gains nothing measurable on sm_70 and later (the read-only data cache is the L1 cache)
+  // CHECK-FIXES-LOW: {{^}}__global__ void warpRows(float *y, const int *__restrict__ rowPtr, int n) {{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void warpRows(float *y, int *rowPtr, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:41: warning: pointer parameter 'rowPtr' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void warpRows(float *y, const int *__restrict__ rowPtr, int n) {{{$}}
+  extern __shared__ float sums[];
+  volatile float *vs = sums;
+  int r = (blockIdx.x * blockDim.x + threadIdx.x) / W, lane = threadIdx.x % W;
+  if (r >= n)
+    return;
+  float s = rowPtr[r + 1] - rowPtr[r];
+  vs[threadIdx.x] = s;
+  for (int o = W / 2; o > 0; o /= 2)
+    if (lane < o)
+      vs[threadIdx.x] = s = s + vs[threadIdx.x + o];
+  if (lane == 0)
+    y[r] = vs[threadIdx.x];
+}
+template __global__ void warpRows<32>(float *, int *, int);
+
+// A local pointer into shared memory that the kernel points elsewhere: its
+// stores may reach global memory, and the load after them keeps its rank.
+__global__ void retarget(float *out, float *in, bool g) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:45: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void retarget(float *out, const float *__restrict__ in, bool g) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void retarget(float *out, const float *__restrict__ in, bool g) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:45: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void retarget(float *out, const float *__restrict__ in, bool g) {{{$}}
+  __shared__ float tile[256];
+  float *p = tile;
+  if (g)
+    p = out;
+  p[threadIdx.x] = 1.0f;
+  out[threadIdx.x + 256] = in[threadIdx.x];
+}

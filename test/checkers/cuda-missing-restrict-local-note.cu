@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-missing-restrict %t
+// RUN: %check_cuda_lint %s cuda-missing-restrict %t -- --min-impact=low
 
 // The fix gives `const` to the local pointers that hold the parameter too
 // (else `uint32_t *bW = &W[k]` would not compile once W points to const),
