@@ -285,10 +285,25 @@ void terms(const Expr *E, bool Neg,
   Out.push_back({E, Neg});
 }
 
+/// The expression that \p F returns when its body is that one `return`.
+const Expr *singleReturn(const FunctionDecl *F) {
+  const auto *Body = F ? dyn_cast_or_null<CompoundStmt>(F->getBody()) : nullptr;
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+/// A reference to \p P in \p E, or null.
+const Expr *referenceTo(const Expr *E, const ParmVarDecl *P) {
+  auto Refs = referencesTo(E, P);
+  return Refs.empty() ? nullptr : Refs.front();
+}
+
 /// Whether \p G blocks of \p B threads are at least \p A threads: G is
 /// ceil(A / B) in one of its usual spellings, or all three are constants.
 bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
-            const FunctionDecl *Caller) {
+            const FunctionDecl *Caller, unsigned Depth = 0) {
   G = strip(Ctx, G, Caller);
   B = strip(Ctx, B, Caller);
   A = strip(Ctx, A, Caller);
@@ -305,6 +320,23 @@ bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
   // `div_up(A, B)`, `ceil(A / (float)B)`.
   if (const auto *Call = dyn_cast<CallExpr>(G)) {
     const FunctionDecl *F = Call->getDirectCallee();
+    // A helper whose body returns a covering count of its parameters
+    // (`int get_blocks(int n) { return (n + T - 1) / T; }`), with B a
+    // constant or passed in too.
+    if (const Expr *R = singleReturn(F); R && Depth < 2)
+      for (unsigned I = 0, N = std::min(Call->getNumArgs(), F->getNumParams());
+           I != N; ++I) {
+        const Expr *PA =
+            isA(Call->getArg(I)) ? referenceTo(R, F->getParamDecl(I)) : nullptr;
+        const Expr *PB = nullptr;
+        for (unsigned J = 0; J != N && !PB; ++J)
+          if (J != I && isB(Call->getArg(J)))
+            PB = referenceTo(R, F->getParamDecl(J));
+        if (!PB && CB)
+          PB = B;
+        if (PA && PB && covers(Ctx, R, PB, PA, F, Depth + 1))
+          return true;
+      }
     std::string Name =
         F && F->getIdentifier() ? F->getName().lower() : std::string();
     if (Call->getNumArgs() == 2 && isA(Call->getArg(0)) &&

@@ -52,6 +52,31 @@ __global__ void rowsCapped(int *row, int n, int width) {
   // CHECK-MESSAGES-DIV: :[[@LINE-1]]:16: warning: integer division by 'width', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
 }
 
+// Helpers that return the count: judged by their one `return`, with the
+// block size passed in or a constant (`get_blocks(n)`). A helper that caps
+// the count covers nothing.
+#define THREADS 512
+static inline int get_blocks(const int N) {
+  return (N + THREADS - 1) / THREADS;
+}
+static inline int capped_blocks(const int N) {
+  return (N + THREADS - 1) / THREADS > 64 ? 64 : (N + THREADS - 1) / THREADS;
+}
+static int blocksFor(int b, int a) { return (a - 1) / b + 1; }
+
+__global__ void rowsHelper(int *row, int n, int width) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    row[i] = i / width;
+}
+
+__global__ void rowsHelperCapped(int *row, int n, int width) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    row[i] = i / width;
+  // CHECK-MESSAGES-DIV: :[[@LINE-1]]:16: warning: integer division by 'width', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
+}
+
 static int divUp(int a, int b) { return (a + b - 1) / b; }
 
 int main() {
@@ -67,6 +92,9 @@ int main() {
     capped<<<(n + 255) / 256 > 1024 ? 1024 : (n + 255) / 256, 256>>>(v, n);
     rowsCovered<<<n / 256 + (n % 256 != 0), 256>>>((int *)v, n, 1000);
     rowsCapped<<<1024, 256>>>((int *)v, n, 1000);
+    rowsHelper<<<get_blocks(n), THREADS>>>((int *)v, n, 1000);
+    rowsHelper<<<blocksFor(128, n), 128>>>((int *)v, n, 1000);
+    rowsHelperCapped<<<capped_blocks(n), THREADS>>>((int *)v, n, 1000);
   }
   cudaDeviceSynchronize();
   cudaFree(v);
