@@ -17,6 +17,7 @@
 #include "IntegerDivisionCost.h"
 #include "IntegerDivisionReuse.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/LoopWork.h"
 #include "cudalint/analysis/ValueRange.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -25,6 +26,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include <cstring>
 
 using namespace clang::ast_matchers;
 
@@ -188,6 +190,43 @@ void IntegerDivisionCheck::registerPPCallbacks(const SourceManager &SM,
   this->PP = PP;
   LangOpts = &PP->getLangOpts();
   PP->addPPCallbacks(std::make_unique<MacroRecorder>(Macros));
+}
+
+/// Why \p BO is worth little where it runs, when the loop around it does so
+/// much else that its integer divisions (\p BO and the others by run-time
+/// values, as one fix) are under a tenth of an iteration's estimated work
+/// (LoopWork.h): a run-time division costs about 20 simple instructions (60
+/// for 64 bits), a signed one by a constant about 4 more than the shift or
+/// mask.
+static std::optional<std::string>
+smallShare(ASTContext &Ctx, const BinaryOperator &BO, bool Const, bool IsRem) {
+  auto IsDivision = [&](const Expr &E) {
+    const auto *D = dyn_cast<BinaryOperator>(&E);
+    if (!D || !D->getType()->isIntegerType() || D->isValueDependent())
+      return false;
+    BinaryOperatorKind Op =
+        D->isCompoundAssignmentOp()
+            ? BinaryOperator::getOpForCompoundAssignment(D->getOpcode())
+            : D->getOpcode();
+    return (Op == BO_Div || Op == BO_Rem) &&
+           !D->getRHS()->isIntegerConstantExpr(Ctx);
+  };
+  std::optional<LoopWork> Beside = workBeside(Ctx, BO, IsDivision);
+  if (!Beside)
+    return std::nullopt;
+  unsigned One = Const ? 4 : Ctx.getTypeSize(BO.getType()) > 32 ? 60 : 20;
+  unsigned Cost = One + Beside->Alike * (Const ? One : 20);
+  unsigned Total = Cost + Beside->Work - Beside->Alike;
+  if (Cost * 10 >= Total)
+    return std::nullopt;
+  std::string Share = std::to_string(std::max(1u, Cost * 100 / Total)) + "%";
+  std::string Per = " estimated work per iteration (" + std::to_string(Total) +
+                    " simple instructions)";
+  if (Beside->Alike)
+    return "the loop's " + std::to_string(Beside->Alike + 1) +
+           " integer divisions are about " + Share + " of its" + Per;
+  return std::string("the ") + (IsRem ? "modulo" : "division") + " is about " +
+         Share + " of its loop's" + Per;
 }
 
 void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
@@ -387,6 +426,7 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   F.Const = Const.has_value();
   F.InLoop = InLoop;
   F.Divisor = Text(RHS);
+  F.SmallShare = smallShare(Ctx, *BO, Const.has_value(), IsRem);
   if (ShiftAmount)
     F.ShiftAmount = Text(ShiftAmount);
 
@@ -434,17 +474,17 @@ void IntegerDivisionCheck::report(const Finding &F,
                                   std::optional<FixItHint> Fix,
                                   StringRef WhyNot) {
   {
-    auto Diag =
-        F.Const
-            ? diag(F.Loc, "signed integer %select{division|modulo}0 by %1 "
-                          "%select{|inside a loop }2costs extra instructions "
-                          "to round toward zero; the dividend is never "
-                          "negative, so a %select{shift|mask}0 is exact")
-                  << F.IsRem << F.Divisor << F.InLoop
-            : diag(F.Loc, "integer %select{division|modulo}0 by '%1', which "
-                          "is not a compile-time constant, %select{|inside a "
-                          "loop }2compiles to a slow instruction sequence")
-                  << F.IsRem << F.Divisor << F.InLoop;
+    StringRef Message =
+        F.Const ? "signed integer %select{division|modulo}0 by %1 "
+                  "%select{|inside a loop }2costs extra instructions to round "
+                  "toward zero; the dividend is never negative, so a "
+                  "%select{shift|mask}0 is exact"
+                : "integer %select{division|modulo}0 by '%1', which is not a "
+                  "compile-time constant, %select{|inside a loop }2compiles "
+                  "to a slow instruction sequence";
+    auto Diag = F.SmallShare ? diagCapped(F.Loc, Message, 30, *F.SmallShare)
+                             : diag(F.Loc, Message);
+    Diag << F.IsRem << F.Divisor << F.InLoop;
     if (Fix)
       Diag << *Fix;
   }

@@ -56,6 +56,9 @@ public:
     SourceLocation Spelling;
     /// The other half of a `/` and `%` pair computed with one division.
     SourceLocation Partner;
+    /// Why the operation is worth little beside its loop's other work (the
+    /// reason of a low rank).
+    std::optional<std::string> SmallShare;
   };
 
 private:
