@@ -9,17 +9,7 @@
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/restrict_streams.cu -o rs && ./rs
 
-#include <cstdio>
-#include <cuda_runtime.h>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));             \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "bench_timing.cuh"
 
 #define KERNELS(SUFFIX, RO)                                                    \
   /* A stream: y[i] = a * x[i] + y[i] over a grid that iterates. */            \
@@ -53,23 +43,6 @@
 
 KERNELS(Plain, float *)
 KERNELS(Restrict, const float *__restrict__)
-
-template <typename F> static float timeIt(F Launch, int Reps) {
-  cudaEvent_t A, B;
-  cudaEventCreate(&A);
-  cudaEventCreate(&B);
-  Launch();
-  cudaEventRecord(A);
-  for (int R = 0; R < Reps; ++R)
-    Launch();
-  cudaEventRecord(B);
-  cudaEventSynchronize(B);
-  float Ms = 0;
-  cudaEventElapsedTime(&Ms, A, B);
-  cudaEventDestroy(A);
-  cudaEventDestroy(B);
-  return Ms / Reps;
-}
 
 int main() {
   const int N = 1 << 26, W = 1 << 16, M = 256, Reps = 50;

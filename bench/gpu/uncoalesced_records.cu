@@ -1,26 +1,18 @@
-// What a per-thread record costs on the GPU at hand when each thread writes
-// it whole, the shape cuda-uncoalesced-access leaves unreported (as it does
-// a record each thread reads whole), against the same data in a coalesced
-// layout and against the textbook strided store that writes one element of
-// each record (reported). Records of 8 doubles (lulesh's per-element
-// forces), 7 floats (p4's boxes) and 3 floats (points). Each kernel is
-// store-bound (nothing but the stores), so these are the largest ratios the
-// layout can give; timed with CUDA events over many launches.
+// What a per-thread record costs on the GPU at hand when each thread reads
+// or writes it whole, against the same data in a structure of arrays and
+// against the textbook strided store of one element per record, for records
+// of 2 to 16 floats or doubles. cuda-uncoalesced-access leaves unreported
+// the short ones these figures show cost nothing (records read whole of up
+// to 8 elements, written whole of up to 16 bytes) and reports the longer
+// ones with a note that quotes them. Each kernel does nothing but the
+// access measured, so the ratios are the most the layout can cost; timed
+// with CUDA events over many launches
+// (bench/results/2026-11-29-h200-uncoalesced-records.md).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/uncoalesced_records.cu -o ur &&
 //   ./ur
 
-#include <cstdio>
-#include <cuda_runtime.h>
-
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));             \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "bench_timing.cuh"
 
 // Each thread writes all S elements of its record: out[S * i + k].
 template <typename T, int S> __global__ void wholeRecord(T *out, int n) {
@@ -80,23 +72,6 @@ template <typename T> __global__ void oneCoalesced(T *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = (T)i;
-}
-
-template <typename F> static float timeIt(F Launch, int Reps) {
-  cudaEvent_t A, B;
-  cudaEventCreate(&A);
-  cudaEventCreate(&B);
-  Launch();
-  cudaEventRecord(A);
-  for (int R = 0; R < Reps; ++R)
-    Launch();
-  cudaEventRecord(B);
-  cudaEventSynchronize(B);
-  float Ms = 0;
-  cudaEventElapsedTime(&Ms, A, B);
-  cudaEventDestroy(A);
-  cudaEventDestroy(B);
-  return Ms / Reps;
 }
 
 template <typename T, int S>

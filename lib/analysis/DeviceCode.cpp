@@ -58,6 +58,26 @@ bool readsMemory(const Stmt *S, bool NamedMemory) {
   });
 }
 
+bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+bool sameExprOrValue(ASTContext &Ctx, const Expr *A, const Expr *B) {
+  if (!A || !B || A->isValueDependent() || B->isValueDependent())
+    return false;
+  std::optional<llvm::APSInt> CA = A->getIntegerConstantExpr(Ctx),
+                              CB = B->getIntegerConstantExpr(Ctx);
+  if (CA || CB)
+    return CA && CB && llvm::APSInt::isSameValue(*CA, *CB);
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, Ctx, /*Canonical=*/true);
+  B->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
 llvm::SmallVector<const DeclRefExpr *, 8> referencesTo(const Stmt *S,
                                                        const ValueDecl *V) {
   struct Collector : RecursiveASTVisitor<Collector> {

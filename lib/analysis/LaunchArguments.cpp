@@ -225,20 +225,6 @@ bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,
   return false;
 }
 
-/// Whether \p A and \p B are the same expression, or equal constants.
-bool same(ASTContext &Ctx, const Expr *A, const Expr *B) {
-  if (!A || !B || A->isValueDependent() || B->isValueDependent())
-    return false;
-  std::optional<llvm::APSInt> CA = A->getIntegerConstantExpr(Ctx),
-                              CB = B->getIntegerConstantExpr(Ctx);
-  if (CA || CB)
-    return CA && CB && llvm::APSInt::isSameValue(*CA, *CB);
-  llvm::FoldingSetNodeID IA, IB;
-  A->Profile(IA, Ctx, /*Canonical=*/true);
-  B->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
-}
-
 /// \p E without parentheses, casts and `dim3(x)` (its x), and for a local
 /// of \p Caller that is never written after its initialiser, that
 /// initialiser.
@@ -315,8 +301,12 @@ bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
                               CA = A->getIntegerConstantExpr(Ctx);
   if (CG && CB && CA)
     return CG->getExtValue() * CB->getExtValue() >= CA->getExtValue();
-  auto isA = [&](const Expr *E) { return same(Ctx, strip(Ctx, E, Caller), A); };
-  auto isB = [&](const Expr *E) { return same(Ctx, strip(Ctx, E, Caller), B); };
+  auto isA = [&](const Expr *E) {
+    return sameExprOrValue(Ctx, strip(Ctx, E, Caller), A);
+  };
+  auto isB = [&](const Expr *E) {
+    return sameExprOrValue(Ctx, strip(Ctx, E, Caller), B);
+  };
   // `div_up(A, B)`, `ceil(A / (float)B)`.
   if (const auto *Call = dyn_cast<CallExpr>(G)) {
     const FunctionDecl *F = Call->getDirectCallee();

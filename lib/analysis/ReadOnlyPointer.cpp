@@ -132,28 +132,35 @@ bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
     return It->second;
   const FunctionDecl *Self = FD->getCanonicalDecl();
   bool ReturnsVoid = FD->getReturnType()->isVoidType();
+  // Whether what runs after the statement \p S satisfies \p Next: the
+  // statement that follows it, or at the end of a block or `if` branch what
+  // follows that, or null where the function's body ends.
+  std::function<bool(const Stmt *, llvm::function_ref<bool(const Stmt *)>)>
+      Then = [&](const Stmt *S, llvm::function_ref<bool(const Stmt *)> Next) {
+        DynTypedNodeList Parents = Ctx.getParents(*S);
+        if (Parents.size() != 1)
+          return false;
+        if (Parents[0].get<FunctionDecl>())
+          return Next(nullptr);
+        const Stmt *P = Parents[0].get<Stmt>();
+        if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
+          const Stmt *const *Pos = llvm::find(CS->body(), S);
+          if (Pos == CS->body_end())
+            return false;
+          return Pos + 1 == CS->body_end() ? Then(CS, Next) : Next(*(Pos + 1));
+        }
+        if (const auto *If = dyn_cast_or_null<IfStmt>(P))
+          return If->getCond() != S && Then(If, Next);
+        return false;
+      };
   // Whether the statement \p S is the last thing the function does: the
   // last statement of its body, of a block or `if` branch that is, or one
   // followed by `return;`.
-  std::function<bool(const Stmt *)> IsLast = [&](const Stmt *S) {
-    DynTypedNodeList Parents = Ctx.getParents(*S);
-    if (Parents.size() != 1)
-      return false;
-    if (Parents[0].get<FunctionDecl>())
-      return true;
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
-      const Stmt *const *Pos = llvm::find(CS->body(), S);
-      if (Pos == CS->body_end())
-        return false;
-      if (Pos + 1 == CS->body_end())
-        return IsLast(CS);
-      const auto *Ret = dyn_cast<ReturnStmt>(*(Pos + 1));
-      return Ret && !Ret->getRetValue();
-    }
-    if (const auto *If = dyn_cast_or_null<IfStmt>(P))
-      return If->getCond() != S && IsLast(If);
-    return false;
+  auto IsLast = [&](const Stmt *S) {
+    return Then(S, [](const Stmt *N) {
+      const auto *Ret = dyn_cast_or_null<ReturnStmt>(N);
+      return !N || (Ret && !Ret->getRetValue());
+    });
   };
   // The one parent of \p S, where it has one and that is a statement.
   auto ParentStmt = [&](const Stmt *S) -> const Stmt * {
@@ -203,29 +210,16 @@ bool ReadOnlyPointerAnalysis::isKeptRecursiveCall(const FunctionDecl *FD) {
   C.TraverseStmt(FD->getBody());
   // Whether the statement \p S is followed by `return V;`, directly or
   // at the end of the blocks and `if` branches that enclose it.
-  std::function<bool(const Stmt *, const VarDecl *)> ReturnsNext =
-      [&](const Stmt *S, const VarDecl *V) {
-        DynTypedNodeList Parents = Ctx.getParents(*S);
-        if (Parents.size() != 1)
-          return false;
-        const Stmt *P = Parents[0].get<Stmt>();
-        if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
-          const Stmt *const *Pos = llvm::find(CS->body(), S);
-          if (Pos == CS->body_end())
-            return false;
-          if (Pos + 1 == CS->body_end())
-            return ReturnsNext(CS, V);
-          const auto *Ret = dyn_cast<ReturnStmt>(*(Pos + 1));
-          const auto *Ref = Ret && Ret->getRetValue()
-                                ? dyn_cast<DeclRefExpr>(
-                                      Ret->getRetValue()->IgnoreParenImpCasts())
-                                : nullptr;
-          return Ref && Ref->getDecl() == V;
-        }
-        if (const auto *If = dyn_cast_or_null<IfStmt>(P))
-          return If->getCond() != S && ReturnsNext(If, V);
-        return false;
-      };
+  auto ReturnsNext = [&](const Stmt *S, const VarDecl *V) {
+    return Then(S, [&](const Stmt *N) {
+      const auto *Ret = dyn_cast_or_null<ReturnStmt>(N);
+      const auto *Ref =
+          Ret && Ret->getRetValue()
+              ? dyn_cast<DeclRefExpr>(Ret->getRetValue()->IgnoreParenImpCasts())
+              : nullptr;
+      return Ref && Ref->getDecl() == V;
+    });
+  };
   // Whether the result of the call \p Call is accumulated into the
   // function's result by an associative operator: `return 1 + f(a) +
   // f(b);`, or `ans += f(a);` followed by `return ans;` (Eval, CalcMFFC).

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/ThreadDependence.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -202,18 +203,8 @@ bool ThreadDependence::hasUniformTripCount(const ForStmt &For,
           return false;
   // The bound is a multiple of the step.
   auto Same = [&](const Expr *A, const Expr *B) {
-    A = resolveLocals(A, Reassigned);
-    B = resolveLocals(B, Reassigned);
-    if (!A || !B || A->isValueDependent() || B->isValueDependent())
-      return false;
-    std::optional<llvm::APSInt> CA = A->getIntegerConstantExpr(Ctx);
-    std::optional<llvm::APSInt> CB = B->getIntegerConstantExpr(Ctx);
-    if (CA || CB)
-      return CA && CB && llvm::APSInt::isSameValue(*CA, *CB);
-    llvm::FoldingSetNodeID IA, IB;
-    A->Profile(IA, Ctx, /*Canonical=*/true);
-    B->Profile(IB, Ctx, /*Canonical=*/true);
-    return IA == IB;
+    return sameExprOrValue(Ctx, resolveLocals(A, Reassigned),
+                           resolveLocals(B, Reassigned));
   };
   llvm::SmallVector<const Expr *, 4> BoundFactors, StepFactors;
   factors(Bound, Reassigned, Ctx, BoundFactors);

@@ -223,14 +223,6 @@ bool Analysis::ticketCompare(const Expr *E) const {
   return ticket(L) && !ticket(R) && !threadDependent(R);
 }
 
-/// Whether \p A and \p B are the same expression.
-static bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
-}
-
 unsigned
 Analysis::singleCondition(const Expr *C,
                           SmallVectorImpl<const Expr *> &Uniform) const {
@@ -275,8 +267,8 @@ Analysis::singleCondition(const Expr *C,
       return Side{ASE->getBase(), K, I->Off, Op};
     };
     std::optional<Side> A = side(L), B = side(R);
-    if (A && B && A->Off != B->Off && sameExpr(A->Base, B->Base, Ctx) &&
-        sameExpr(A->K, B->K, Ctx)) {
+    if (A && B && A->Off != B->Off && sameExpr(Ctx, A->Base, B->Base) &&
+        sameExpr(Ctx, A->K, B->K)) {
       if (A->Off > B->Off)
         std::swap(A, B);
       auto below = [](BinaryOperatorKind Op) {
@@ -363,6 +355,11 @@ const Expr *stripCasts(const Expr *E) {
       return E;
     E = Cast->getSubExpr();
   }
+}
+
+bool refersTo(const Expr *E, const VarDecl *V) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
+  return DRE && DRE->getDecl() == V;
 }
 
 std::optional<Race> raceBetween(const Access &W, const Access &R,

@@ -129,10 +129,7 @@ const ValueDecl *Analysis::canonicalArray(const ValueDecl *D) const {
 }
 
 bool Analysis::assignedIn(const Stmt *S, const VarDecl *Var) {
-  auto isVar = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
-    return DRE && DRE->getDecl() == Var;
-  };
+  auto isVar = [&](const Expr *E) { return refersTo(E, Var); };
   bool Assigned = false;
   forEachDescendant(S, [&](const Stmt *X) {
     if (const auto *BO = dyn_cast<BinaryOperator>(X))

@@ -318,10 +318,7 @@ GeneralRaces::Impl::domain(const ForStmt *For, const VarDecl *V,
   if (!V->getInit())
     return std::nullopt;
   D.Init = compile(V->getInit(), X, Vars);
-  auto isV = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
-    return DRE && DRE->getDecl() == V;
-  };
+  auto isV = [&](const Expr *E) { return refersTo(E, V); };
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond || !Cond->isComparisonOp())

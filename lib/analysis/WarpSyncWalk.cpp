@@ -246,7 +246,8 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
 }
 
 std::optional<int64_t> Analysis::loopStart(const ForStmt *For,
-                                           const VarDecl *&Var) const {
+                                           const VarDecl *&Var,
+                                           const BinaryOperator *&Cond) const {
   const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
   if (!Init || !Init->isSingleDecl())
     return std::nullopt;
@@ -256,21 +257,19 @@ std::optional<int64_t> Analysis::loopStart(const ForStmt *For,
   std::optional<int64_t> Start = constant(Var->getInit());
   if (!Start || *Start <= 0 || *Start > 4096)
     return std::nullopt;
+  Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
+  if (!Cond || !refersTo(Cond->getLHS(), Var))
+    return std::nullopt;
   return Start;
 }
 
 bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
                            SmallVector<int64_t, 8> &Values) const {
-  std::optional<int64_t> Start = loopStart(For, Var);
+  const BinaryOperator *Cond = nullptr;
+  std::optional<int64_t> Start = loopStart(For, Var, Cond);
   if (!Start)
     return false;
-  auto isVar = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
-    return DRE && DRE->getDecl() == Var;
-  };
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-  if (!Cond || !isVar(Cond->getLHS()))
-    return false;
+  auto isVar = [&](const Expr *E) { return refersTo(E, Var); };
   std::optional<int64_t> Bound = constant(Cond->getRHS());
   if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
                   (Cond->getOpcode() == BO_NE && *Bound == 0) ||
@@ -290,16 +289,7 @@ bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
   } else {
     return false;
   }
-  bool Assigned = false;
-  forEachDescendant(For->getBody(), [&](const Stmt *X) {
-    if (const auto *BO = dyn_cast<BinaryOperator>(X))
-      Assigned |= BO->isAssignmentOp() && isVar(BO->getLHS());
-    else if (const auto *UO = dyn_cast<UnaryOperator>(X))
-      Assigned |=
-          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-          isVar(UO->getSubExpr());
-  });
-  if (Assigned)
+  if (assignedIn(For->getBody(), Var))
     return false;
   Values.clear();
   for (int64_t V = *Start; V > 0; V /= 2)
@@ -309,16 +299,12 @@ bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
 
 bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
                             SmallVector<int64_t, 8> &Values) const {
-  std::optional<int64_t> Start = loopStart(For, Var);
+  const BinaryOperator *Cond = nullptr;
+  std::optional<int64_t> Start = loopStart(For, Var, Cond);
   if (!Start)
     return false;
-  auto isVar = [&](const Expr *E) {
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripCasts(E));
-    return DRE && DRE->getDecl() == Var;
-  };
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-  if (!Cond || !isVar(Cond->getLHS()) ||
-      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+  auto isVar = [&](const Expr *E) { return refersTo(E, Var); };
+  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE)
     return false;
   std::optional<int64_t> Bound = constant(Cond->getRHS());
   if (!Bound || *Bound > 4096)

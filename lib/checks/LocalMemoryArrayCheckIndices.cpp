@@ -300,12 +300,4 @@ bool onlyReads(ASTContext &Ctx, const ArraySubscriptExpr *A) {
   return Cast && Cast->getCastKind() == CK_LValueToRValue;
 }
 
-/// Whether two index expressions are spelled the same.
-bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
-  return IA == IB;
-}
-
 } // namespace clang::tidy::cuda::local_memory_array

@@ -87,9 +87,6 @@ accessesOf(const VarDecl *Array, const Stmt *Body);
 /// reference or decayed to a pointer.
 bool onlyReads(ASTContext &Ctx, const ArraySubscriptExpr *A);
 
-/// Whether two index expressions are spelled the same.
-bool sameExpr(ASTContext &Ctx, const Expr *A, const Expr *B);
-
 } // namespace clang::tidy::cuda::local_memory_array
 
 #endif // CUDA_LINT_LOCALMEMORYARRAYINDICES_H

@@ -34,6 +34,14 @@ bool isDeviceFunction(const FunctionDecl *FD);
 /// call) do not.
 bool readsMemory(const Stmt *S, bool NamedMemory = false);
 
+/// Whether \p A and \p B are spelled the same, parentheses and implicit
+/// casts aside (canonical profiles).
+bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B);
+
+/// Whether \p A and \p B are the same expression (canonical profiles), or
+/// integer constants of the same value.
+bool sameExprOrValue(ASTContext &Ctx, const Expr *A, const Expr *B);
+
 /// Every reference to \p V in \p S, in traversal order.
 llvm::SmallVector<const DeclRefExpr *, 8> referencesTo(const Stmt *S,
                                                        const ValueDecl *V);

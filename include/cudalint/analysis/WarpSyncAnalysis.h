@@ -174,6 +174,9 @@ bool isThreadIdxX(const Expr *E);
 /// \p E without parentheses, implicit casts and explicit integral casts.
 const Expr *stripCasts(const Expr *E);
 
+/// Whether \p E is a reference to \p V, through stripCasts.
+bool refersTo(const Expr *E, const VarDecl *V);
+
 template <typename Fn> void forEachDescendant(const Stmt *S, Fn F) {
   if (!S)
     return;
@@ -310,9 +313,10 @@ public:
   const ValueDecl *canonicalArray(const ValueDecl *D) const;
 
   /// The integer variable \p Var that the init of \p For declares, and its
-  /// constant start value in (0, 4096].
-  std::optional<int64_t> loopStart(const ForStmt *For,
-                                   const VarDecl *&Var) const;
+  /// constant start value in (0, 4096]; \p Cond, the loop's condition, a
+  /// comparison with \p Var on its left.
+  std::optional<int64_t> loopStart(const ForStmt *For, const VarDecl *&Var,
+                                   const BinaryOperator *&Cond) const;
 
   /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
   /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
