@@ -502,10 +502,10 @@ void IntegerDivisionCheck::report(const Finding &F,
         << F.Divisor << *F.ShiftAmount;
   else if (!F.Const)
     diag(F.Loc,
-         "the compiler replaces division and modulo by a power of two "
-         "with a shift and a mask only when the divisor is a literal; "
-         "pass log2(n) and use '>>' and '&', or make the divisor a "
-         "template parameter or 'constexpr'",
+         "nvcc divides by a compile-time constant with a multiply and a "
+         "shift (by a power of two, a shift and a mask): make the divisor a "
+         "template parameter or 'constexpr' where it takes few values, or, "
+         "if it is always a power of two, pass its log2 and use '>>' and '&'",
          DiagnosticIDs::Note);
   if (!WhyNot.empty())
     diag(F.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;

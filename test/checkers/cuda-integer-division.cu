@@ -7,7 +7,7 @@ __global__ void decode(int *cells, const int *keys, int n, int rowLen) {
     int row = keys[k] / rowLen;
     // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: integer division by 'rowLen', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
     // CHECK-NOTES: :[[@LINE+2]]:23: note: '%' of the same operands here: the compiler computes both results with one division
-    // CHECK-NOTES: :[[@LINE-3]]:23: note: the compiler replaces division and modulo by a power of two with a shift and a mask only when the divisor is a literal; pass log2(n) and use '>>' and '&', or make the divisor a template parameter or 'constexpr'
+    // CHECK-NOTES: :[[@LINE-3]]:23: note: nvcc divides by a compile-time constant with a multiply and a shift (by a power of two, a shift and a mask): make the divisor a template parameter or 'constexpr' where it takes few values, or, if it is always a power of two, pass its log2 and use '>>' and '&'
     int col = keys[k] % rowLen;
     cells[k] = row * 1000 + col + threadIdx.x / 32 + threadIdx.x % 32;
   }
@@ -132,7 +132,7 @@ __global__ void divisorByReference(int *out, int n, int k) {
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     out[i] = i / d;
   // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: integer division by 'd'
-  // CHECK-NOTES: :[[@LINE-2]]:16: note: the compiler replaces
+  // CHECK-NOTES: :[[@LINE-2]]:16: note: nvcc divides by a compile-time constant
 }
 
 // The rewrite binds less tightly than `/` and `%`: parenthesised wherever
@@ -182,7 +182,7 @@ template <typename T> __device__ T scaled(T x, T d, int n) {
   for (int i = 0; i < n; ++i)
     x = x / d;
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: integer division by 'd'
-  // CHECK-NOTES: :[[@LINE-2]]:11: note: the compiler replaces
+  // CHECK-NOTES: :[[@LINE-2]]:11: note: nvcc divides by a compile-time constant
   return x;
 }
 __global__ void misc(int *out, int a, int b, int n) {
@@ -191,7 +191,7 @@ __global__ void misc(int *out, int a, int b, int n) {
   for (int i = 0; i < n; ++i)
     out[2] += DIV(i, b);
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer division by '(b)'
-  // CHECK-NOTES: :[[@LINE-2]]:15: note: the compiler replaces
+  // CHECK-NOTES: :[[@LINE-2]]:15: note: nvcc divides by a compile-time constant
   float f = 1.0f;
   for (int i = 0; i < n; ++i)
     f = f / b;
@@ -236,26 +236,26 @@ __global__ void toCells(int2 *cells, const int *keys, int n, int width) {
     int x = k % width;
     // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: integer modulo by 'width', which is not a compile-time constant, inside a loop compiles to a slow instruction sequence [cuda-integer-division]
     // CHECK-NOTES: :[[@LINE+3]]:15: note: '/' of the same operands here: the compiler computes both results with one division
-    // CHECK-NOTES: :[[@LINE-3]]:15: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-3]]:15: note: nvcc divides by a compile-time constant
     cells[k].x = x;
     int y = k / width;
     cells[k].y = y;
     // Not one block: the `%` under a branch keeps its own `rem`.
     int r = keys[k] / width;
     // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: integer division by 'width'
-    // CHECK-NOTES: :[[@LINE-2]]:21: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-2]]:21: note: nvcc divides by a compile-time constant
     if (r > 3)
       cells[k].x += keys[k] % width;
     // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: integer modulo by 'width'
-    // CHECK-NOTES: :[[@LINE-2]]:29: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-2]]:29: note: nvcc divides by a compile-time constant
     // Loads with a store between them: the second load may see another
     // value, the PTX has a `div` and a `rem`.
     cells[k].y = keys[k] / width;
     // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer division by 'width'
-    // CHECK-NOTES: :[[@LINE-2]]:26: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-2]]:26: note: nvcc divides by a compile-time constant
     cells[k].x = keys[k] % width;
     // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: integer modulo by 'width'
-    // CHECK-NOTES: :[[@LINE-2]]:26: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-2]]:26: note: nvcc divides by a compile-time constant
   }
 }
 
@@ -270,11 +270,11 @@ __global__ void members(unsigned *out, Layout in) {
     unsigned x = i % l.width;
     // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: integer modulo by 'l.width'
     // CHECK-NOTES: :[[@LINE+2]]:20: note: '/' of the same operands here: the compiler computes both results with one division
-    // CHECK-NOTES: :[[@LINE-3]]:20: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-3]]:20: note: nvcc divides by a compile-time constant
     unsigned y = i / l.width;
     out[i] = x + y + i / m.width + i % m.width;
     // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: integer division by 'm.width'
     // CHECK-NOTES: :[[@LINE-2]]:38: note: '%' of the same operands here: the compiler computes both results with one division
-    // CHECK-NOTES: :[[@LINE-3]]:24: note: the compiler replaces
+    // CHECK-NOTES: :[[@LINE-3]]:24: note: nvcc divides by a compile-time constant
   }
 }
