@@ -5,6 +5,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 namespace clang::tidy::cuda {
 
@@ -56,6 +57,18 @@ bool readsMemory(const Stmt *S, bool NamedMemory) {
   return llvm::any_of(S->children(), [&](const Stmt *C) {
     return readsMemory(C, NamedMemory);
   });
+}
+
+const Stmt *loopBody(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return Do->getBody();
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
+    return Range->getBody();
+  return nullptr;
 }
 
 bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B) {

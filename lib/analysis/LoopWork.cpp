@@ -60,18 +60,6 @@ bool isAtomic(const FunctionDecl *F) {
   return F && F->getIdentifier() && F->getName().starts_with("atomic");
 }
 
-const Stmt *loopBody(const Stmt *Loop) {
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    return For->getBody();
-  if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    return While->getBody();
-  if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    return Do->getBody();
-  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-    return Range->getBody();
-  return nullptr;
-}
-
 } // namespace
 
 unsigned estimatedWork(ASTContext &Ctx, const Stmt *S, const Stmt *Except,

@@ -26,7 +26,6 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include <cstring>
 
 using namespace clang::ast_matchers;
 

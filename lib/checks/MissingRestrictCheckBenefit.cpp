@@ -201,15 +201,9 @@ bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
 /// \p Loop (variesIn).
 bool newElementEachIteration(const Expr *Load, const Stmt *Loop,
                              const SourceManager &SM) {
-  const Stmt *Body = Loop;
-  if (const auto *For = dyn_cast<ForStmt>(Loop))
-    Body = For->getBody();
-  else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-    Body = While->getBody();
-  else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-    Body = Do->getBody();
-  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-    Body = Range->getBody();
+  const Stmt *Body = loopBody(Loop);
+  if (!Body)
+    Body = Loop;
   unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
   unsigned End = SM.getFileOffset(SM.getExpansionLoc(Body->getEndLoc()));
   return variesIn(Load, Load->IgnoreParenImpCasts(), Loop, Begin, End, SM, 0);

@@ -42,6 +42,10 @@ bool sameExpr(const ASTContext &Ctx, const Expr *A, const Expr *B);
 /// integer constants of the same value.
 bool sameExprOrValue(ASTContext &Ctx, const Expr *A, const Expr *B);
 
+/// The body of a `for`, range-`for`, `while` or `do` statement; null for any
+/// other statement.
+const Stmt *loopBody(const Stmt *Loop);
+
 /// Every reference to \p V in \p S, in traversal order.
 llvm::SmallVector<const DeclRefExpr *, 8> referencesTo(const Stmt *S,
                                                        const ValueDecl *V);
