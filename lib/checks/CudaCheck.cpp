@@ -58,6 +58,12 @@ void CudaCheck::run(const ast_matchers::MatchFinder::MatchResult &Result) {
   check(Result);
 }
 
+unsigned CudaCheck::rankAt(SourceLocation Loc) {
+  if (!impactEnabled() || !Ctx || Loc.isInvalid())
+    return 50;
+  return impactModelFor(*Ctx).estimate(Loc).Rank;
+}
+
 void CudaCheck::emitNote(SourceLocation Loc, StringRef Note) {
   // The message is text, not a format: escape the '%' a reason may hold.
   std::string Escaped;

@@ -93,6 +93,10 @@ protected:
   /// stand when they are already lower.
   CudaDiag diagCapped(SourceLocation Loc, StringRef Description,
                       unsigned MaxRank, StringRef Why);
+  /// The rank the impact model gives a finding at \p Loc (50 where the
+  /// model is off): for a finding made of several sites, to report it at
+  /// the one that runs hottest.
+  unsigned rankAt(SourceLocation Loc);
 
 private:
   friend class CudaDiag;

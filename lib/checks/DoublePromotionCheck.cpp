@@ -29,11 +29,13 @@ DoublePromotionCheck::DoublePromotionCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : CudaCheck(Name, Context),
       StrictNumerics(Options.get("StrictNumerics", false)),
-      ReportNarrowed(Options.get("ReportNarrowed", true)) {}
+      ReportNarrowed(Options.get("ReportNarrowed", true)),
+      FunctionGroupMin(Options.get("FunctionGroupMin", 4u)) {}
 
 void DoublePromotionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictNumerics", StrictNumerics);
   Options.store(Opts, "ReportNarrowed", ReportNarrowed);
+  Options.store(Opts, "FunctionGroupMin", FunctionGroupMin);
 }
 
 void DoublePromotionCheck::registerMatchers(MatchFinder *Finder) {
@@ -105,6 +107,9 @@ void DoublePromotionCheck::check(const MatchFinder::MatchResult &Result) {
 
     Occurrence Occ;
     Occ.ExpansionLoc = SM->getFileLoc(Lit->getLocation());
+    Occ.Function = FD;
+    if (FD && FD->getTemplateInstantiationPattern())
+      Occ.Function = FD->getTemplateInstantiationPattern();
     // Where the operand is written: in a macro argument (`MIN(100.0 * x,
     // y)`) that is the argument's own text, so that the literals of
     // different operands there stay apart; in a macro body (`#define K (1.0

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -70,6 +71,8 @@ private:
     /// a last-bits change can flip the integer there. Invalid if nowhere.
     SourceLocation ToInteger;
     SourceLocation ExpansionLoc; ///< Where to report it.
+    /// The function it is in (for a template instantiation, its pattern).
+    const FunctionDecl *Function = nullptr;
     /// The operand that promotes: the literal, or the literal-only
     /// expression that holds it (`(1.0 / PI)`), by where it is written.
     std::pair<SourceLocation, SourceLocation> Operand;
@@ -94,6 +97,25 @@ private:
     SmallVector<Occurrence, 2> Occurrences;
   };
 
+  /// The finding one spelled literal makes, from all of its occurrences.
+  struct Verdict {
+    LiteralSite *Site;
+    const Occurrence *First; ///< The occurrence it is reported at.
+    bool AllNarrowed, AllConditional;
+    bool AnyFromInteger, AllFromInteger;
+    std::string WhyNot; ///< Why it has no fix; empty when it has.
+    SourceLocation ToInteger;
+  };
+  std::vector<Verdict> verdicts();
+  void reportLiteral(const Verdict &Vd);
+  /// One finding for the literals of one operand (`x * K` with `#define K
+  /// (1.0 / PI)`).
+  void reportOperand(llvm::ArrayRef<const Verdict *> Group);
+  /// One finding for the many literals of one function.
+  void reportFunction(const FunctionDecl &F,
+                      llvm::ArrayRef<const Verdict *> Group);
+  void noteIntegerToFloat(SourceLocation Loc, StringRef Spelling);
+
   void checkNvccDoublePow(const CallExpr *Call,
                           const ast_matchers::MatchFinder::MatchResult &Result);
   void checkMathCall(const CallExpr *Call,
@@ -103,6 +125,9 @@ private:
   /// Also report literals in operations that nvcc already computes in float
   /// (the suffix changes no instruction).
   const bool ReportNarrowed;
+  /// A function with at least this many literal findings gets one finding
+  /// for all of them (0: never).
+  const unsigned FunctionGroupMin;
   llvm::MapVector<SourceLocation, LiteralSite> Sites;
   llvm::DenseMap<SourceLocation, bool> ReportedCalls;
   llvm::DenseSet<const FloatingLiteral *> VisitedLiterals;

@@ -15,6 +15,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <functional>
@@ -25,16 +26,8 @@ namespace clang::tidy::cuda {
 
 using namespace double_promotion;
 
-void DoublePromotionCheck::onEndOfTranslationUnit() {
-  // What each site's finding would be, and the operand it is reported for.
-  struct Verdict {
-    LiteralSite *Site;
-    const Occurrence *First;
-    bool AllNarrowed, AllConditional;
-    bool AnyFromInteger, AllFromInteger;
-    std::string WhyNot;
-    SourceLocation ToInteger;
-  };
+// What each site's finding would be, and the operand it is reported for.
+std::vector<DoublePromotionCheck::Verdict> DoublePromotionCheck::verdicts() {
   std::vector<Verdict> Verdicts;
   for (auto &[Key, Site] : Sites) {
     const Occurrence *First = nullptr;
@@ -127,18 +120,241 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
               Verdicts, [&](const Verdict &Vd) { return Blocked.count(&Vd); }),
           Verdicts.end());
   }
+  return Verdicts;
+}
 
-  // With the suffix, the integer is converted to float rather than double,
-  // and the arithmetic rounds in float.
-  auto NoteIntegerToFloat = [&](SourceLocation Loc, StringRef Spelling) {
+// With the suffix, the integer is converted to float rather than double,
+// and the arithmetic rounds in float.
+void DoublePromotionCheck::noteIntegerToFloat(SourceLocation Loc,
+                                              StringRef Spelling) {
+  diag(Loc,
+       "with '%0f' the integer is converted to float, exactly only up to "
+       "2^24 in magnitude, and the arithmetic rounds to float: results "
+       "can differ from the double computation in the last bits",
+       DiagnosticIDs::Note)
+      << Spelling;
+}
+
+void DoublePromotionCheck::reportLiteral(const Verdict &Vd) {
+  const LiteralSite &Site = *Vd.Site;
+  const FloatValue &V = Site.Value;
+  SourceLocation Loc = Vd.First->ExpansionLoc;
+  {
+    // Where nvcc narrows anyway, the finding is that the source says
+    // double where the code is float: the suffix says what it does.
+    auto Diag =
+        Vd.AllNarrowed
+            ? diagNoCodeChange(Loc,
+                               "double-precision literal '%0' in a "
+                               "%select{float operation that nvcc "
+                               "computes in|branch that nvcc converts to}1 "
+                               "float; the 'f' suffix makes that "
+                               "explicit",
+                               "nvcc already computes this in float")
+                  << Site.Spelling << Vd.AllConditional
+            : diag(Loc, "double-precision literal '%0' promotes "
+                        "%select{float arithmetic to double|integer data "
+                        "to double, and the result is narrowed to float}1")
+                  << Site.Spelling << Vd.AllFromInteger;
+    if (Vd.WhyNot.empty())
+      Diag << FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts), "f");
+  }
+  // Where nvcc narrows anyway, the float literal computes the same
+  // values.
+  if (!Vd.AllNarrowed || V.Underflows || V.Subnormal)
+    noteNumerics(Loc, Site.Spelling, V);
+  // An exact literal still moves the arithmetic around it from double
+  // to float.
+  if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.AnyFromInteger &&
+      V.Representable && !V.Subnormal && !V.Underflows)
     diag(Loc,
-         "with '%0f' the integer is converted to float, exactly only up to "
-         "2^24 in magnitude, and the arithmetic rounds to float: results "
-         "can differ from the double computation in the last bits",
+         "'%0' is exact in float, but with '%0f' the operations around it "
+         "round to float instead of double: results can change in the "
+         "last bits",
          DiagnosticIDs::Note)
-        << Spelling;
-  };
+        << Site.Spelling;
+  if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.First->OverloadOf.empty())
+    diag(Loc,
+         "with '%0f' the argument of '%1' becomes float, and the call its "
+         "float overload: a different implementation, whose result can "
+         "differ in the last bits",
+         DiagnosticIDs::Note)
+        << Site.Spelling << Vd.First->OverloadOf;
+  // With the suffix, the integer is converted to float rather than
+  // double, and the arithmetic rounds in float.
+  if (Vd.AnyFromInteger)
+    noteIntegerToFloat(Loc, Site.Spelling);
+  if (Site.InMacroBody)
+    diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
+         DiagnosticIDs::Note)
+        << Site.MacroName;
+  if (Vd.AllNarrowed)
+    diag(Loc,
+         Vd.AllConditional
+             ? "nvcc already converts this branch to float; the suffix "
+               "makes that explicit"
+             : "nvcc already narrows this single operation back to "
+               "float; the suffix makes that explicit",
+         DiagnosticIDs::Note);
+  if (!Vd.WhyNot.empty())
+    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Vd.WhyNot;
+  if (Vd.ToInteger.isValid())
+    diag(Vd.ToInteger, "the result is converted to an integer here",
+         DiagnosticIDs::Note);
+}
 
+void DoublePromotionCheck::reportOperand(ArrayRef<const Verdict *> Group) {
+  // Several literals in one operand: a literal-only expression is never a
+  // narrowed single operation. Fixed only when every literal can be, so
+  // that the operand becomes float as a whole.
+  SourceLocation Loc = Group.front()->First->ExpansionLoc;
+  bool AllFixable =
+      llvm::all_of(Group, [](const Verdict *Vd) { return Vd->WhyNot.empty(); });
+  {
+    auto Diag = diag(Loc, "double-precision constant '%0' promotes float "
+                          "arithmetic to double")
+                << Group.front()->First->OperandText;
+    if (AllFixable)
+      for (const Verdict *Vd : Group)
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
+                                       *LangOpts),
+            "f");
+  }
+  for (const Verdict *Vd : Group) {
+    const LiteralSite &Site = *Vd->Site;
+    if (Site.InMacroBody)
+      diag(Site.SpellingLoc, "literal '%0' spelled in macro '%1' here",
+           DiagnosticIDs::Note)
+          << Site.Spelling << Site.MacroName;
+    else
+      diag(Site.SpellingLoc, "literal '%0' here", DiagnosticIDs::Note)
+          << Site.Spelling;
+    noteNumerics(Site.SpellingLoc, Site.Spelling, Site.Value);
+    if (Vd->AnyFromInteger)
+      noteIntegerToFloat(Site.SpellingLoc, Site.Spelling);
+    if (!Vd->WhyNot.empty())
+      diag(Site.SpellingLoc, "no automatic fix for '%0': %1",
+           DiagnosticIDs::Note)
+          << Site.Spelling << Vd->WhyNot;
+  }
+  for (const Verdict *Vd : Group)
+    if (Vd->ToInteger.isValid()) {
+      diag(Vd->ToInteger, "the result is converted to an integer here",
+           DiagnosticIDs::Note);
+      break;
+    }
+  if (!AllFixable)
+    for (const Verdict *Vd : Group)
+      if (Vd->WhyNot.empty())
+        diag(Vd->Site->SpellingLoc,
+             "'%0' is not rewritten either: the constant would stay double",
+             DiagnosticIDs::Note)
+            << Vd->Site->Spelling;
+}
+
+void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
+                                          ArrayRef<const Verdict *> Literals) {
+  llvm::SmallVector<const Verdict *, 8> Group(Literals);
+  llvm::sort(Group, [&](const Verdict *A, const Verdict *B) {
+    return SM->isBeforeInTranslationUnit(A->First->ExpansionLoc,
+                                         B->First->ExpansionLoc);
+  });
+  // Reported where the impact model ranks one of them highest (the hottest
+  // literal; the first of those), so that the rank is the group's.
+  const Verdict *Top = Group.front();
+  unsigned TopRank = 0;
+  for (const Verdict *Vd : Group)
+    if (unsigned R = rankAt(Vd->First->ExpansionLoc); R > TopRank) {
+      TopRank = R;
+      Top = Vd;
+    }
+  unsigned Fixed = 0, Inexact = 0, FromInteger = 0, Exact = 0;
+  double WorstError = 0;
+  llvm::SmallVector<StringRef, 4> Overloads;
+  for (const Verdict *Vd : Group) {
+    if (!Vd->WhyNot.empty())
+      continue;
+    ++Fixed;
+    const FloatValue &V = Vd->Site->Value;
+    if (!V.Representable || V.Subnormal || V.Underflows) {
+      ++Inexact;
+      WorstError = std::max(WorstError, V.RelativeError);
+    } else if (!Vd->AnyFromInteger) {
+      ++Exact;
+    }
+    FromInteger += Vd->AnyFromInteger;
+    if (!Vd->First->OverloadOf.empty() &&
+        !llvm::is_contained(Overloads, Vd->First->OverloadOf))
+      Overloads.push_back(Vd->First->OverloadOf);
+  }
+  SourceLocation Loc = Top->First->ExpansionLoc;
+  {
+    auto Diag = diag(Loc, "%0 double-precision literals in '%1' promote float "
+                          "arithmetic to double")
+                << static_cast<unsigned>(Group.size()) << F.getName();
+    for (const Verdict *Vd : Group)
+      if (Vd->WhyNot.empty())
+        Diag << FixItHint::CreateInsertion(
+            Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
+                                       *LangOpts),
+            "f");
+  }
+  diag(Loc,
+       "one finding for the function: each literal alone is a small share of "
+       "its double arithmetic; %select{the fix suffixes all %1 together|no "
+       "automatic fix for any of them (below)|the fix suffixes %0 of the %1 "
+       "together}2",
+       DiagnosticIDs::Note)
+      << Fixed << static_cast<unsigned>(Group.size())
+      << (Fixed == Group.size() ? 0
+          : Fixed == 0          ? 1
+                                : 2);
+  for (const Verdict *Vd : Group) {
+    const LiteralSite &Site = *Vd->Site;
+    SourceLocation At = Vd->First->ExpansionLoc;
+    if (!Vd->WhyNot.empty())
+      diag(At, "literal '%0' here: no automatic fix, %1", DiagnosticIDs::Note)
+          << Site.Spelling << Vd->WhyNot;
+    else if (Site.InMacroBody)
+      diag(Site.SpellingLoc, "literal '%0' spelled in macro '%1' here",
+           DiagnosticIDs::Note)
+          << Site.Spelling << Site.MacroName;
+    else if (Vd != Top)
+      diag(At, "literal '%0' here", DiagnosticIDs::Note) << Site.Spelling;
+  }
+  if (Inexact)
+    diag(Loc,
+         "%0 of the literals are not exact in float: with 'f' they differ by "
+         "a relative %1 at most (or flush to zero where subnormal), which can "
+         "change the last bits of results",
+         DiagnosticIDs::Note)
+        << Inexact << llvm::formatv("{0:e1}", WorstError).str();
+  if (Exact)
+    diag(Loc,
+         "%0 of the literals are exact in float, but with 'f' the operations "
+         "around them round to float instead of double: results can change "
+         "in the last bits",
+         DiagnosticIDs::Note)
+        << Exact;
+  if (FromInteger)
+    diag(Loc,
+         "%0 of the literals make integer data double: with 'f' the integer "
+         "is converted to float, exactly only up to 2^24 in magnitude",
+         DiagnosticIDs::Note)
+        << FromInteger;
+  if (!Overloads.empty())
+    diag(Loc,
+         "with the suffixes, calls of %0 get float arguments and become "
+         "their float overloads: a different implementation, whose results "
+         "can differ in the last bits",
+         DiagnosticIDs::Note)
+        << ("'" + llvm::join(Overloads, "', '") + "'");
+}
+
+void DoublePromotionCheck::onEndOfTranslationUnit() {
+  std::vector<Verdict> Verdicts = verdicts();
   // One finding per promoting operand: the literals of one literal-only
   // operand (`x * K` with `#define K (1.0 / PI)`) are reported together.
   llvm::MapVector<std::pair<SourceLocation, SourceLocation>,
@@ -146,130 +362,32 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       Operands;
   for (const Verdict &Vd : Verdicts)
     Operands[Vd.First->Operand].push_back(&Vd);
-
-  for (auto &[Key, Group] : Operands) {
-    if (Group.size() == 1) {
-      const Verdict &Vd = *Group.front();
-      const LiteralSite &Site = *Vd.Site;
-      const FloatValue &V = Site.Value;
-      SourceLocation Loc = Vd.First->ExpansionLoc;
-      // nvcc computes it in float already: the suffix changes no
-      // instruction (checked with nvcc -ptx, cuda-double-promotion-ptx.cu).
-      if (Vd.AllNarrowed && !ReportNarrowed)
-        continue;
-      {
-        // Where nvcc narrows anyway, the finding is that the source says
-        // double where the code is float: the suffix says what it does.
-        auto Diag =
-            Vd.AllNarrowed
-                ? diagNoCodeChange(Loc,
-                                   "double-precision literal '%0' in a "
-                                   "%select{float operation that nvcc "
-                                   "computes in|branch that nvcc converts to}1 "
-                                   "float; the 'f' suffix makes that "
-                                   "explicit",
-                                   "nvcc already computes this in float")
-                      << Site.Spelling << Vd.AllConditional
-                : diag(Loc, "double-precision literal '%0' promotes "
-                            "%select{float arithmetic to double|integer data "
-                            "to double, and the result is narrowed to float}1")
-                      << Site.Spelling << Vd.AllFromInteger;
-        if (Vd.WhyNot.empty())
-          Diag << FixItHint::CreateInsertion(
-              Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts),
-              "f");
-      }
-      // Where nvcc narrows anyway, the float literal computes the same
-      // values.
-      if (!Vd.AllNarrowed || V.Underflows || V.Subnormal)
-        noteNumerics(Loc, Site.Spelling, V);
-      // An exact literal still moves the arithmetic around it from double
-      // to float.
-      if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.AnyFromInteger &&
-          V.Representable && !V.Subnormal && !V.Underflows)
-        diag(Loc,
-             "'%0' is exact in float, but with '%0f' the operations around it "
-             "round to float instead of double: results can change in the "
-             "last bits",
-             DiagnosticIDs::Note)
-            << Site.Spelling;
-      if (!Vd.AllNarrowed && Vd.WhyNot.empty() && !Vd.First->OverloadOf.empty())
-        diag(Loc,
-             "with '%0f' the argument of '%1' becomes float, and the call its "
-             "float overload: a different implementation, whose result can "
-             "differ in the last bits",
-             DiagnosticIDs::Note)
-            << Site.Spelling << Vd.First->OverloadOf;
-      // With the suffix, the integer is converted to float rather than
-      // double, and the arithmetic rounds in float.
-      if (Vd.AnyFromInteger)
-        NoteIntegerToFloat(Loc, Site.Spelling);
-      if (Site.InMacroBody)
-        diag(Site.SpellingLoc, "literal spelled in macro '%0' here",
-             DiagnosticIDs::Note)
-            << Site.MacroName;
-      if (Vd.AllNarrowed)
-        diag(Loc,
-             Vd.AllConditional
-                 ? "nvcc already converts this branch to float; the suffix "
-                   "makes that explicit"
-                 : "nvcc already narrows this single operation back to "
-                   "float; the suffix makes that explicit",
-             DiagnosticIDs::Note);
-      if (!Vd.WhyNot.empty())
-        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << Vd.WhyNot;
-      if (Vd.ToInteger.isValid())
-        diag(Vd.ToInteger, "the result is converted to an integer here",
-             DiagnosticIDs::Note);
-      continue;
-    }
-    // Several literals in one operand: a literal-only expression is never a
-    // narrowed single operation. Fixed only when every literal can be, so
-    // that the operand becomes float as a whole.
-    SourceLocation Loc = Group.front()->First->ExpansionLoc;
-    bool AllFixable = llvm::all_of(
-        Group, [](const Verdict *Vd) { return Vd->WhyNot.empty(); });
-    {
-      auto Diag = diag(Loc, "double-precision constant '%0' promotes float "
-                            "arithmetic to double")
-                  << Group.front()->First->OperandText;
-      if (AllFixable)
-        for (const Verdict *Vd : Group)
-          Diag << FixItHint::CreateInsertion(
-              Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
-                                         *LangOpts),
-              "f");
-    }
-    for (const Verdict *Vd : Group) {
-      const LiteralSite &Site = *Vd->Site;
-      if (Site.InMacroBody)
-        diag(Site.SpellingLoc, "literal '%0' spelled in macro '%1' here",
-             DiagnosticIDs::Note)
-            << Site.Spelling << Site.MacroName;
-      else
-        diag(Site.SpellingLoc, "literal '%0' here", DiagnosticIDs::Note)
-            << Site.Spelling;
-      noteNumerics(Site.SpellingLoc, Site.Spelling, Site.Value);
-      if (Vd->AnyFromInteger)
-        NoteIntegerToFloat(Site.SpellingLoc, Site.Spelling);
-      if (!Vd->WhyNot.empty())
-        diag(Site.SpellingLoc, "no automatic fix for '%0': %1",
-             DiagnosticIDs::Note)
-            << Site.Spelling << Vd->WhyNot;
-    }
-    for (const Verdict *Vd : Group)
-      if (Vd->ToInteger.isValid()) {
-        diag(Vd->ToInteger, "the result is converted to an integer here",
-             DiagnosticIDs::Note);
-        break;
-      }
-    if (!AllFixable)
+  // One finding per function that holds many: a single-thread kernel
+  // written in float with hundreds of double literals is one fix, and one
+  // of its literals alone is a negligible share of its double arithmetic
+  // (the fourth sealed audit read five such findings in one function).
+  llvm::MapVector<const FunctionDecl *, SmallVector<const Verdict *, 4>>
+      ByFunction;
+  for (auto &[Key, Group] : Operands)
+    if (Group.size() == 1 && !Group.front()->AllNarrowed &&
+        Group.front()->First->Function)
+      ByFunction[Group.front()->First->Function].push_back(Group.front());
+  llvm::DenseMap<const Verdict *, const FunctionDecl *> Grouped;
+  for (auto &[F, Group] : ByFunction)
+    if (FunctionGroupMin > 0 && Group.size() >= FunctionGroupMin)
       for (const Verdict *Vd : Group)
-        if (Vd->WhyNot.empty())
-          diag(Vd->Site->SpellingLoc,
-               "'%0' is not rewritten either: the constant would stay double",
-               DiagnosticIDs::Note)
-              << Vd->Site->Spelling;
+        Grouped[Vd] = F;
+  for (auto &[Key, Group] : Operands) {
+    const Verdict *Vd = Group.front();
+    if (Group.size() > 1)
+      reportOperand(Group);
+    else if (auto It = Grouped.find(Vd); It != Grouped.end()) {
+      // Where the first of them would be.
+      if (ByFunction[It->second].front() == Vd)
+        reportFunction(*It->second, ByFunction[It->second]);
+    } else if (!Vd->AllNarrowed || ReportNarrowed) {
+      reportLiteral(*Vd);
+    }
   }
   Sites.clear();
   ReportedCalls.clear();

@@ -69,6 +69,14 @@ bool elementAccess(const Expr *E, const Expr *&BasePtr, const Expr *&Idx);
 bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
                   const FieldDecl *&Member);
 
+/// Calls \p Visit for every element access (`p[i]`, `*(p + i)`) and member
+/// of an element (`p[i].x`) in \p Body, with its pointer, subscript and
+/// member (null for an element).
+void forEachAccess(ASTContext &Ctx, const Stmt &Body,
+                   llvm::function_ref<void(const Expr *, const Expr *,
+                                           const Expr *, const FieldDecl *)>
+                       Visit);
+
 // True when the same thread has just stored the bytes \p Access reads, so
 // that no load is issued.
 bool loadedFromOwnStore(ASTContext &Ctx, const FunctionDecl *Kernel,

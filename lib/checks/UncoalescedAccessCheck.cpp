@@ -38,12 +38,14 @@ UncoalescedAccessCheck::UncoalescedAccessCheck(StringRef Name,
                                                ClangTidyContext *Context)
     : CudaCheck(Name, Context), MinStride(Options.get("MinStride", int64_t(2))),
       MostlyReadPercent(Options.get("MostlyReadPercent", int64_t(75))),
-      ReportWholeRecords(Options.get("ReportWholeRecords", false)) {}
+      ReportWholeRecords(Options.get("ReportWholeRecords", false)),
+      GroupLayouts(Options.get("GroupLayouts", true)) {}
 
 void UncoalescedAccessCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinStride", MinStride);
   Options.store(Opts, "MostlyReadPercent", MostlyReadPercent);
   Options.store(Opts, "ReportWholeRecords", ReportWholeRecords);
+  Options.store(Opts, "GroupLayouts", GroupLayouts);
 }
 
 void UncoalescedAccessCheck::registerMatchers(MatchFinder *Finder) {
@@ -280,8 +282,21 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   }
 
   SourceLocation Loc = Access->getBeginLoc();
-  if (!Reported.insert(Loc).second)
+  if (Reported.contains(Loc))
     return;
+  // One finding per layout: the first access of it reported carries the
+  // finding, and a note on the others (bitcracker's 256-byte records,
+  // written and read field by field, made 112 findings of one cause).
+  const Layout *Same = nullptr;
+  if (GroupLayouts) {
+    const auto &KernelLayouts = layouts(Ctx, Kernel, TIA);
+    auto It = KernelLayouts.find(Access);
+    if (It != KernelLayouts.end() && It->second.Count > 1)
+      Same = &It->second;
+  }
+  if (Same && !ReportedLayouts.insert({Kernel, Same->Id}).second)
+    return;
+  Reported.insert(Loc);
   static const char *const KindNames[] = {"load from", "store to",
                                           "load from and store to"};
   diag(Loc, "uncoalesced %0 global memory: consecutive threads access "
@@ -333,6 +348,16 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
         << StrideText;
   if (Record)
     noteRecord(Loc, Kind == AccessKind::Store, *Record);
+  if (Same)
+    diag(Loc,
+         "the kernel has %0 more %select{load%s0 from|store%s0 to|load%s0 "
+         "from and store%s0 to}1 '%2' with this lane stride and an index a "
+         "constant away from this one (%select{lines %3 to %4|line %3}5): "
+         "one layout, one finding",
+         DiagnosticIDs::Note)
+        << Same->Count - 1 << static_cast<int>(Info->Kind) << Param->getName()
+        << Same->FirstLine << Same->LastLine
+        << (Same->FirstLine == Same->LastLine);
   if (Kind == AccessKind::Load && isReadOnly(Ctx, Param, Kernel, TIA))
     diag(Loc,
          "'%0' is only read: load it with consecutive threads reading "
@@ -379,6 +404,8 @@ void UncoalescedAccessCheck::noteRecord(SourceLocation Loc, bool Store,
 
 void UncoalescedAccessCheck::onEndOfTranslationUnit() {
   WholeRecords.clear();
+  Layouts.clear();
+  ReportedLayouts.clear();
   LoadsSeen.clear();
   Analyses.clear();
   Reported.clear();

@@ -46,6 +46,18 @@ private:
   recordAccesses(ASTContext &Ctx, const FunctionDecl *Kernel,
                  ThreadIndexAnalysis &TIA);
 
+  /// The strided accesses of a kernel that are one layout: through the same
+  /// pointer, in the same direction, with the same lane stride, their
+  /// indices a constant apart (the fields of one record: `w[64 * t + 0]`
+  /// ... `w[64 * t + 63]`, `p[i].x`, `p[i].y`). One finding for them all.
+  struct Layout {
+    unsigned Id = 0, Count = 0;
+    unsigned FirstLine = 0, LastLine = 0;
+  };
+  const llvm::DenseMap<const Expr *, Layout> &
+  layouts(ASTContext &Ctx, const FunctionDecl *Kernel,
+          ThreadIndexAnalysis &TIA);
+
   /// The note on how much of its record each thread reads or writes.
   void noteRecord(SourceLocation Loc, bool Store, const RecordRead &Record);
 
@@ -83,6 +95,8 @@ private:
   const int64_t MinStride;
   const int64_t MostlyReadPercent;
   const bool ReportWholeRecords;
+  /// One finding per layout (Layout), not one per access.
+  const bool GroupLayouts;
   llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Expr *, RecordRead>>
       WholeRecords;
   llvm::DenseMap<const FunctionDecl *, std::vector<SeenLoad>> LoadsSeen;
@@ -90,6 +104,10 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
       Analyses;
   llvm::DenseSet<SourceLocation> Reported;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Expr *, Layout>>
+      Layouts;
+  /// The layouts reported, by kernel and Layout::Id.
+  llvm::DenseSet<std::pair<const FunctionDecl *, unsigned>> ReportedLayouts;
   llvm::DenseMap<const FunctionDecl *, std::vector<KernelLoad>> KernelLoads;
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Calls;
   bool CallsCollected = false;

@@ -300,6 +300,34 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return elementAccess(Base, BasePtr, Idx);
 }
 
+void forEachAccess(ASTContext &Ctx, const Stmt &Body,
+                   llvm::function_ref<void(const Expr *, const Expr *,
+                                           const Expr *, const FieldDecl *)>
+                       Visit) {
+  using namespace ast_matchers;
+  for (const auto &Node :
+       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx)) {
+    const auto *E = Node.getNodeAs<Expr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    if (elementAccess(E, BasePtr, Idx))
+      Visit(E, BasePtr, Idx, nullptr);
+  }
+  for (const auto &Node : match(
+           findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx)) {
+    const auto *E = Node.getNodeAs<Expr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    if (elementAccess(E, BasePtr, Idx))
+      Visit(E, BasePtr, Idx, nullptr);
+  }
+  for (const auto &Node : match(findAll(memberExpr().bind("e")), Body, Ctx)) {
+    const auto *ME = Node.getNodeAs<MemberExpr>("e");
+    const Expr *BasePtr = nullptr, *Idx = nullptr;
+    const FieldDecl *Member = nullptr;
+    if (memberAccess(ME, BasePtr, Idx, Member))
+      Visit(ME, BasePtr, Idx, Member);
+  }
+}
+
 namespace {
 
 // True when \p Call neither writes memory nor orders it: a function of the

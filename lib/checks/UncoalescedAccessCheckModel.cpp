@@ -484,27 +484,7 @@ UncoalescedAccessCheck::recordAccesses(ASTContext &Ctx,
     if (Info->Kind != AccessKind::LoadStore)
       G->Accesses.push_back(E);
   };
-  for (const auto &Node :
-       match(findAll(arraySubscriptExpr().bind("e")), Body, Ctx)) {
-    const auto *E = Node.getNodeAs<Expr>("e");
-    const Expr *BasePtr = nullptr, *Idx = nullptr;
-    if (elementAccess(E, BasePtr, Idx))
-      Visit(E, BasePtr, Idx, nullptr);
-  }
-  for (const auto &Node : match(
-           findAll(unaryOperator(hasOperatorName("*")).bind("e")), Body, Ctx)) {
-    const auto *E = Node.getNodeAs<Expr>("e");
-    const Expr *BasePtr = nullptr, *Idx = nullptr;
-    if (elementAccess(E, BasePtr, Idx))
-      Visit(E, BasePtr, Idx, nullptr);
-  }
-  for (const auto &Node : match(findAll(memberExpr().bind("e")), Body, Ctx)) {
-    const auto *ME = Node.getNodeAs<MemberExpr>("e");
-    const Expr *BasePtr = nullptr, *Idx = nullptr;
-    const FieldDecl *Member = nullptr;
-    if (memberAccess(ME, BasePtr, Idx, Member))
-      Visit(ME, BasePtr, Idx, Member);
-  }
+  forEachAccess(Ctx, Body, Visit);
   for (const Group &G : Groups) {
     int64_t Bytes = llvm::count(G.Covered, true);
     int64_t RecordBytes = static_cast<int64_t>(G.Covered.size());
@@ -523,6 +503,80 @@ UncoalescedAccessCheck::recordAccesses(ASTContext &Ctx,
       Result[E] = RecordRead{G.Stride, Bytes, RecordBytes,
                              WholeElements && Bytes == RecordBytes, Cheap};
   }
+  return Result;
+}
+
+const llvm::DenseMap<const Expr *, UncoalescedAccessCheck::Layout> &
+UncoalescedAccessCheck::layouts(ASTContext &Ctx, const FunctionDecl *Kernel,
+                                ThreadIndexAnalysis &TIA) {
+  auto [It, Inserted] = Layouts.try_emplace(Kernel);
+  llvm::DenseMap<const Expr *, Layout> &Result = It->second;
+  if (!Inserted)
+    return Result;
+  struct Key {
+    AccessKind Kind;
+    const ParmVarDecl *Param;
+    int64_t ElemSize;
+    LaneStride Stride;
+    IndexPoly Rest;
+  };
+  std::vector<Key> Keys;
+  std::vector<Layout> Groups;
+  std::vector<std::pair<const Expr *, unsigned>> Members;
+  // Counted by the bytes they access: the same element read twice is one
+  // load (the compiler keeps it, or L1 serves it), as for the findings.
+  std::set<std::tuple<unsigned, int64_t, int64_t>> Seen;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Visit = [&](const Expr *E, const Expr *BasePtr, const Expr *Idx,
+                   const FieldDecl *Member) {
+    std::optional<AccessInfo> Info =
+        describeAccess(Ctx, Kernel, E, BasePtr, Idx, Member, TIA);
+    if (!Info || !Info->Index.Poly)
+      return;
+    applyLaunchValues(*Info, Kernel, TIA, [&](const ParmVarDecl *P) {
+      return launchValue(Ctx, Kernel, P);
+    });
+    LaneStride Stride = TIA.laneStride(Info->Index);
+    if (Stride.isUnknown() || (Stride.isConstant() && Stride.Value == 0) ||
+        !Info->Index.Poly)
+      return;
+    // What the same thread has just stored is not loaded again.
+    if (Info->Kind == AccessKind::Load &&
+        loadedFromOwnStore(Ctx, Kernel, E, TIA))
+      return;
+    const IndexPoly &Poly = *Info->Index.Poly;
+    IndexPoly Rest = Poly;
+    int64_t C = 0;
+    auto ConstTerm = Poly.terms().find(IndexPoly::Monomial());
+    if (ConstTerm != Poly.terms().end()) {
+      C = ConstTerm->second;
+      Rest = Poly - IndexPoly::constant(C);
+    }
+    int64_t Offset =
+        Member
+            ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+            : 0;
+    auto Same = [&](const Key &K) {
+      return K.Kind == Info->Kind && K.Param == Info->Param &&
+             K.ElemSize == Info->ElemSize && K.Stride.Kind == Stride.Kind &&
+             K.Stride.Value == Stride.Value &&
+             K.Stride.Symbols == Stride.Symbols && K.Rest == Rest;
+    };
+    unsigned Id = llvm::find_if(Keys, Same) - Keys.begin();
+    if (Id == Keys.size()) {
+      Keys.push_back({Info->Kind, Info->Param, Info->ElemSize, Stride, Rest});
+      Groups.push_back({Id, 0, ~0u, 0});
+    }
+    unsigned Line = SM.getExpansionLineNumber(E->getBeginLoc());
+    Layout &G = Groups[Id];
+    G.Count += Seen.insert({Id, C, Offset}).second;
+    G.FirstLine = std::min(G.FirstLine, Line);
+    G.LastLine = std::max(G.LastLine, Line);
+    Members.emplace_back(E, Id);
+  };
+  forEachAccess(Ctx, *Kernel->getBody(), Visit);
+  for (auto [E, Id] : Members)
+    Result[E] = Groups[Id];
   return Result;
 }
 

@@ -1,5 +1,5 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- --min-impact=low
-// RUN: %check_cuda_lint -check-suffix=STRICT %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true}}" --min-impact=low
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.FunctionGroupMin: 0}}" --min-impact=low
+// RUN: %check_cuda_lint -check-suffix=STRICT %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true, cuda-double-promotion.FunctionGroupMin: 0}}" --min-impact=low
 // (--min-impact=low: some kernels here compute once per thread beside a loop,
 // which the impact model ranks low; this file tests the check, not the rank.)
 

@@ -1,6 +1,8 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low -- -isystem %S/Inputs
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.ReportNarrowed: true, cuda-double-promotion.FunctionGroupMin: 0}}" --min-impact=low -- -isystem %S/Inputs
 // (--min-impact=low: some kernels here compute once per thread beside a loop,
-// which the impact model ranks low; this file tests the check, not the rank.)
+// which the impact model ranks low; this file tests the check, not the rank.
+// FunctionGroupMin: 0 keeps each literal its own finding, as this file tests
+// them one by one; cuda-double-promotion-function.cu tests the grouping.)
 
 #include <cmath>
 #include <promotion-system.h>

@@ -23,7 +23,7 @@ __global__ void boxCorner(float *out, const float *__restrict__ boxes, int n) {
     return;
   const float c[2] = {boxes[4 * t], boxes[4 * t + 1]};
   // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart, so a warp request touches 16 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES: :[[@LINE-2]]:37: warning: uncoalesced load from global memory: consecutive threads access elements 4 apart, so a warp request touches 16 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-2]]:23: note: the kernel has 1 more load from 'boxes' with this lane stride and an index a constant away from this one (line 24): one layout, one finding
   out[t] = c[0] + c[1];
 }
 

@@ -1,5 +1,5 @@
 // RUN: %check_cuda_lint %s cuda-uncoalesced-access %t
-// RUN: %check_cuda_lint -check-suffix=WHOLE %s cuda-uncoalesced-access %t -- -config="{CheckOptions: {cuda-uncoalesced-access.ReportWholeRecords: true}}"
+// RUN: %check_cuda_lint -check-suffix=WHOLE %s cuda-uncoalesced-access %t -- -config="{CheckOptions: {cuda-uncoalesced-access.ReportWholeRecords: true, cuda-uncoalesced-access.GroupLayouts: false}}"
 
 // Records of S elements read whole by one thread: the loads through one
 // pointer with the same lane stride S and the same non-constant part cover
@@ -70,7 +70,7 @@ __global__ void partial(const float *a, float *out) {
   int tid = blockIdx.x * blockDim.x + threadIdx.x;
   out[tid] = a[tid * 3] + a[tid * 3 + 2];
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES: :[[@LINE-2]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart, so a warp request touches 12 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-2]]:14: note: the kernel has 1 more load from 'a' with this lane stride and an index a constant away from this one (line 71): one layout, one finding
   // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:14: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
   // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:27: warning: uncoalesced load from global memory: consecutive threads access elements 3 apart
 }
@@ -132,28 +132,22 @@ __global__ void elementForces(double *fx, const double *b, int n) {
     fx[i3 + 0] = v;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
     // CHECK-NOTES: :[[@LINE-2]]:5: note: each thread writes 64 of the 64 bytes of its record, so DRAM traffic is close to a coalesced layout's, but each request still touches a sector per lane: on an H200 a kernel bound by such stores ran 5x to 13x slower than with a coalesced layout
-    // CHECK-NOTES-WHOLE: :[[@LINE-3]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
+    // CHECK-NOTES: :[[@LINE-3]]:5: note: the kernel has 7 more stores to 'fx' with this lane stride and an index a constant away from this one (lines 132 to 149): one layout, one finding
+    // CHECK-NOTES-WHOLE: :[[@LINE-4]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
     fx[i3 + 1] = -v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 2] = 2.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 3] = -2.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 4] = 3.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 5] = -3.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 6] = 4.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
     fx[i3 + 7] = -4.0 * v;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
   }
 }
 
@@ -177,13 +171,12 @@ __global__ void storeMostOfRecord(double *fx, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   fx[4 * i] = 0.0;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the kernel has 2 more stores to 'fx' with this lane stride and an index a constant away from this one (lines 172 to 178): one layout, one finding
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:3: warning: uncoalesced store
   fx[4 * i + 1] = 1.0;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:3: warning: uncoalesced store
   fx[4 * i + 2] = 2.0;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 4 apart, so a warp request touches 32 32-byte sectors instead of 8 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:3: warning: uncoalesced store
 }
 
 // A record whose last element is written only on a branch: where the
@@ -194,14 +187,13 @@ __global__ void flags(bool *info, int w) {
   bool *offs = info + tx * 3;
   *offs = tx >= w;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 3 apart, so a warp request touches 3 32-byte sectors instead of 1 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: the kernel has 2 more stores to 'info' with this lane stride and an index a constant away from this one (lines 188 to 195): one layout, one finding
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:3: warning: uncoalesced store
   *(offs + 1) = tx >= 2 * w;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 3 apart, so a warp request touches 3 32-byte sectors instead of 1 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:3: warning: uncoalesced store
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:3: warning: uncoalesced store
   if (tx >= 3 * w)
     *(offs + 2) = true;
-  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access elements 3 apart, so a warp request touches 3 32-byte sectors instead of 1 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+  // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
 }
 
 // A whole struct and its flag on one branch (written whole, but 28 bytes:
@@ -216,11 +208,11 @@ __global__ void select(Cut *selected, const Cut *cuts, const int *best) {
     selected[id] = cuts[best[id]];
     selected[id].used = 1;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access member 'used' 28 bytes apart, so a warp request touches 28 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store to global memory: consecutive threads access member 'used' 28 bytes apart, so a warp request touches 28 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+    // CHECK-NOTES: :[[@LINE-2]]:5: note: the kernel has 1 more store to 'selected' with this lane stride and an index a constant away from this one (lines 208 to 214): one layout, one finding
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:5: warning: uncoalesced store to global memory: consecutive threads access member 'used' 28 bytes apart, so a warp request touches 28 32-byte sectors instead of 4 [cuda-uncoalesced-access]
   } else {
     selected[id].used = 0;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: uncoalesced store to global memory: consecutive threads access member 'used' 28 bytes apart, so a warp request touches 28 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-    // CHECK-MESSAGES-WHOLE: :[[@LINE-2]]:5: warning: uncoalesced store
+    // CHECK-MESSAGES-WHOLE: :[[@LINE-1]]:5: warning: uncoalesced store
   }
 }
 
@@ -309,7 +301,7 @@ __global__ void weighted(const Particle *p, float *out, int n) {
     return;
   out[tid] = p[tid].x * p[tid].mass;
   // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: uncoalesced load from global memory: consecutive threads access member 'x' 16 bytes apart, so a warp request touches 16 32-byte sectors instead of 4 [cuda-uncoalesced-access]
-  // CHECK-MESSAGES: :[[@LINE-2]]:25: warning: uncoalesced load from global memory: consecutive threads access member 'mass' 16 bytes apart, so a warp request touches 16 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+  // CHECK-NOTES: :[[@LINE-2]]:14: note: the kernel has 1 more load from 'p' with this lane stride and an index a constant away from this one (lines 302 to 308): one layout, one finding
   // CHECK-MESSAGES-WHOLE: :[[@LINE-3]]:14: warning: uncoalesced load
   // CHECK-MESSAGES-WHOLE: :[[@LINE-4]]:25: warning: uncoalesced load
   if (out[tid] > 0.0f)
