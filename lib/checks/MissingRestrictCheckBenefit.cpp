@@ -83,7 +83,9 @@ bool mayAliasGlobal(const Expr *LHS, const Stmt *Body) {
     if (const auto *I = dyn_cast_or_null<VarDecl>(baseVariable(V->getInit()));
         I && I->hasAttr<CUDASharedAttr>())
       return false;
-  if (V->getType()->isArrayType())
+  // An array or a struct held by value (`acc.x[i]` of a WMMA fragment): a
+  // thread's own registers or local memory, unless it is a global.
+  if (!V->getType()->isPointerType() && !V->getType()->isReferenceType())
     return V->hasAttr<CUDADeviceAttr>() || V->hasGlobalStorage();
   if (isa<ParmVarDecl>(V) && V->getType().isRestrictQualified())
     return false;
@@ -166,21 +168,24 @@ private:
 /// the body and assigned in the loop (an induction variable), directly or
 /// through the initialiser of a local declared in the body (a variable
 /// declared there starts afresh in every iteration: an inner loop's
-/// counter), and nothing loaded from memory or returned by a call, whose
-/// value the check cannot follow (in the load's own subscript or in such an
-/// initialiser: `int j = idx[i]; x[j]` as `x[idx[i]]`). \p Top, the load
-/// itself, is not counted as such.
+/// counter). \p Opaque is set where it also reads something loaded from
+/// memory or returned by a call (in the load's own subscript or in such an
+/// initialiser: `int j = idx[i]; x[j]` as `x[idx[i]]`), whose value the
+/// check cannot follow. \p Top, the load itself, is not counted as such.
 bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
-              unsigned End, const SourceManager &SM, unsigned Depth) {
+              unsigned End, const SourceManager &SM, unsigned Depth,
+              bool &Opaque) {
   if (Depth > 4)
     return false;
-  bool Varies = false, Opaque = false;
+  bool Varies = false;
+  // `blockIdx.x` and its kin read no memory (DeviceCode.h).
+  if (Top)
+    Opaque |= llvm::any_of(Top->children(), [](const Stmt *C) {
+      return readsMemory(C, /*NamedMemory=*/true);
+    });
+  else
+    Opaque |= readsMemory(E, /*NamedMemory=*/true);
   warpsync::forEachDescendant(E, [&](const Stmt *S) {
-    if (S != Top && isa<ArraySubscriptExpr, CallExpr>(S))
-      Opaque = true;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        S != Top && UO && UO->getOpcode() == UO_Deref)
-      Opaque = true;
     const auto *DRE = dyn_cast<DeclRefExpr>(S);
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!V || !V->hasLocalStorage())
@@ -188,25 +193,39 @@ bool variesIn(const Expr *E, const Expr *Top, const Stmt *Loop, unsigned Begin,
     unsigned D = SM.getFileOffset(SM.getExpansionLoc(V->getLocation()));
     if (Begin <= D && D <= End) {
       if (V->getInit())
-        Varies |=
-            variesIn(V->getInit(), nullptr, Loop, Begin, End, SM, Depth + 1);
+        Varies |= variesIn(V->getInit(), nullptr, Loop, Begin, End, SM,
+                           Depth + 1, Opaque);
     } else {
       Varies |= warpsync::Analysis::assignedIn(Loop, V);
     }
   });
-  return Varies && !Opaque;
+  return Varies;
 }
 
-/// Whether the load \p Load reads a new element in every iteration of
-/// \p Loop (variesIn).
-bool newElementEachIteration(const Expr *Load, const Stmt *Loop,
-                             const SourceManager &SM) {
+/// What a load reads from one iteration of a loop to the next.
+enum class Reads {
+  /// Maybe the same element: only `__restrict__` lets nvcc hoist it.
+  Repeated,
+  /// A new element in every iteration (variesIn).
+  Streamed,
+  /// An element whose index changes in every iteration through values the
+  /// check cannot follow (`x[idx[i]]`): whether elements repeat, nvcc
+  /// cannot know either, so `__restrict__` cannot hoist the load.
+  Gathered,
+};
+
+Reads readsEachIteration(const Expr *Load, const Stmt *Loop,
+                         const SourceManager &SM) {
   const Stmt *Body = loopBody(Loop);
   if (!Body)
     Body = Loop;
   unsigned Begin = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
   unsigned End = SM.getFileOffset(SM.getExpansionLoc(Body->getEndLoc()));
-  return variesIn(Load, Load->IgnoreParenImpCasts(), Loop, Begin, End, SM, 0);
+  bool Opaque = false;
+  if (!variesIn(Load, Load->IgnoreParenImpCasts(), Loop, Begin, End, SM, 0,
+                Opaque))
+    return Reads::Repeated;
+  return Opaque ? Reads::Gathered : Reads::Streamed;
 }
 
 /// The innermost of \p L's loops that also holds one of \p Stores.
@@ -276,14 +295,16 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
   // "right but not worth acting on"). What keeps the rank is a load that
   // the loop repeats (hoisting it needs `__restrict__`) or an element
   // reloaded after a store.
-  bool AnyInLoop = false, Streamed = false;
+  bool AnyInLoop = false, Streamed = false, Gathered = false;
   for (const Access &L : W.Loads) {
     AnyInLoop |= !L.Loops.empty();
     const Stmt *Loop = innermostStoringLoop(L, W.Stores);
     if (!Loop)
       continue;
-    if (!newElementEachIteration(L.E, Loop, Ctx.getSourceManager()))
+    Reads R = readsEachIteration(L.E, Loop, Ctx.getSourceManager());
+    if (R == Reads::Repeated)
       return std::nullopt;
+    Gathered |= R == Reads::Gathered;
     // A load after a store of the same iteration: as in straight-line code.
     for (const Access &S : W.Stores)
       if (llvm::is_contained(S.Loops, Loop) && S.Offset < L.Offset)
@@ -308,13 +329,22 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
                        : " is read only outside loops, once per thread, "
                          "before any global store") +
            Tail;
+  const char *NoHoist =
+      " across a store; `__restrict__` can only make the loads ld.global.nc "
+      "and let later iterations' loads issue early, which gains nothing "
+      "measurable on sm_70 and later";
+  if (Gathered)
+    return Name +
+           " is gathered: each of its loads reads, in every iteration of the "
+           "loop that stores, at an index that changes (through values "
+           "loaded from memory), so no load can be hoisted, and no element "
+           "is read twice" +
+           NoHoist;
   if (Streamed)
     return Name +
            " is streamed: each of its loads reads a new element in every "
-           "iteration of the loop that stores, and no element is read twice "
-           "across a store; `__restrict__` can only make the loads "
-           "ld.global.nc and let later iterations' loads issue early, which "
-           "gains nothing measurable on sm_70 and later";
+           "iteration of the loop that stores, and no element is read twice" +
+           NoHoist;
   return "the loops that read " + Name +
          " store nothing to global memory that could alias it" + Tail;
 }
