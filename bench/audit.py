@@ -22,6 +22,8 @@ import re
 import time
 import sys
 
+MAX_NOTES = 12
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hecbench_split  # noqa: E402
 
@@ -147,9 +149,14 @@ def main():
                 out.append("- impact: %s (rank %s/100): %s" % (
                     x["impact"].get("level"), x["impact"].get("rank"),
                     x["impact"].get("reason")))
-            for n in x.get("notes", []):
+            # A finding of many sites (a function's literals, a layout's
+            # accesses) has a note per site: the first few and a count.
+            notes = x.get("notes", [])
+            for n in notes[:MAX_NOTES]:
                 out.append("- note: %s:%s: %s" % (n.get("file", "?"), n.get("line", "?"),
                                                   n.get("message", "")))
+            if len(notes) > MAX_NOTES:
+                out.append("- (%d more notes)" % (len(notes) - MAX_NOTES))
             out.append("- fix: %s" % ("yes" if x.get("fixes") else "no"))
             out.append("")
             out.append("```")

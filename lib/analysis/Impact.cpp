@@ -24,6 +24,12 @@ namespace {
 
 /// The weight of a loop whose trip count is not a constant.
 constexpr uint64_t UnknownTrips = 32;
+/// A loop this many times lighter than the function's hottest loop nest is
+/// setup work beside it (the fourth sealed audit: a shared tile's fill of 4
+/// iterations before a main loop of 512 with 32 inner iterations each).
+constexpr uint64_t ColdShare = 1024;
+/// The highest rank of code that is cold within its function.
+constexpr int ColdCap = 30;
 constexpr uint64_t MaxMultiplier = uint64_t(1) << 40;
 
 bool isLoop(const Stmt *S) {
@@ -352,15 +358,29 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
     }
   uint64_t Hot = hottestMultiplier(FD);
   std::string Where;
+  // Cold within the function: once per thread, or in a loop ColdShare
+  // times lighter than the hottest loop nest, beside a nest of at least
+  // ColdShare iterations (two loops of unknown trip count). How often the host runs the function does not make such code
+  // worth acting on (the sealed audits read these, launched in host loops
+  // and ranked medium, as "right but not worth acting on"): capped low.
+  bool Cold = false;
   if (Path.empty()) {
     // The function itself (a parameter): where in it does not apply.
   } else if (Loops == 0 && Hot > 1) {
     Rank -= 25;
+    Cold = Hot >= ColdShare;
     Where = "once per thread, outside the loops of " + What;
   } else if (Loops == 0) {
     Where = Covered ? "once per thread (a grid-stride loop that every launch's "
                       "grid covers)"
                     : "once per thread";
+  } else if (times(M, ColdShare) <= Hot) {
+    // A setup loop (a shared tile filled once before the kernel's main
+    // loop nest): as cold as code that runs once per thread.
+    Rank -= 25;
+    Cold = true;
+    Where = "in a loop about " + std::to_string(Hot / M) +
+            " times lighter than the hottest loop nest of " + What;
   } else if (times(M, UnknownTrips) <= Hot) {
     Rank -= 15;
     Where = "in a loop outside the hottest loop nest of " + What;
@@ -423,6 +443,8 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
       }
     }
   }
+  if (Cold)
+    Rank = std::min(Rank, ColdCap);
   I.Rank = unsigned(std::clamp(Rank, 0, 100));
   I.Lvl = Impact::levelOf(I.Rank);
   I.Reason = join({Where, Who, Launch});
