@@ -40,6 +40,16 @@ bool isDeviceFunction(const FunctionDecl *FD) {
   return !FD->isConstexpr();
 }
 
+bool isAtomicFunctionName(llvm::StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
+         Name.starts_with("__atomic") ||
+         (Name.starts_with("__") && Name.contains("Atomic"));
+}
+
+bool isAtomicFunction(const FunctionDecl *F) {
+  return F && F->getIdentifier() && isAtomicFunctionName(F->getName());
+}
+
 bool readsMemory(const Stmt *S, bool NamedMemory) {
   if (!S || (NamedMemory && isa<PseudoObjectExpr>(S)))
     return false;

@@ -56,10 +56,6 @@ std::optional<unsigned> constantTrips(ASTContext &Ctx, const ForStmt &For) {
   return static_cast<unsigned>(std::clamp<int64_t>(N, 0, MostTrips));
 }
 
-bool isAtomic(const FunctionDecl *F) {
-  return F && F->getIdentifier() && F->getName().starts_with("atomic");
-}
-
 } // namespace
 
 unsigned estimatedWork(ASTContext &Ctx, const Stmt *S, const Stmt *Except,
@@ -102,7 +98,7 @@ unsigned estimatedWork(ASTContext &Ctx, const Stmt *S, const Stmt *Except,
                 : 0;
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *F = Call->getDirectCallee();
-      if (isAtomic(F))
+      if (isAtomicFunction(F))
         Own = Atomic;
       else if (F && F->getBody() && Depth < 2)
         Own = estimatedWork(Ctx, F->getBody(), nullptr, Depth + 1);

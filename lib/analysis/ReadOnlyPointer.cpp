@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cudalint/analysis/ReadOnlyPointer.h"
+#include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -61,8 +62,7 @@ bool mayWriteOpaque(const FunctionDecl *Callee) {
   if (!Callee->getIdentifier())
     return true;
   StringRef Name = Callee->getName();
-  if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
-      Name.starts_with("__atomic") || Name.contains("Atomic") ||
+  if (isAtomicFunctionName(Name) || Name.contains("Atomic") ||
       Name.contains("printf") || Name.contains("alloc") ||
       Name.contains("free") || Name.starts_with("mem") ||
       Name.contains("assert") || Name.starts_with("__st"))

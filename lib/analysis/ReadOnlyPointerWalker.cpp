@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/ReadOnlyPointer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -486,10 +487,7 @@ bool Walker::callArgument(const CallExpr *Call, const Expr *Arg) {
   if (!Callee)
     return fail("passed to an indirect call", Loc);
   StringRef Name = calleeName(Callee);
-  if (Name.starts_with("atomic") || Name.starts_with("__nvvm_atom") ||
-      Name.starts_with("__atomic") || Name.starts_with("__iAtomic") ||
-      Name.starts_with("__fAtomic") || Name.starts_with("__ullAtomic") ||
-      Name.starts_with("__uAtomic") || Name.starts_with("__dAtomic"))
+  if (isAtomicFunctionName(Name))
     return fail("passed to atomic '" + Name + "'", Loc);
   unsigned Index = 0;
   for (unsigned N = Call->getNumArgs(); Index != N; ++Index)

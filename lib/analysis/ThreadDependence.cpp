@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cudalint/analysis/ThreadDependence.h"
+#include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/Stmt.h"
@@ -28,7 +29,7 @@ bool returnsPerThreadValue(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier())
     return false;
   llvm::StringRef Name = FD->getName();
-  return Name.starts_with("__shfl") || Name.starts_with("atomic") ||
+  return Name.starts_with("__shfl") || isAtomicFunctionName(Name) ||
          Name.starts_with("__nvvm_shfl") ||
          Name.starts_with("__nvvm_read_ptx_sreg_tid") ||
          Name.starts_with("__nvvm_read_ptx_sreg_laneid") ||

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "clang/Basic/SourceManager.h"
 #include <functional>
@@ -413,8 +414,7 @@ const ArraySubscriptExpr *Analysis::storedElement(const Expr *LHS) {
 void Analysis::recordAtomic(const CallExpr *Call, const Guard &G,
                             const Stmt *Holder) {
   const FunctionDecl *F = Call->getDirectCallee();
-  if (!F || !F->getIdentifier() || !F->getName().starts_with("atomic") ||
-      Call->getNumArgs() < 2)
+  if (!isAtomicFunction(F) || Call->getNumArgs() < 2)
     return;
   const auto *Addr =
       dyn_cast<UnaryOperator>(Call->getArg(0)->IgnoreParenImpCasts());

@@ -53,7 +53,7 @@ bool isPureIntegerCall(StringRef Name) {
 /// Calls whose value differs between threads or runs: shuffles, votes,
 /// atomics, loads through the cache operators, clocks, random numbers.
 bool isRunTimeCall(StringRef Name) {
-  return Name.starts_with("__shfl") || Name.starts_with("atomic") ||
+  return Name.starts_with("__shfl") || isAtomicFunctionName(Name) ||
          Name.starts_with("__ld") || Name.starts_with("clock") ||
          Name.starts_with("__ballot") || Name.starts_with("curand") ||
          Name == "__activemask" || Name == "__any_sync" ||

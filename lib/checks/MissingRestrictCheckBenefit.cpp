@@ -127,8 +127,8 @@ public:
         record(Stores, UO, /*AtEnd=*/true);
       if (const auto *CE = dyn_cast<CallExpr>(E))
         if (const FunctionDecl *F = CE->getDirectCallee();
-            F && F->getIdentifier() && F->getName().starts_with("atomic") &&
-            CE->getNumArgs() > 0 && !isSharedAddress(CE->getArg(0)))
+            isAtomicFunction(F) && CE->getNumArgs() > 0 &&
+            !isSharedAddress(CE->getArg(0)))
           record(Stores, CE, /*AtEnd=*/true);
     }
     for (const Stmt *C : S->children())

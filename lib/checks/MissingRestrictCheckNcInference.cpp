@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MissingRestrictNcInference.h"
+#include "cudalint/analysis/DeviceCode.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -188,8 +189,7 @@ bool storesOnlyThroughRestrict(
       // An atomic on memory reached through a `__restrict__` parameter is
       // a store there (pad's flags: the other loads stay ld.global.nc).
       if (const FunctionDecl *FD = Call->getDirectCallee();
-          FD && FD->getIdentifier() && FD->getName().starts_with("atomic") &&
-          Call->getNumArgs() >= 1) {
+          isAtomicFunction(FD) && Call->getNumArgs() >= 1) {
         auto *Saved = BoundParams;
         BoundParams = Bound;
         const Expr *Target = Call->getArg(0)->IgnoreParenImpCasts();

@@ -27,6 +27,13 @@ bool isKernel(const FunctionDecl *FD);
 /// device code only where the function that defines it is, as in nvcc.
 bool isDeviceFunction(const FunctionDecl *FD);
 
+/// Whether \p Name is one of CUDA's atomic functions (`atomicAdd`,
+/// `atomicCAS_block`, ...) or a compiler builtin behind them
+/// (`__nvvm_atom_add_gen_i`, `__iAtomicAdd`, `__atomic_fetch_add`).
+bool isAtomicFunctionName(llvm::StringRef Name);
+/// isAtomicFunctionName of \p F's name; false for null or unnamed.
+bool isAtomicFunction(const FunctionDecl *F);
+
 /// Whether evaluating \p S reads memory or calls a function: a subscript, a
 /// dereference, `->`, a call. With \p NamedMemory, a reference to a
 /// variable that is not in a register (a global or `__shared__` one) reads
