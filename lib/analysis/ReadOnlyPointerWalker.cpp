@@ -60,6 +60,12 @@ protected:
       R.PlainAccessInLoop = true;
   }
 
+  /// The element \p Element (null for none) is read: one of the Loads.
+  void load(const Expr *Element) {
+    if (Element && !llvm::is_contained(R.Loads, Element))
+      R.Loads.push_back(Element);
+  }
+
   /// An explicit load instruction reads the memory at \p At.
   void explicitLoad(const Stmt *At) {
     R.ExplicitLoad = true;
@@ -361,8 +367,7 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
     return lvalueUse(cast<Expr>(P), Element, Aliases);
   if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P)) {
     if (Cast->getCastKind() == CK_LValueToRValue) {
-      if (Element && !llvm::is_contained(R.Loads, Element))
-        R.Loads.push_back(Element);
+      load(Element);
       return true;
     }
     if (Cast->getCastKind() == CK_ArrayToPointerDecay) {
@@ -422,6 +427,10 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
       if (!Callee || I - Offset >= Callee->getNumParams())
         return fail("passed by reference to an unknown function", Loc);
       QualType PT = Callee->getParamDecl(I - Offset)->getType();
+      // `v = p[i];` of a struct: the copy assignment reads the element.
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+          MD && MD->isCopyAssignmentOperator())
+        load(Element);
       if (!PT->isReferenceType() || pointsToConst(PT))
         return true;
       return fail("passed by non-const reference", Loc);
@@ -442,6 +451,9 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
       if (PT->isReferenceType() && !pointsToConst(PT))
         return fail("passed by non-const reference to a constructor", Loc);
     }
+    // `float2 v = p[i];`: a copy of the element reads it whole.
+    if (CD && CD->isCopyConstructor() && Ctor->getNumArgs() == 1)
+      load(Element);
     return true;
   }
   if (const auto *ILE = dyn_cast<InitListExpr>(P)) {

@@ -125,6 +125,11 @@ public:
           UO && UO->isIncrementDecrementOp() &&
           mayAliasGlobal(UO->getSubExpr(), FD.getBody()))
         record(Stores, UO, /*AtEnd=*/true);
+      // `out[i] = v;` of a struct: its copy assignment.
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+          OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
+          mayAliasGlobal(OC->getArg(0), FD.getBody()))
+        record(Stores, OC, /*AtEnd=*/true);
       if (const auto *CE = dyn_cast<CallExpr>(E))
         if (const FunctionDecl *F = CE->getDirectCallee();
             isAtomicFunction(F) && CE->getNumArgs() > 0 &&
@@ -257,6 +262,61 @@ bool reloadedAfterStore(llvm::ArrayRef<Access> Loads,
   return false;
 }
 
+/// Whether \p Arm (a branch of an if statement) ends by returning.
+bool returnsAtEnd(const Stmt *Arm) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(Arm))
+    Arm = CS->body_empty() ? nullptr : CS->body_back();
+  return isa_and_nonnull<ReturnStmt>(Arm);
+}
+
+/// Whether the store \p S, written before the load \p L, can run before it:
+/// not when they are on different arms of one `if` (or `?:`), nor when the
+/// store's arm returns before reaching the load.
+bool mayRunBefore(const Access &S, const Access &L, ASTContext &Ctx) {
+  // The statements above the store, each with its child on the way.
+  llvm::SmallVector<std::pair<const Stmt *, const Stmt *>, 16> Above;
+  const Stmt *Child = S.E;
+  for (unsigned Depth = 0; Child && Depth < 64; ++Depth) {
+    const Stmt *P = nullptr;
+    for (const DynTypedNode &N : Ctx.getParents(*Child))
+      if ((P = N.get<Stmt>()))
+        break;
+    if (!P)
+      break;
+    Above.push_back({P, Child});
+    Child = P;
+  }
+  const Stmt *FromLoad = L.E;
+  for (unsigned Depth = 0; FromLoad && Depth < 64; ++Depth) {
+    const Stmt *P = nullptr;
+    for (const DynTypedNode &N : Ctx.getParents(*FromLoad))
+      if ((P = N.get<Stmt>()))
+        break;
+    if (!P)
+      return true;
+    auto It = llvm::find_if(Above, [&](const auto &A) { return A.first == P; });
+    if (It != Above.end()) {
+      const Stmt *StoreSide = It->second;
+      if (const auto *If = dyn_cast<IfStmt>(P))
+        if (StoreSide != If->getCond() && FromLoad != If->getCond() &&
+            StoreSide != FromLoad)
+          return false;
+      if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+        if (StoreSide != CO->getCond() && FromLoad != CO->getCond() &&
+            StoreSide != FromLoad)
+          return false;
+      // An arm below the common statement that returns at its end.
+      for (auto A = Above.begin(); A != It; ++A)
+        if (const auto *If = dyn_cast<IfStmt>(A->first);
+            If && A->second != If->getCond() && returnsAtEnd(A->second))
+          return false;
+      return true;
+    }
+    FromLoad = P;
+  }
+  return true;
+}
+
 /// The compute capability of the device compilation (90 for sm_90), or 0.
 unsigned targetArch(ASTContext &Ctx) {
   StringRef CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
@@ -307,7 +367,8 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
     Gathered |= R == Reads::Gathered;
     // A load after a store of the same iteration: as in straight-line code.
     for (const Access &S : W.Stores)
-      if (llvm::is_contained(S.Loops, Loop) && S.Offset < L.Offset)
+      if (llvm::is_contained(S.Loops, Loop) && S.Offset < L.Offset &&
+          mayRunBefore(S, L, Ctx))
         return std::nullopt;
     Streamed = true;
   }
@@ -317,7 +378,7 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
   // `__restrict__`.
   for (const Access &L : W.Loads)
     for (const Access &S : W.Stores)
-      if (L.Loops.empty() && S.Offset < L.Offset)
+      if (L.Loops.empty() && S.Offset < L.Offset && mayRunBefore(S, L, Ctx))
         return std::nullopt;
   bool AnyCovered =
       llvm::any_of(W.Loads, [](const Access &L) { return L.Covered; });

@@ -273,3 +273,64 @@ __global__ void retarget(float *out, float *in, bool g) {
   p[threadIdx.x] = 1.0f;
   out[threadIdx.x + 256] = in[threadIdx.x];
 }
+
+// Whole structs: a copy of an element (`float2 v = in[i];`, a by-value
+// argument) is a load of it, and a struct assignment (`out[i] = v;`) a
+// store. A float2 stream in a grid-stride loop over a capped grid ranks
+// low, as a float stream does; before stop 34 such loads were not seen and
+// the finding kept its rank (the fifth sealed audit: an element-wise
+// complex product whose only PTX change was ld.global.nc.v2).
+__global__ void complexProduct(float2 *a, float2 *b, float2 *c, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:51: warning: pointer parameter 'b' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:51: note: impact: low (rank 30/100): 'b' is streamed{{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void complexProduct(float2 *a, const float2 *__restrict__ b, float2 *c, int n) {{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void complexProduct(float2 *a, float2 *b, float2 *c, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:51: warning: pointer parameter 'b' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void complexProduct(float2 *a, const float2 *__restrict__ b, float2 *c, int n) {{{$}}
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    float2 x = a[i];
+    float2 y = b[i];
+    c[i] = make_float2(x.x * y.x - x.y * y.y, x.x * y.y + x.y * y.x);
+    a[i] = x;
+  }
+}
+
+// The same struct element in every iteration of a loop that stores: only
+// `__restrict__` lets nvcc hoist the load. Medium.
+__global__ void broadcastStruct(float2 *out, float2 *in, int n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:54: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:54: note: impact: medium (rank 50/100): {{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void broadcastStruct(float2 *out, const float2 *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:54: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void broadcastStruct(float2 *out, const float2 *__restrict__ in, int n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-6]]:54: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void broadcastStruct(float2 *out, const float2 *__restrict__ in, int n) {{{$}}
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    out[i] = in[0];
+}
+
+// A store on the other arm of an `if` does not run before the load: a
+// vectorised copy whose tail is copied element by element on one arm and
+// the body as one 16-byte struct on the other. Low, as a stream.
+struct alignas(16) Vec4 {
+  float v[4];
+};
+__global__ void vectorCopy(float *in, float *out, unsigned n) {
+  // CHECK-MESSAGES-LOW: :[[@LINE-1]]:35: warning: pointer parameter 'in' is only read
+  // CHECK-NOTES-LOW: :[[@LINE-2]]:35: note: impact: low (rank 30/100): 'in' is streamed{{.*}}
+  // CHECK-FIXES-LOW: {{^}}__global__ void vectorCopy(const float *__restrict__ in, float *out, unsigned n) {{{$}}
+  // CHECK-FIXES-DEFAULT: {{^}}__global__ void vectorCopy(float *in, float *out, unsigned n) {{{$}}
+  // CHECK-MESSAGES-OLD: :[[@LINE-5]]:35: warning: pointer parameter 'in' is only read
+  // CHECK-FIXES-OLD: {{^}}__global__ void vectorCopy(const float *__restrict__ in, float *out, unsigned n) {{{$}}
+  unsigned index = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (n - index < 4) {
+    for (unsigned i = index; i < n; i++)
+      out[i] = in[i];
+  } else {
+    const Vec4 *src = reinterpret_cast<const Vec4 *>(in + index);
+    Vec4 *dst = reinterpret_cast<Vec4 *>(out + index);
+    *dst = *src;
+  }
+}
