@@ -134,56 +134,68 @@ void DoublePromotionCheck::checkNvccDoublePow(
   // call, and the fix changes no instruction that runs (the second sealed
   // audit, myocyte's kernel_ecc, checked in the PTX).
   bool Folded = N && constantBase(Ctx, Base);
-  {
-    StringRef Msg = "'pow' of a float and an integer computes in double "
-                    "with nvcc (libstdc++'s std::pow promotes both "
-                    "arguments); use %select{'powf'|'%1 * %1'}0";
-    auto Diag = (Folded ? diagNoCodeChange(Loc, Msg,
-                                           "the base and the exponent are "
-                                           "constants: nvcc folds the call")
-                        : diag(Loc, Msg))
-                << Square << BaseText;
-    if (WhyNot.empty())
-      for (const FloatingLiteral *L : Literals)
-        Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(L->getLocation(), 0, *SM, *LangOpts),
-            "f");
-    if (WhyNot.empty()) {
-      if (Square)
-        Diag << FixItHint::CreateReplacement(
-            CharSourceRange::getTokenRange(Call->getSourceRange()),
-            ("(" + BaseText + " * " + BaseText + ")").str());
-      else
-        Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(Ref->getLocation(), 0, *SM, *LangOpts),
-            "f");
-    }
+  CallReport R;
+  R.Loc = Loc;
+  R.Callee = "pow";
+  R.Replacement = Square ? (BaseText + " * " + BaseText).str() : "powf";
+  R.WhyNot = WhyNot;
+  R.NoCodeChange = Folded;
+  if (WhyNot.empty()) {
+    for (const FloatingLiteral *L : Literals)
+      R.Fixes.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(L->getLocation(), 0, *SM, *LangOpts),
+          "f"));
+    if (Square)
+      R.Fixes.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getTokenRange(Call->getSourceRange()),
+          ("(" + BaseText + " * " + BaseText + ")").str()));
+    else
+      R.Fixes.push_back(FixItHint::CreateInsertion(
+          Lexer::getLocForEndOfToken(Ref->getLocation(), 0, *SM, *LangOpts),
+          "f"));
   }
-  if (!Literals.empty() && WhyNot.empty()) {
-    std::string Names;
+  std::string Names;
+  if (WhyNot.empty())
     for (const FloatingLiteral *L : Literals)
       Names += (Names.empty() ? "'" : ", '") +
                literalSpelling(L, *SM, *LangOpts) + "'";
-    diag(Loc,
-         "the literals of the computation around it (%0) get the 'f' suffix "
-         "too, so that it is computed in float: its results can change in "
-         "the last bits",
-         DiagnosticIDs::Note)
-        << Names;
-  } else if (Square && !Direct) {
-    diag(Loc,
-         "'%0 * %0' is the square rounded to float, where the double 'pow' "
-         "kept it exact: the double arithmetic around it can change in the "
-         "last bits",
-         DiagnosticIDs::Note)
-        << BaseText;
-  } else if (!Square)
-    diag(Loc,
-         "'powf' is a different implementation from 'pow': its result can "
-         "differ from 'pow' rounded to float in the last bits",
-         DiagnosticIDs::Note);
-  if (!WhyNot.empty())
-    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+  R.Emit = [this, Loc, Folded, Square, Direct, BaseText = BaseText.str(), Names,
+            WhyNot, Fixes = R.Fixes] {
+    StringRef Msg = "'pow' of a float and an integer computes in double "
+                    "with nvcc (libstdc++'s std::pow promotes both "
+                    "arguments); use %select{'powf'|'%1 * %1'}0";
+    {
+      auto Diag = (Folded ? diagNoCodeChange(Loc, Msg,
+                                             "the base and the exponent are "
+                                             "constants: nvcc folds the call")
+                          : diag(Loc, Msg))
+                  << Square << BaseText;
+      for (const FixItHint &F : Fixes)
+        Diag << F;
+    }
+    if (!Names.empty())
+      diag(Loc,
+           "the literals of the computation around it (%0) get the 'f' "
+           "suffix too, so that it is computed in float: its results can "
+           "change in the last bits",
+           DiagnosticIDs::Note)
+          << Names;
+    else if (Square && !Direct)
+      diag(Loc,
+           "'%0 * %0' is the square rounded to float, where the double 'pow' "
+           "kept it exact: the double arithmetic around it can change in the "
+           "last bits",
+           DiagnosticIDs::Note)
+          << BaseText;
+    else if (!Square)
+      diag(Loc,
+           "'powf' is a different implementation from 'pow': its result can "
+           "differ from 'pow' rounded to float in the last bits",
+           DiagnosticIDs::Note);
+    if (!WhyNot.empty())
+      diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+  };
+  addCallReport(Call, Ctx, std::move(R));
 }
 
 void DoublePromotionCheck::checkMathCall(
@@ -264,30 +276,54 @@ void DoublePromotionCheck::checkMathCall(
         Lexer::getLocForEndOfToken(Lit->getLocation(), 0, *SM, *LangOpts),
         "f"));
   }
-  {
-    auto Diag = diag(Loc, "call to '%0' computes float data in double "
-                          "precision; use the float function '%1'")
-                << Name << FloatName;
-    if (WhyNot.empty())
-      for (const FixItHint &Fix : Fixes)
-        Diag << Fix;
-  }
+  // The notes on literal arguments whose value the suffix changes.
+  SmallVector<std::tuple<SourceLocation, std::string, FloatValue>, 2> Notes;
   for (const auto &[Lit, V] : Changed)
-    noteNumerics(
+    Notes.emplace_back(
         SM->getFileLoc(Lit->getLocation()),
         Lexer::getSourceText(CharSourceRange::getTokenRange(
                                  SM->getSpellingLoc(Lit->getLocation())),
-                             *SM, *LangOpts),
+                             *SM, *LangOpts)
+            .str(),
         V);
-  if (!Exact && !StrictNumerics)
-    diag(Loc,
-         "'%0' is a different implementation from '%1': its result can "
-         "differ from '%1' rounded to float in the last bits (the CUDA "
-         "programming guide lists each function's accuracy in ulp)",
-         DiagnosticIDs::Note)
-        << FloatName << Name;
-  if (!WhyNot.empty())
-    diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+  CallReport R;
+  R.Loc = Loc;
+  R.Callee = Name;
+  R.Replacement = FloatName;
+  R.WhyNot = WhyNot;
+  if (WhyNot.empty())
+    R.Fixes = Fixes;
+  R.Emit = [this, Loc, Name, FloatName, Exact, WhyNot, Notes, Fixes = R.Fixes] {
+    {
+      auto Diag = diag(Loc, "call to '%0' computes float data in double "
+                            "precision; use the float function '%1'")
+                  << Name << FloatName;
+      for (const FixItHint &Fix : Fixes)
+        Diag << Fix;
+    }
+    for (const auto &[At, Spelling, V] : Notes)
+      noteNumerics(At, Spelling, V);
+    if (!Exact && !StrictNumerics)
+      diag(Loc,
+           "'%0' is a different implementation from '%1': its result can "
+           "differ from '%1' rounded to float in the last bits (the CUDA "
+           "programming guide lists each function's accuracy in ulp)",
+           DiagnosticIDs::Note)
+          << FloatName << Name;
+    if (!WhyNot.empty())
+      diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;
+  };
+  addCallReport(Call, Ctx, std::move(R));
+}
+
+void DoublePromotionCheck::addCallReport(const CallExpr *Call, ASTContext &Ctx,
+                                         CallReport R) {
+  R.Range = {SM->getFileLoc(Call->getBeginLoc()),
+             SM->getFileLoc(Call->getEndLoc())};
+  R.Function = enclosingFunction(Ctx, *Call);
+  if (R.Function && R.Function->getTemplateInstantiationPattern())
+    R.Function = R.Function->getTemplateInstantiationPattern();
+  CallReports.push_back(std::move(R));
 }
 
 } // namespace clang::tidy::cuda

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 #include <vector>
 
 namespace clang::tidy::cuda {
@@ -106,6 +107,19 @@ private:
     std::string WhyNot; ///< Why it has no fix; empty when it has.
     SourceLocation ToInteger;
   };
+  /// A finding of a call (`pow(x, 2)`, `exp(x)`), reported at the end of
+  /// the translation unit: on its own (Emit), or in its function's finding.
+  struct CallReport {
+    SourceLocation Loc;
+    SourceRange Range;                      ///< The call, in the file.
+    const FunctionDecl *Function = nullptr; ///< Its pattern, for templates.
+    std::string Callee, Replacement;        ///< `pow`, `powf` or `t * t`.
+    std::vector<FixItHint> Fixes;           ///< Empty without a fix.
+    std::string WhyNot;                     ///< Why there is no fix.
+    bool NoCodeChange = false;              ///< nvcc folds it: never grouped.
+    std::function<void()> Emit;
+  };
+  void addCallReport(const CallExpr *Call, ASTContext &Ctx, CallReport R);
   std::vector<Verdict> verdicts();
   void reportLiteral(const Verdict &Vd);
   /// One finding for the literals of one operand (`x * K` with `#define K
@@ -113,7 +127,8 @@ private:
   void reportOperand(llvm::ArrayRef<const Verdict *> Group);
   /// One finding for the many literals of one function.
   void reportFunction(const FunctionDecl &F,
-                      llvm::ArrayRef<const Verdict *> Group);
+                      llvm::ArrayRef<const Verdict *> Group,
+                      llvm::ArrayRef<const CallReport *> Calls);
   void noteIntegerToFloat(SourceLocation Loc, StringRef Spelling);
 
   void checkNvccDoublePow(const CallExpr *Call,
@@ -130,6 +145,7 @@ private:
   const unsigned FunctionGroupMin;
   llvm::MapVector<SourceLocation, LiteralSite> Sites;
   llvm::DenseMap<SourceLocation, bool> ReportedCalls;
+  std::vector<CallReport> CallReports;
   llvm::DenseSet<const FloatingLiteral *> VisitedLiterals;
   const SourceManager *SM = nullptr;
   const LangOptions *LangOpts = nullptr;

@@ -255,28 +255,46 @@ void DoublePromotionCheck::reportOperand(ArrayRef<const Verdict *> Group) {
 }
 
 void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
-                                          ArrayRef<const Verdict *> Literals) {
-  llvm::SmallVector<const Verdict *, 8> Group(Literals);
-  llvm::sort(Group, [&](const Verdict *A, const Verdict *B) {
-    return SM->isBeforeInTranslationUnit(A->First->ExpansionLoc,
-                                         B->First->ExpansionLoc);
-  });
-  // Reported where the impact model ranks one of them highest (the hottest
-  // literal; the first of those), so that the rank is the group's.
-  const Verdict *Top = Group.front();
-  unsigned TopRank = 0;
-  for (const Verdict *Vd : Group)
-    if (unsigned R = rankAt(Vd->First->ExpansionLoc); R > TopRank) {
-      TopRank = R;
-      Top = Vd;
+                                          ArrayRef<const Verdict *> Literals,
+                                          ArrayRef<const CallReport *> Calls) {
+  // The literals and calls in the order of the file.
+  struct Member {
+    SourceLocation Loc;
+    const Verdict *Literal = nullptr;
+    const CallReport *Call = nullptr;
+    bool fixed() const {
+      return Literal ? Literal->WhyNot.empty() : !Call->Fixes.empty();
     }
-  unsigned Fixed = 0, Inexact = 0, FromInteger = 0, Exact = 0;
+  };
+  llvm::SmallVector<Member, 16> Group;
+  for (const Verdict *Vd : Literals)
+    Group.push_back({Vd->First->ExpansionLoc, Vd, nullptr});
+  for (const CallReport *C : Calls)
+    Group.push_back({C->Loc, nullptr, C});
+  llvm::sort(Group, [&](const Member &A, const Member &B) {
+    return SM->isBeforeInTranslationUnit(A.Loc, B.Loc);
+  });
+  // Reported where the impact model ranks one of them highest (the hottest;
+  // the first of those), so that the rank is the group's.
+  const Member *Top = &Group.front();
+  unsigned TopRank = 0;
+  for (const Member &M : Group)
+    if (unsigned R = rankAt(M.Loc); R > TopRank) {
+      TopRank = R;
+      Top = &M;
+    }
+  unsigned Fixed = 0, Inexact = 0, FromInteger = 0, Exact = 0, FixedCalls = 0;
   double WorstError = 0;
   llvm::SmallVector<StringRef, 4> Overloads;
-  for (const Verdict *Vd : Group) {
-    if (!Vd->WhyNot.empty())
+  for (const Member &M : Group) {
+    if (!M.fixed())
       continue;
     ++Fixed;
+    if (M.Call) {
+      ++FixedCalls;
+      continue;
+    }
+    const Verdict *Vd = M.Literal;
     const FloatValue &V = Vd->Site->Value;
     if (!V.Representable || V.Subnormal || V.Underflows) {
       ++Inexact;
@@ -289,58 +307,84 @@ void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
         !llvm::is_contained(Overloads, Vd->First->OverloadOf))
       Overloads.push_back(Vd->First->OverloadOf);
   }
-  SourceLocation Loc = Top->First->ExpansionLoc;
+  SourceLocation Loc = Top->Loc;
+  unsigned Size = Group.size();
   {
-    auto Diag = diag(Loc, "%0 double-precision literals in '%1' promote float "
-                          "arithmetic to double")
-                << static_cast<unsigned>(Group.size()) << F.getName();
-    for (const Verdict *Vd : Group)
-      if (Vd->WhyNot.empty())
+    auto Diag =
+        Calls.empty()
+            ? diag(Loc, "%0 double-precision literals in '%1' promote float "
+                        "arithmetic to double")
+                  << Size << F.getName()
+            : diag(Loc, "%0 double-precision literals and calls of double "
+                        "math functions in '%1' compute float data in double "
+                        "precision")
+                  << Size << F.getName();
+    for (const Member &M : Group) {
+      if (!M.fixed())
+        continue;
+      if (M.Literal)
         Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
+            Lexer::getLocForEndOfToken(M.Literal->Site->SpellingLoc, 0, *SM,
                                        *LangOpts),
             "f");
+      else
+        for (const FixItHint &Fix : M.Call->Fixes)
+          Diag << Fix;
+    }
   }
   diag(Loc,
-       "one finding for the function: each literal alone is a small share of "
-       "its double arithmetic; %select{the fix suffixes all %1 together|no "
-       "automatic fix for any of them (below)|the fix suffixes %0 of the %1 "
+       "one finding for the function: each alone is a small share of its "
+       "double arithmetic; %select{the fix changes all %1 together|no "
+       "automatic fix for any of them (below)|the fix changes %0 of the %1 "
        "together}2",
        DiagnosticIDs::Note)
-      << Fixed << static_cast<unsigned>(Group.size())
-      << (Fixed == Group.size() ? 0
-          : Fixed == 0          ? 1
-                                : 2);
-  for (const Verdict *Vd : Group) {
-    const LiteralSite &Site = *Vd->Site;
-    SourceLocation At = Vd->First->ExpansionLoc;
-    if (!Vd->WhyNot.empty())
-      diag(At, "literal '%0' here: no automatic fix, %1", DiagnosticIDs::Note)
-          << Site.Spelling << Vd->WhyNot;
+      << Fixed << Size
+      << (Fixed == Size ? 0
+          : Fixed == 0  ? 1
+                        : 2);
+  for (const Member &M : Group) {
+    if (M.Call) {
+      if (M.Call->Fixes.empty())
+        diag(M.Loc, "call to '%0' here: no automatic fix, %1",
+             DiagnosticIDs::Note)
+            << M.Call->Callee << M.Call->WhyNot;
+      else
+        diag(M.Loc, "call to '%0' here: '%1'", DiagnosticIDs::Note)
+            << M.Call->Callee << M.Call->Replacement;
+      continue;
+    }
+    const LiteralSite &Site = *M.Literal->Site;
+    if (!M.Literal->WhyNot.empty())
+      diag(M.Loc, "literal '%0' here: no automatic fix, %1",
+           DiagnosticIDs::Note)
+          << Site.Spelling << M.Literal->WhyNot;
     else if (Site.InMacroBody)
       diag(Site.SpellingLoc, "literal '%0' spelled in macro '%1' here",
            DiagnosticIDs::Note)
           << Site.Spelling << Site.MacroName;
-    else if (Vd != Top)
-      diag(At, "literal '%0' here", DiagnosticIDs::Note) << Site.Spelling;
+    else if (&M != Top)
+      diag(M.Loc, "literal '%0' here", DiagnosticIDs::Note) << Site.Spelling;
   }
   if (Inexact)
     diag(Loc,
-         "%0 of the literals are not exact in float: with 'f' they differ by "
+         "%0 of the literals %plural{1:is|:are}0 not exact in float: with 'f' "
+         "they differ by "
          "a relative %1 at most (or flush to zero where subnormal), which can "
          "change the last bits of results",
          DiagnosticIDs::Note)
         << Inexact << llvm::formatv("{0:e1}", WorstError).str();
   if (Exact)
     diag(Loc,
-         "%0 of the literals are exact in float, but with 'f' the operations "
+         "%0 of the literals %plural{1:is|:are}0 exact in float, but with 'f' "
+         "the operations "
          "around them round to float instead of double: results can change "
          "in the last bits",
          DiagnosticIDs::Note)
         << Exact;
   if (FromInteger)
     diag(Loc,
-         "%0 of the literals make integer data double: with 'f' the integer "
+         "%0 of the literals %plural{1:makes|:make}0 integer data double: with "
+         "'f' the integer "
          "is converted to float, exactly only up to 2^24 in magnitude",
          DiagnosticIDs::Note)
         << FromInteger;
@@ -351,6 +395,13 @@ void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
          "can differ in the last bits",
          DiagnosticIDs::Note)
         << ("'" + llvm::join(Overloads, "', '") + "'");
+  if (FixedCalls)
+    diag(Loc,
+         "the float forms that replace %0 of the calls ('powf' and its kin, "
+         "a product for a square) round differently: their results can "
+         "differ in the last bits",
+         DiagnosticIDs::Note)
+        << FixedCalls;
 }
 
 void DoublePromotionCheck::onEndOfTranslationUnit() {
@@ -362,35 +413,78 @@ void DoublePromotionCheck::onEndOfTranslationUnit() {
       Operands;
   for (const Verdict &Vd : Verdicts)
     Operands[Vd.First->Operand].push_back(&Vd);
-  // One finding per function that holds many: a single-thread kernel
-  // written in float with hundreds of double literals is one fix, and one
-  // of its literals alone is a negligible share of its double arithmetic
-  // (the fourth sealed audit read five such findings in one function).
+  // One finding per function that holds many literals and calls: a
+  // single-thread kernel written in float with hundreds of double literals
+  // and `pow(x, 2)`s is one fix, and one of them alone is a negligible share
+  // of its double arithmetic (the fourth and fifth sealed audits read eleven
+  // such findings in one function).
   llvm::MapVector<const FunctionDecl *, SmallVector<const Verdict *, 4>>
-      ByFunction;
+      LiteralsOf;
   for (auto &[Key, Group] : Operands)
     if (Group.size() == 1 && !Group.front()->AllNarrowed &&
         Group.front()->First->Function)
-      ByFunction[Group.front()->First->Function].push_back(Group.front());
-  llvm::DenseMap<const Verdict *, const FunctionDecl *> Grouped;
-  for (auto &[F, Group] : ByFunction)
-    if (FunctionGroupMin > 0 && Group.size() >= FunctionGroupMin)
-      for (const Verdict *Vd : Group)
-        Grouped[Vd] = F;
+      LiteralsOf[Group.front()->First->Function].push_back(Group.front());
+  llvm::MapVector<const FunctionDecl *, SmallVector<const CallReport *, 4>>
+      CallsOf;
+  for (const CallReport &C : CallReports)
+    if (!C.NoCodeChange && C.Function)
+      CallsOf[C.Function].push_back(&C);
+  // Which functions get one finding, decided before any is reported.
+  llvm::SmallVector<const FunctionDecl *, 4> GroupedOrder;
+  llvm::DenseSet<const FunctionDecl *> Grouped;
+  auto Count = [&](const FunctionDecl *F) {
+    auto L = LiteralsOf.find(F);
+    auto C = CallsOf.find(F);
+    return (L == LiteralsOf.end() ? 0 : L->second.size()) +
+           (C == CallsOf.end() ? 0 : C->second.size());
+  };
+  if (FunctionGroupMin > 0) {
+    for (auto &[F, Group] : LiteralsOf)
+      if (Count(F) >= FunctionGroupMin && Grouped.insert(F).second)
+        GroupedOrder.push_back(F);
+    for (auto &[F, Group] : CallsOf)
+      if (Count(F) >= FunctionGroupMin && Grouped.insert(F).second)
+        GroupedOrder.push_back(F);
+  }
+  // The calls first, as the matcher meets them (clangd offers the fixes of
+  // a file's diagnostics in the order they come).
+  for (const CallReport &C : CallReports)
+    if (C.NoCodeChange || !C.Function || !Grouped.contains(C.Function))
+      C.Emit();
+  for (const FunctionDecl *F : GroupedOrder) {
+    ArrayRef<const Verdict *> Lits;
+    if (auto L = LiteralsOf.find(F); L != LiteralsOf.end())
+      Lits = L->second;
+    // A call without a fix whose argument a literal of the group makes
+    // float (`exp(0.08 * v)`): that literal's fix picks the float overload,
+    // said in the group's note on overloads.
+    SmallVector<const CallReport *, 4> Calls;
+    if (auto C = CallsOf.find(F); C != CallsOf.end())
+      for (const CallReport *Call : C->second)
+        if (!Call->Fixes.empty() || !llvm::any_of(Lits, [&](const Verdict *Vd) {
+              SourceLocation At = Vd->First->ExpansionLoc;
+              return Vd->WhyNot.empty() &&
+                     Vd->First->OverloadOf == Call->Callee &&
+                     !SM->isBeforeInTranslationUnit(At,
+                                                    Call->Range.getBegin()) &&
+                     !SM->isBeforeInTranslationUnit(Call->Range.getEnd(), At);
+            }))
+          Calls.push_back(Call);
+    reportFunction(*F, Lits, Calls);
+  }
   for (auto &[Key, Group] : Operands) {
     const Verdict *Vd = Group.front();
     if (Group.size() > 1)
       reportOperand(Group);
-    else if (auto It = Grouped.find(Vd); It != Grouped.end()) {
-      // Where the first of them would be.
-      if (ByFunction[It->second].front() == Vd)
-        reportFunction(*It->second, ByFunction[It->second]);
-    } else if (!Vd->AllNarrowed || ReportNarrowed) {
+    else if (!Vd->AllNarrowed && Vd->First->Function &&
+             Grouped.contains(Vd->First->Function))
+      continue;
+    else if (!Vd->AllNarrowed || ReportNarrowed)
       reportLiteral(*Vd);
-    }
   }
   Sites.clear();
   ReportedCalls.clear();
+  CallReports.clear();
   VisitedLiterals.clear();
 }
 

@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true, cuda-double-promotion.ReportNarrowed: true}}" --min-impact=low
+// RUN: %check_cuda_lint %s cuda-double-promotion %t -- -config="{CheckOptions: {cuda-double-promotion.StrictNumerics: true, cuda-double-promotion.ReportNarrowed: true, cuda-double-promotion.FunctionGroupMin: 0}}" --min-impact=low
 
 // With StrictNumerics, a fix is made only where the fixed code computes the
 // same values as the original: a single operation (compound assignment and
@@ -6,6 +6,7 @@
 // float, its result straight back to float, which nvcc narrows to float
 // anyway; a branch of a conditional converted straight back to float; a math
 // function whose float form returns the double result rounded to float.
+// (FunctionGroupMin: 0: each finding on its own, as this file tests them.)
 
 __device__ float strict(float v, bool c) {
   float a = v * 0.5;
