@@ -274,24 +274,24 @@ bool returnsAtEnd(const Stmt *Arm) {
 /// store's arm returns before reaching the load.
 bool mayRunBefore(const Access &S, const Access &L, ASTContext &Ctx) {
   // The statements above the store, each with its child on the way.
+  auto ParentOf = [&](const Stmt *C) -> const Stmt * {
+    for (const DynTypedNode &N : Ctx.getParents(*C))
+      if (const auto *P = N.get<Stmt>())
+        return P;
+    return nullptr;
+  };
   llvm::SmallVector<std::pair<const Stmt *, const Stmt *>, 16> Above;
   const Stmt *Child = S.E;
-  for (unsigned Depth = 0; Child && Depth < 64; ++Depth) {
-    const Stmt *P = nullptr;
-    for (const DynTypedNode &N : Ctx.getParents(*Child))
-      if ((P = N.get<Stmt>()))
-        break;
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    const Stmt *P = ParentOf(Child);
     if (!P)
       break;
     Above.push_back({P, Child});
     Child = P;
   }
   const Stmt *FromLoad = L.E;
-  for (unsigned Depth = 0; FromLoad && Depth < 64; ++Depth) {
-    const Stmt *P = nullptr;
-    for (const DynTypedNode &N : Ctx.getParents(*FromLoad))
-      if ((P = N.get<Stmt>()))
-        break;
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    const Stmt *P = ParentOf(FromLoad);
     if (!P)
       return true;
     auto It = llvm::find_if(Above, [&](const auto &A) { return A.first == P; });
