@@ -319,18 +319,31 @@ void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
                         "math functions in '%1' compute float data in double "
                         "precision")
                   << Size << F.getName();
+    // Two calls of one computation (`0.055 * pow(T, 2) + 0.015 * pow(T, 3)`)
+    // both suffix its literals: each edit once, or `0.055ff` would not
+    // compile.
+    std::vector<FixItHint> Fixes;
+    auto Add = [&](const FixItHint &Fix) {
+      if (llvm::none_of(Fixes, [&](const FixItHint &F) {
+            return F.RemoveRange.getAsRange() == Fix.RemoveRange.getAsRange() &&
+                   F.CodeToInsert == Fix.CodeToInsert;
+          }))
+        Fixes.push_back(Fix);
+    };
     for (const Member &M : Group) {
       if (!M.fixed())
         continue;
       if (M.Literal)
-        Diag << FixItHint::CreateInsertion(
+        Add(FixItHint::CreateInsertion(
             Lexer::getLocForEndOfToken(M.Literal->Site->SpellingLoc, 0, *SM,
                                        *LangOpts),
-            "f");
+            "f"));
       else
         for (const FixItHint &Fix : M.Call->Fixes)
-          Diag << Fix;
+          Add(Fix);
     }
+    for (const FixItHint &Fix : Fixes)
+      Diag << Fix;
   }
   diag(Loc,
        "one finding for the function: each alone is a small share of its "

@@ -378,6 +378,17 @@ std::vector<Withdrawal> verifyFixPlan(FixPlan &Plan,
   std::vector<Withdrawal> Out;
   if (Kind == VerifyKind::None || Plan.NewContents.empty() || Units.empty())
     return Out;
+  // One unit analysed on its own (`cuda-lint --fix main.cu`): every fix
+  // comes from it, in the file or in what it includes (myocyte's kernels,
+  // included through work.cu). Without this, fixes only in included files
+  // touched no unit and were written unverified.
+  std::vector<VerifyUnit> Own;
+  if (Units.size() == 1 && Units.front().Files.empty()) {
+    Own.push_back(Units.front());
+    for (const auto &[F, Text] : Plan.NewContents)
+      Own.front().Files.insert(F);
+    Units = Own;
+  }
   // nvcc reads the files from disk: one unit at a time.
   if (Kind == VerifyKind::Nvcc)
     Jobs = 1;

@@ -56,17 +56,19 @@ __device__ void cellStep(const REAL *state, REAL *rates, int off) {
   // CHECK-MESSAGES-APART: :34:19: warning: double-precision literal '1e-50' promotes float arithmetic to double [cuda-double-promotion]
   // CHECK-MESSAGES-APART: :37:21: warning: double-precision literal '96485.3415' promotes float arithmetic to double [cuda-double-promotion]
   // CHECK-MESSAGES-APART: :45:23: warning: double-precision literal '2.0' in a float operation that nvcc computes in float; the 'f' suffix makes that explicit [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :83:13: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'ca * ca' [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :83:27: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'ca * ca' [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :89:13: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'powf' [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :92:17: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :107:10: warning: double-precision literal '0.3' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :107:20: warning: double-precision literal '0.7' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :107:30: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :121:10: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :121:20: warning: double-precision literal '0.25' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :121:35: warning: double-precision literal '0.125' promotes float arithmetic to double [cuda-double-promotion]
-  // CHECK-MESSAGES-APART: :121:55: warning: double-precision literal '0.0625' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :85:13: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'ca * ca' [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :85:27: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'ca * ca' [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :91:13: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'powf' [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :94:17: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :98:19: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'k * k' [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :98:38: warning: 'pow' of a float and an integer computes in double with nvcc (libstdc++'s std::pow promotes both arguments); use 'powf' [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :114:10: warning: double-precision literal '0.3' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :114:20: warning: double-precision literal '0.7' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :114:30: warning: double-precision literal '0.1' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :128:10: warning: double-precision literal '0.5' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :128:20: warning: double-precision literal '0.25' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :128:35: warning: double-precision literal '0.125' promotes float arithmetic to double [cuda-double-promotion]
+  // CHECK-MESSAGES-APART: :128:55: warning: double-precision literal '0.0625' promotes float arithmetic to double [cuda-double-promotion]
 }
 
 __global__ void cellKernel(const REAL *state, REAL *rates) {
@@ -81,8 +83,8 @@ __global__ void cellKernel(const REAL *state, REAL *rates) {
 __device__ float gates(const float *s) {
   float ca = s[0], na = s[1], k = s[2];
   float a = pow(ca, 2) / (pow(ca, 2) + 0.25f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 4 double-precision literals and calls of double math functions in 'gates' compute float data in double precision [cuda-double-promotion]
-  // CHECK-NOTES: :[[@LINE-2]]:13: note: one finding for the function: each alone is a small share of its double arithmetic; the fix changes all 4 together
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 6 double-precision literals and calls of double math functions in 'gates' compute float data in double precision [cuda-double-promotion]
+  // CHECK-NOTES: :[[@LINE-2]]:13: note: one finding for the function: each alone is a small share of its double arithmetic; the fix changes all 6 together
   // CHECK-NOTES: :[[@LINE-3]]:13: note: call to 'pow' here: 'ca * ca'
   // CHECK-NOTES: :[[@LINE-4]]:27: note: call to 'pow' here: 'ca * ca'
   // CHECK-FIXES: {{^}}  float a = (ca * ca) / ((ca * ca) + 0.25f);{{$}}
@@ -91,10 +93,15 @@ __device__ float gates(const float *s) {
   // CHECK-FIXES: {{^}}  float b = powf(na, 3) * k;{{$}}
   float c = k * 0.1;
   // CHECK-NOTES: :[[@LINE-1]]:17: note: literal '0.1' here
-  // CHECK-NOTES: :[[@LINE-11]]:13: note: 1 of the literals is not exact in float{{.*}}
-  // CHECK-NOTES: :[[@LINE-12]]:13: note: the float forms that replace 3 of the calls ('powf' and its kin, a product for a square) round differently: their results can differ in the last bits
   // CHECK-FIXES: {{^}}  float c = k * 0.1f;{{$}}
-  return a + b + c;
+  // Two calls of one computation both suffix its literals: each once.
+  float d = 0.5 * pow(k, 2) + 0.25 * pow(k, 3);
+  // CHECK-NOTES: :[[@LINE-1]]:19: note: call to 'pow' here: 'k * k'
+  // CHECK-NOTES: :[[@LINE-2]]:38: note: call to 'pow' here: 'powf'
+  // CHECK-NOTES: :[[@LINE-16]]:13: note: 1 of the literals is not exact in float{{.*}}
+  // CHECK-NOTES: :[[@LINE-17]]:13: note: the float forms that replace 5 of the calls ('powf' and its kin, a product for a square) round differently: their results can differ in the last bits
+  // CHECK-FIXES: {{^}}  float d = 0.5f * (k * k) + 0.25f * powf(k, 3);{{$}}
+  return a + b + c + d;
 }
 
 __global__ void gatesKernel(float *out, const float *s) {
