@@ -360,9 +360,10 @@ Impact ImpactModel::estimateDevice(const FunctionDecl *FD,
   std::string Where;
   // Cold within the function: once per thread, or in a loop ColdShare
   // times lighter than the hottest loop nest, beside a nest of at least
-  // ColdShare iterations (two loops of unknown trip count). How often the host runs the function does not make such code
-  // worth acting on (the sealed audits read these, launched in host loops
-  // and ranked medium, as "right but not worth acting on"): capped low.
+  // ColdShare iterations (two loops of unknown trip count). How often the host
+  // runs the function does not make such code worth acting on (the sealed
+  // audits read these, launched in host loops and ranked medium, as "right but
+  // not worth acting on"): capped low.
   bool Cold = false;
   if (Path.empty()) {
     // The function itself (a parameter): where in it does not apply.

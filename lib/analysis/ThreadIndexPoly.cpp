@@ -98,6 +98,11 @@ std::optional<int64_t> IndexPoly::getConstant() const {
   return std::nullopt;
 }
 
+int64_t IndexPoly::constantTerm() const {
+  auto It = Terms.find(Monomial());
+  return It == Terms.end() ? 0 : It->second;
+}
+
 bool IndexPoly::isThreadDependent() const {
   for (const auto &Entry : Terms)
     for (const IndexSymbol &S : Entry.first)

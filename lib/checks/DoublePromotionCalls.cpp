@@ -142,17 +142,13 @@ void DoublePromotionCheck::checkNvccDoublePow(
   R.NoCodeChange = Folded;
   if (WhyNot.empty()) {
     for (const FloatingLiteral *L : Literals)
-      R.Fixes.push_back(FixItHint::CreateInsertion(
-          Lexer::getLocForEndOfToken(L->getLocation(), 0, *SM, *LangOpts),
-          "f"));
+      R.Fixes.push_back(appendF(L->getLocation()));
     if (Square)
       R.Fixes.push_back(FixItHint::CreateReplacement(
           CharSourceRange::getTokenRange(Call->getSourceRange()),
           ("(" + BaseText + " * " + BaseText + ")").str()));
     else
-      R.Fixes.push_back(FixItHint::CreateInsertion(
-          Lexer::getLocForEndOfToken(Ref->getLocation(), 0, *SM, *LangOpts),
-          "f"));
+      R.Fixes.push_back(appendF(Ref->getLocation()));
   }
   std::string Names;
   if (WhyNot.empty())
@@ -247,10 +243,7 @@ void DoublePromotionCheck::checkMathCall(
 
   std::vector<FixItHint> Fixes;
   if (!InStd)
-    Fixes.push_back(FixItHint::CreateInsertion(
-        Lexer::getLocForEndOfToken(Ref ? Ref->getLocation() : Loc, 0, *SM,
-                                   *LangOpts),
-        "f"));
+    Fixes.push_back(appendF(Ref ? Ref->getLocation() : Loc));
   // Literal arguments whose value the suffix changes, for the notes.
   SmallVector<std::pair<const FloatingLiteral *, FloatValue>, 2> Changed;
   for (const Expr *Arg : Call->arguments()) {
@@ -272,9 +265,7 @@ void DoublePromotionCheck::checkMathCall(
         WhyNot = "a literal argument is not exactly representable in float "
                  "and StrictNumerics is on";
     }
-    Fixes.push_back(FixItHint::CreateInsertion(
-        Lexer::getLocForEndOfToken(Lit->getLocation(), 0, *SM, *LangOpts),
-        "f"));
+    Fixes.push_back(appendF(Lit->getLocation()));
   }
   // The notes on literal arguments whose value the suffix changes.
   SmallVector<std::tuple<SourceLocation, std::string, FloatValue>, 2> Notes;

@@ -130,6 +130,9 @@ private:
                       llvm::ArrayRef<const Verdict *> Group,
                       llvm::ArrayRef<const CallReport *> Calls);
   void noteIntegerToFloat(SourceLocation Loc, StringRef Spelling);
+  /// The fix that writes `f` after the token at \p Token (a literal's
+  /// suffix, `pow` to `powf`).
+  FixItHint appendF(SourceLocation Token) const;
 
   void checkNvccDoublePow(const CallExpr *Call,
                           const ast_matchers::MatchFinder::MatchResult &Result);

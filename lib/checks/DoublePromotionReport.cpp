@@ -135,6 +135,11 @@ void DoublePromotionCheck::noteIntegerToFloat(SourceLocation Loc,
       << Spelling;
 }
 
+FixItHint DoublePromotionCheck::appendF(SourceLocation Token) const {
+  return FixItHint::CreateInsertion(
+      Lexer::getLocForEndOfToken(Token, 0, *SM, *LangOpts), "f");
+}
+
 void DoublePromotionCheck::reportLiteral(const Verdict &Vd) {
   const LiteralSite &Site = *Vd.Site;
   const FloatValue &V = Site.Value;
@@ -157,8 +162,7 @@ void DoublePromotionCheck::reportLiteral(const Verdict &Vd) {
                         "to double, and the result is narrowed to float}1")
                   << Site.Spelling << Vd.AllFromInteger;
     if (Vd.WhyNot.empty())
-      Diag << FixItHint::CreateInsertion(
-          Lexer::getLocForEndOfToken(Site.SpellingLoc, 0, *SM, *LangOpts), "f");
+      Diag << appendF(Site.SpellingLoc);
   }
   // Where nvcc narrows anyway, the float literal computes the same
   // values.
@@ -217,10 +221,7 @@ void DoublePromotionCheck::reportOperand(ArrayRef<const Verdict *> Group) {
                 << Group.front()->First->OperandText;
     if (AllFixable)
       for (const Verdict *Vd : Group)
-        Diag << FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(Vd->Site->SpellingLoc, 0, *SM,
-                                       *LangOpts),
-            "f");
+        Diag << appendF(Vd->Site->SpellingLoc);
   }
   for (const Verdict *Vd : Group) {
     const LiteralSite &Site = *Vd->Site;
@@ -334,10 +335,7 @@ void DoublePromotionCheck::reportFunction(const FunctionDecl &F,
       if (!M.fixed())
         continue;
       if (M.Literal)
-        Add(FixItHint::CreateInsertion(
-            Lexer::getLocForEndOfToken(M.Literal->Site->SpellingLoc, 0, *SM,
-                                       *LangOpts),
-            "f"));
+        Add(appendF(M.Literal->Site->SpellingLoc));
       else
         for (const FixItHint &Fix : M.Call->Fixes)
           Add(Fix);

@@ -69,6 +69,9 @@ bool elementAccess(const Expr *E, const Expr *&BasePtr, const Expr *&Idx);
 bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
                   const FieldDecl *&Member);
 
+/// The byte offset of \p Member in its record; 0 for none.
+int64_t memberOffset(const ASTContext &Ctx, const FieldDecl *Member);
+
 /// Calls \p Visit for every element access (`p[i]`, `*(p + i)`) and member
 /// of an element (`p[i].x`) in \p Body, with its pointer, subscript and
 /// member (null for an element).

@@ -123,9 +123,7 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
   const ParmVarDecl *Param = Info->Param;
   const IndexForm &Index = Info->Index;
   int64_t ElemSize = Info->ElemSize, AccessSize = Info->AccessSize;
-  int64_t Offset =
-      Member ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
-             : 0;
+  int64_t Offset = memberOffset(Ctx, Member);
   LaneStride Stride = TIA.laneStride(Index);
   std::string StrideText;
   bool WholeRecordLoop = false;
@@ -165,10 +163,7 @@ void UncoalescedAccessCheck::check(const MatchFinder::MatchResult &Result) {
     // a constant stride; with no such value, a note says what it depends
     // on.
     if (!Member && Kind == AccessKind::Load && Index.Poly) {
-      int64_t C = 0;
-      auto ConstTerm = Index.Poly->terms().find(IndexPoly::Monomial());
-      if (ConstTerm != Index.Poly->terms().end())
-        C = ConstTerm->second;
+      int64_t C = Index.Poly->constantTerm();
       std::set<int64_t> Offsets =
           recordOffsets(Ctx, Kernel, TIA, Param, ElemSize, Stride.Symbols,
                         *Index.Poly - IndexPoly::constant(C));

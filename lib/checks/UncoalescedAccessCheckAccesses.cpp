@@ -300,6 +300,12 @@ bool memberAccess(const MemberExpr *ME, const Expr *&BasePtr, const Expr *&Idx,
   return elementAccess(Base, BasePtr, Idx);
 }
 
+int64_t memberOffset(const ASTContext &Ctx, const FieldDecl *Member) {
+  return Member
+             ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
+             : 0;
+}
+
 void forEachAccess(ASTContext &Ctx, const Stmt &Body,
                    llvm::function_ref<void(const Expr *, const Expr *,
                                            const Expr *, const FieldDecl *)>
@@ -426,9 +432,7 @@ accessBytes(ASTContext &Ctx, const FunctionDecl *Kernel, const Expr *Access,
       describeAccess(Ctx, Kernel, Access, BasePtr, Idx, Member, TIA);
   if (!Info || !Info->Index.Poly)
     return std::nullopt;
-  int64_t Offset =
-      Member ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
-             : 0;
+  int64_t Offset = memberOffset(Ctx, Member);
   return std::make_tuple(Info->Param, *Info->Index.Poly, Offset,
                          Info->AccessSize, Info->ElemSize);
 }

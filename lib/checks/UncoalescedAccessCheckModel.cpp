@@ -405,10 +405,7 @@ UncoalescedAccessCheck::recordAccesses(ASTContext &Ctx,
     if (S < 1 || S * Info->ElemSize > 4096)
       return;
     const IndexPoly &Poly = *Info->Index.Poly;
-    int64_t C = 0;
-    auto ConstTerm = Poly.terms().find(IndexPoly::Monomial());
-    if (ConstTerm != Poly.terms().end())
-      C = ConstTerm->second;
+    int64_t C = Poly.constantTerm();
     IndexPoly Rest = Poly - IndexPoly::constant(C);
     // A parameter that every launch passes the same constant for is that
     // constant (`r[0 * s]`, `r[1 * s]`, `r[2 * s]` with `s == 1` at every
@@ -468,10 +465,7 @@ UncoalescedAccessCheck::recordAccesses(ASTContext &Ctx,
       G = std::prev(Groups.end());
       G->Covered.assign(S * Info->ElemSize, false);
     }
-    int64_t Offset =
-        Member
-            ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
-            : 0;
+    int64_t Offset = memberOffset(Ctx, Member);
     int64_t RecordBytes = S * Info->ElemSize;
     for (int64_t K : Consts) {
       int64_t Residue = ((K % S) + S) % S;
@@ -537,25 +531,16 @@ UncoalescedAccessCheck::layouts(ASTContext &Ctx, const FunctionDecl *Kernel,
       return launchValue(Ctx, Kernel, P);
     });
     LaneStride Stride = TIA.laneStride(Info->Index);
-    if (Stride.isUnknown() || (Stride.isConstant() && Stride.Value == 0) ||
-        !Info->Index.Poly)
+    if (Stride.isUnknown() || (Stride.isConstant() && Stride.Value == 0))
       return;
     // What the same thread has just stored is not loaded again.
     if (Info->Kind == AccessKind::Load &&
         loadedFromOwnStore(Ctx, Kernel, E, TIA))
       return;
     const IndexPoly &Poly = *Info->Index.Poly;
-    IndexPoly Rest = Poly;
-    int64_t C = 0;
-    auto ConstTerm = Poly.terms().find(IndexPoly::Monomial());
-    if (ConstTerm != Poly.terms().end()) {
-      C = ConstTerm->second;
-      Rest = Poly - IndexPoly::constant(C);
-    }
-    int64_t Offset =
-        Member
-            ? Ctx.toCharUnitsFromBits(Ctx.getFieldOffset(Member)).getQuantity()
-            : 0;
+    int64_t C = Poly.constantTerm();
+    IndexPoly Rest = Poly - IndexPoly::constant(C);
+    int64_t Offset = memberOffset(Ctx, Member);
     auto Same = [&](const Key &K) {
       return K.Kind == Info->Kind && K.Param == Info->Param &&
              K.ElemSize == Info->ElemSize && K.Stride.Kind == Stride.Kind &&
@@ -699,10 +684,7 @@ std::set<int64_t> UncoalescedAccessCheck::recordOffsets(
   for (const KernelLoad &L : It->second) {
     if (L.Param != Param || L.ElemSize != ElemSize || !(L.Stride == Stride))
       continue;
-    int64_t C = 0;
-    auto ConstTerm = L.Index.terms().find(IndexPoly::Monomial());
-    if (ConstTerm != L.Index.terms().end())
-      C = ConstTerm->second;
+    int64_t C = L.Index.constantTerm();
     if (L.Index - IndexPoly::constant(C) == Rest)
       Offsets.insert(C);
   }

@@ -87,6 +87,8 @@ public:
   bool isZero() const { return Terms.empty(); }
   /// The value when the polynomial has no symbols.
   std::optional<int64_t> getConstant() const;
+  /// The coefficient of the term without symbols (0 if there is none).
+  int64_t constantTerm() const;
   /// True when some term holds a thread-dependent symbol.
   bool isThreadDependent() const;
   /// True when some term holds a symbol of this kind.
