@@ -34,18 +34,20 @@ public:
     // A template's pattern launches through its instantiations.
     if (FD->isDependentContext() && FD->getDescribedFunctionTemplate())
       return true;
-    const FunctionDecl *Saved = Caller;
-    Caller = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Caller = Saved;
-    return R;
+    return inCaller(
+        FD, [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
   }
   bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
     if (FD->isDependentContext())
       return true;
+    return inCaller(
+        FD, [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(FD); });
+  }
+  /// Runs \p Traverse with \p FD as the caller of the launches it finds.
+  template <typename Fn> bool inCaller(const FunctionDecl *FD, Fn Traverse) {
     const FunctionDecl *Saved = Caller;
     Caller = FD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    bool R = Traverse();
     Caller = Saved;
     return R;
   }

@@ -7,6 +7,7 @@
 #include "cudalint/analysis/LoopWork.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/GridStrideLoops.h"
+#include "cudalint/analysis/ThreadIndex.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -21,38 +22,27 @@ namespace {
 constexpr unsigned OpaqueCall = 8, Atomic = 10, UnknownTrips = 8,
                    MostTrips = 64;
 
-/// The constant trip count of `for (int i = A; i < B; ++i)` (or `<=`, or a
-/// constant step), or nullopt.
+/// The constant trip count of `for (int i = A; i < B; ++i)` (see
+/// forLoopSpan), at most MostTrips, or nullopt.
 std::optional<unsigned> constantTrips(ASTContext &Ctx, const ForStmt &For) {
   const auto *Init = dyn_cast_or_null<DeclStmt>(For.getInit());
   const auto *V = Init && Init->isSingleDecl()
                       ? dyn_cast<VarDecl>(Init->getSingleDecl())
                       : nullptr;
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(For.getCond());
-  if (!V || !V->getInit() || !Cond || V->getInit()->isValueDependent() ||
-      Cond->getRHS()->isValueDependent())
+  if (!V)
     return std::nullopt;
-  const auto *L = dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
-  std::optional<llvm::APSInt> First = V->getInit()->getIntegerConstantExpr(Ctx),
-                              Bound =
-                                  Cond->getRHS()->getIntegerConstantExpr(Ctx);
-  if (!L || L->getDecl() != V || !First || !Bound)
+  std::optional<LoopSpan> Span = forLoopSpan(
+      For, V, V->getInit(), For.getInc(),
+      [&](const Expr *E) -> std::optional<int64_t> {
+        if (E->isValueDependent())
+          return std::nullopt;
+        if (std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx))
+          return C->getExtValue();
+        return std::nullopt;
+      });
+  if (!Span)
     return std::nullopt;
-  int64_t Step = 0;
-  const Expr *Inc = For.getInc() ? For.getInc()->IgnoreParens() : nullptr;
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-      UO && UO->isIncrementOp())
-    Step = 1;
-  else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc);
-           BO && BO->getOpcode() == BO_AddAssign &&
-           !BO->getRHS()->isValueDependent())
-    if (std::optional<llvm::APSInt> S =
-            BO->getRHS()->getIntegerConstantExpr(Ctx))
-      Step = S->getExtValue();
-  int64_t End = Bound->getExtValue() + (Cond->getOpcode() == BO_LE ? 1 : 0);
-  if (Step <= 0 || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
-    return std::nullopt;
-  int64_t N = (End - First->getExtValue() + Step - 1) / Step;
+  int64_t N = (Span->Last - Span->First) / Span->Step + 1;
   return static_cast<unsigned>(std::clamp<int64_t>(N, 0, MostTrips));
 }
 

@@ -294,26 +294,22 @@ const Expr *loopBound(const BinaryOperator *Cond, const VarDecl *V,
 }
 
 std::optional<LoopSpan>
-ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
-  if (!isInductionVariable(V))
-    return std::nullopt;
-  const auto *For = cast<ForStmt>(Vars[V].InductionFor);
-  auto Eval = [&](const Expr *E) { return constantIntValue(Ctx, E, 40); };
+forLoopSpan(const ForStmt &For, const VarDecl *V, const Expr *Init,
+            const Expr *Inc,
+            llvm::function_ref<std::optional<int64_t>(const Expr *)> Eval) {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Cond)
+      For.getCond() ? For.getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || !Init || !Inc)
     return std::nullopt;
   BinaryOperatorKind Op;
   const Expr *Bound = loopBound(Cond, V, Op);
-  std::optional<int64_t> A = Eval(V->getInit()), N = Eval(Bound);
+  if (!Bound)
+    return std::nullopt;
+  std::optional<int64_t> A = Eval(Init), N = Eval(Bound);
   if (!A || !N)
     return std::nullopt;
-  // The one update, in the increment: ++V, V++ or V += S.
-  const VarInfo &Info = Vars[V];
-  if (Info.Updates.size() != 1)
-    return std::nullopt;
   int64_t Step = 0;
-  const Expr *Inc = Info.Updates.front();
+  Inc = Inc->IgnoreParens();
   if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
     if (UO->isIncrementOp())
       Step = 1;
@@ -322,10 +318,27 @@ ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
       if (auto S = Eval(BO->getRHS()); S && *S > 0)
         Step = *S;
   }
-  int64_t Hi = Op == BO_LT ? *N - 1 : *N;
-  if (Step == 0 || Hi < *A)
+  if (Step == 0)
     return std::nullopt;
-  return LoopSpan{For, *A, *A + (Hi - *A) / Step * Step, Step};
+  int64_t Hi = Op == BO_LT ? *N - 1 : *N;
+  int64_t Last = Hi < *A ? *A - Step : *A + (Hi - *A) / Step * Step;
+  return LoopSpan{&For, *A, Last, Step};
+}
+
+std::optional<LoopSpan>
+ThreadIndexAnalysis::constantLoopSpan(const VarDecl *V) {
+  if (!isInductionVariable(V))
+    return std::nullopt;
+  // The one update, in the increment: ++V, V++ or V += S.
+  const VarInfo &Info = Vars[V];
+  if (Info.Updates.size() != 1)
+    return std::nullopt;
+  std::optional<LoopSpan> Span = forLoopSpan(
+      *cast<ForStmt>(Info.InductionFor), V, V->getInit(), Info.Updates.front(),
+      [&](const Expr *E) { return constantIntValue(Ctx, E, 40); });
+  if (!Span || Span->Last < Span->First)
+    return std::nullopt;
+  return Span;
 }
 
 const Expr *ThreadIndexAnalysis::singleDefinition(const VarDecl *V) {

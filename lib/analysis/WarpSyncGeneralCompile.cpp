@@ -1,5 +1,4 @@
-//===--- WarpSyncGeneralCompile.cpp - cuda-lint
-//-----------------------------===//
+//===--- WarpSyncGeneralCompile.cpp - cuda-lint ------------------------===//
 //
 // The general race analysis of cuda-warp-synchronous: subscripts and
 // conditions compiled to small expression trees, and the loops whose values
@@ -49,6 +48,26 @@ const ForStmt *GeneralRaces::Impl::loopOf(const Access &X,
   return nullptr;
 }
 
+namespace {
+
+/// The node of a built-in variable (`threadIdx` and the others).
+Node::NodeKind builtinNode(IndexSymbol::SymbolKind K) {
+  switch (K) {
+  case IndexSymbol::ThreadIdx:
+    return Node::Tid;
+  case IndexSymbol::BlockIdx:
+    return Node::Bid;
+  case IndexSymbol::BlockDim:
+    return Node::BDim;
+  case IndexSymbol::GridDim:
+    return Node::GDim;
+  default:
+    return Node::Unknown;
+  }
+}
+
+} // namespace
+
 int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
                                 SmallVectorImpl<const VarDecl *> &Vars,
                                 unsigned Depth) {
@@ -63,22 +82,7 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
   if (auto Sym = ThreadIndexAnalysis::builtinSymbol(E)) {
     Node N;
     N.Dim = Sym->Dim;
-    switch (Sym->Kind) {
-    case IndexSymbol::ThreadIdx:
-      N.Kind = Node::Tid;
-      break;
-    case IndexSymbol::BlockIdx:
-      N.Kind = Node::Bid;
-      break;
-    case IndexSymbol::BlockDim:
-      N.Kind = Node::BDim;
-      break;
-    case IndexSymbol::GridDim:
-      N.Kind = Node::GDim;
-      break;
-    default:
-      return unknown();
-    }
+    N.Kind = builtinNode(Sym->Kind);
     return add(N);
   }
   if (std::optional<GroupQuery> Q = groupQueryCall(E))

@@ -264,33 +264,39 @@ std::optional<int64_t> Analysis::loopStart(const ForStmt *For,
   return Start;
 }
 
+bool Analysis::stepsByTwo(const Stmt *IncS, const Stmt *Body,
+                          const VarDecl *Var, bool Up) const {
+  const auto *Inc = dyn_cast_or_null<BinaryOperator>(IncS);
+  if (!Inc || !refersTo(Inc->getLHS(), Var) || assignedIn(Body, Var))
+    return false;
+  std::optional<int64_t> By = constant(Inc->getRHS());
+  BinaryOperatorKind Op = Inc->getOpcode();
+  if (Op == (Up ? BO_ShlAssign : BO_ShrAssign))
+    return By == 1;
+  if (Op == (Up ? BO_MulAssign : BO_DivAssign))
+    return By == 2;
+  if (Op == BO_AddAssign)
+    return Up && refersTo(Inc->getRHS(), Var);
+  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
+  std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
+  if (Op != BO_Assign || !RC || !refersTo(RHS->getLHS(), Var))
+    return false;
+  return (RHS->getOpcode() == (Up ? BO_Shl : BO_Shr) && *RC == 1) ||
+         (RHS->getOpcode() == (Up ? BO_Mul : BO_Div) && *RC == 2);
+}
+
 bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
                            SmallVector<int64_t, 8> &Values) const {
   const BinaryOperator *Cond = nullptr;
   std::optional<int64_t> Start = loopStart(For, Var, Cond);
   if (!Start)
     return false;
-  auto isVar = [&](const Expr *E) { return refersTo(E, Var); };
   std::optional<int64_t> Bound = constant(Cond->getRHS());
   if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
                   (Cond->getOpcode() == BO_NE && *Bound == 0) ||
                   (Cond->getOpcode() == BO_GE && *Bound == 1)))
     return false;
-  const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
-  if (!Inc || !isVar(Inc->getLHS()))
-    return false;
-  std::optional<int64_t> By = constant(Inc->getRHS());
-  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
-  if (Inc->getOpcode() == BO_ShrAssign && By && *By == 1) {
-  } else if (Inc->getOpcode() == BO_DivAssign && By && *By == 2) {
-  } else if (Inc->getOpcode() == BO_Assign && RHS && isVar(RHS->getLHS()) &&
-             constant(RHS->getRHS()) &&
-             ((RHS->getOpcode() == BO_Shr && *constant(RHS->getRHS()) == 1) ||
-              (RHS->getOpcode() == BO_Div && *constant(RHS->getRHS()) == 2))) {
-  } else {
-    return false;
-  }
-  if (assignedIn(For->getBody(), Var))
+  if (!stepsByTwo(For->getInc(), For->getBody(), Var, /*Up=*/false))
     return false;
   Values.clear();
   for (int64_t V = *Start; V > 0; V /= 2)
@@ -304,30 +310,13 @@ bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
   std::optional<int64_t> Start = loopStart(For, Var, Cond);
   if (!Start)
     return false;
-  auto isVar = [&](const Expr *E) { return refersTo(E, Var); };
   if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE)
     return false;
   std::optional<int64_t> Bound = constant(Cond->getRHS());
   if (!Bound || *Bound > 4096)
     return false;
   int64_t End = Cond->getOpcode() == BO_LT ? *Bound : *Bound + 1;
-  const auto *Inc = dyn_cast_or_null<BinaryOperator>(For->getInc());
-  if (!Inc || !isVar(Inc->getLHS()))
-    return false;
-  std::optional<int64_t> By = constant(Inc->getRHS());
-  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
-  std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
-  if (Inc->getOpcode() == BO_ShlAssign && By && *By == 1) {
-  } else if (Inc->getOpcode() == BO_MulAssign && By && *By == 2) {
-  } else if (Inc->getOpcode() == BO_AddAssign && isVar(Inc->getRHS())) {
-  } else if (Inc->getOpcode() == BO_Assign && RHS && RC &&
-             ((RHS->getOpcode() == BO_Shl && *RC == 1) ||
-              (RHS->getOpcode() == BO_Mul && *RC == 2)) &&
-             isVar(RHS->getLHS())) {
-  } else {
-    return false;
-  }
-  if (assignedIn(For->getBody(), Var))
+  if (!stepsByTwo(For->getInc(), For->getBody(), Var, /*Up=*/true))
     return false;
   Values.clear();
   for (int64_t V = *Start; V < End; V *= 2)

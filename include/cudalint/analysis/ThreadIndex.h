@@ -298,6 +298,17 @@ bool isIntegerPassThroughCast(const CastExpr *Cast);
 const Expr *loopBound(const BinaryOperator *Cond, const VarDecl *V,
                       BinaryOperatorKind &Op);
 
+/// The values the counter \p V of `for` loop \p For runs through, where
+/// \p Eval gives constants for its start \p Init, the bound of the
+/// condition (see loopBound) and the step of the update \p Inc (`++V`,
+/// `V++`, `V += S` with S > 0). Last is First - Step when the body never
+/// runs, so that (Last - First) / Step + 1 is always the trip count.
+/// nullopt when a value is not constant or the loop has another shape.
+std::optional<LoopSpan>
+forLoopSpan(const ForStmt &For, const VarDecl *V, const Expr *Init,
+            const Expr *Inc,
+            llvm::function_ref<std::optional<int64_t>(const Expr *)> Eval);
+
 /// Whether \p S lies in the body of a loop below \p Top (a function body).
 bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top);
 

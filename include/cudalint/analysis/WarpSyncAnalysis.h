@@ -318,6 +318,13 @@ public:
   std::optional<int64_t> loopStart(const ForStmt *For, const VarDecl *&Var,
                                    const BinaryOperator *&Cond) const;
 
+  /// Whether \p Inc doubles \p Var (\p Up: `o <<= 1`, `o *= 2`,
+  /// `o = o << 1`, `o = o * 2`, `o += o`) or halves it (`o >>= 1`,
+  /// `o /= 2`, `o = o >> 1`, `o = o / 2`), and the loop's body \p Body
+  /// leaves it alone.
+  bool stepsByTwo(const Stmt *Inc, const Stmt *Body, const VarDecl *Var,
+                  bool Up) const;
+
   /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
   /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
   bool halvingLoop(const ForStmt *For, const VarDecl *&Var,
