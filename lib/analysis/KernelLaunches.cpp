@@ -208,22 +208,11 @@ public:
   }
 
   /// Whether the calls in this translation unit are all the calls of
-  /// \p F: a free function that is not `main`, whose address is not
-  /// taken, with internal linkage, or declared only in the main file and
-  /// not `extern "C"` (a function of a header, or one meant for C, may be
-  /// called from another file).
+  /// \p F: callsStayInFile, and its address is not taken.
   bool allCallsSeen(const FunctionDecl *F) {
     F = F->getCanonicalDecl();
-    if (isa<CXXMethodDecl>(F) || F->isMain() || !CallsTo.count(F))
+    if (!CallsTo.count(F) || !callsStayInFile(F, Ctx.getSourceManager()))
       return false;
-    if (F->isExternallyVisible()) {
-      if (F->isExternC())
-        return false;
-      const SourceManager &SM = Ctx.getSourceManager();
-      for (const FunctionDecl *R : F->redecls())
-        if (!SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
-          return false;
-    }
     for (const DeclRefExpr *DRE : FunctionRefs)
       if (DRE->getDecl()->getCanonicalDecl() == F && !Called.count(DRE))
         return false;
@@ -300,6 +289,20 @@ public:
 };
 
 } // namespace
+
+bool callsStayInFile(const FunctionDecl *F, const SourceManager &SM) {
+  F = F->getCanonicalDecl();
+  if (isa<CXXMethodDecl>(F) || F->isMain())
+    return false;
+  if (!F->isExternallyVisible())
+    return true;
+  if (F->isExternC())
+    return false;
+  for (const FunctionDecl *R : F->redecls())
+    if (!SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
+      return false;
+  return true;
+}
 
 KernelLaunches::KernelLaunches(ASTContext &Ctx) {
   LaunchVisitor V(Ctx);

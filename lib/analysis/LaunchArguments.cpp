@@ -2,6 +2,7 @@
 
 #include "cudalint/analysis/LaunchArguments.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/KernelLaunches.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -23,8 +24,8 @@ bool sameKernel(const FunctionDecl *Callee, const FunctionDecl &Kernel) {
          P->getTemplatedDecl()->getCanonicalDecl() == Kernel.getCanonicalDecl();
 }
 
-/// The uses of the kernel's name, and its `<<<...>>>` launches with their
-/// callers.
+/// The uses of a function's name, and its `<<<...>>>` launches (of a
+/// kernel) or calls (of a host function) with their callers.
 class Finder : public RecursiveASTVisitor<Finder> {
 public:
   explicit Finder(const FunctionDecl &Kernel) : Kernel(Kernel) {}
@@ -60,6 +61,16 @@ public:
       LaunchRefs.push_back(DRE);
     return true;
   }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CUDAKernelCallExpr, CXXOperatorCallExpr>(Call) ||
+        !sameKernel(Call->getDirectCallee(), Kernel))
+      return true;
+    Calls.push_back({Call, Caller});
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      CallRefs.push_back(DRE);
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (sameKernel(dyn_cast<FunctionDecl>(DRE->getDecl()), Kernel))
       Refs.push_back(DRE);
@@ -71,7 +82,8 @@ public:
   llvm::SmallVector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>,
                     4>
       Launches;
-  llvm::SmallVector<const DeclRefExpr *, 4> Refs, LaunchRefs;
+  llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 4> Calls;
+  llvm::SmallVector<const DeclRefExpr *, 4> Refs, LaunchRefs, CallRefs;
 };
 
 /// The writes of local \p V in \p Body (its initialiser excluded), or
@@ -135,19 +147,45 @@ const CompoundStmt *enclosingBlock(ASTContext &Ctx, const Stmt *S) {
 bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,
                 const FunctionDecl *Caller, const Stmt *At, unsigned Depth);
 
+/// Whether every call of \p Caller passes a multiple of \p Step for its
+/// parameter \p P (`n *= 1024; launch(n);` where `launch` passes its `n`
+/// to the kernel): the translation unit holds all its calls (at least one,
+/// its name used for nothing else; see callsStayInFile).
+bool paramMultiple(ASTContext &Ctx, const ParmVarDecl &P, int64_t Step,
+                   const FunctionDecl &Caller, unsigned Depth) {
+  if (Depth > 6 || !callsStayInFile(&Caller, Ctx.getSourceManager()))
+    return false;
+  Finder F(Caller);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (F.Calls.empty() || F.Refs.size() != F.CallRefs.size())
+    return false;
+  unsigned Index = P.getFunctionScopeIndex();
+  for (const auto &[Call, From] : F.Calls) {
+    if (Index >= Call->getNumArgs())
+      return false;
+    const Expr *Arg = Call->getArg(Index);
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    if (!multipleOf(Ctx, Arg, Step, From, Call, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
 /// Whether local \p V holds a multiple of \p Step at \p At: the last write
 /// before \p At's statement, in the same block, with no other write in
-/// between or within that statement, makes it one.
+/// between or within that statement, makes it one; for a parameter that
+/// \p Caller never writes, every call of \p Caller passes one.
 bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
                    const FunctionDecl *Caller, const Stmt *At, unsigned Depth) {
-  // A parameter's incoming value is not known: only a write in the body
-  // makes it a multiple.
   if (!Caller || !Caller->getBody() || !V->hasLocalStorage() ||
       V->getType()->isReferenceType())
     return false;
   llvm::SmallVector<const BinaryOperator *, 4> Writes;
   if (!writesOf(Ctx, Caller->getBody(), V, Writes))
     return false;
+  if (const auto *P = dyn_cast<ParmVarDecl>(V); P && Writes.empty())
+    return paramMultiple(Ctx, *P, Step, *Caller, Depth);
   const CompoundStmt *Block = enclosingBlock(Ctx, At);
   const Stmt *AtChild = Block ? childOf(Ctx, Block, At) : nullptr;
   if (!AtChild)

@@ -32,6 +32,13 @@
 
 namespace clang::tidy::cuda {
 
+/// Whether every call of \p F can be in this translation unit, by its
+/// linkage: a free function that is not `main`, with internal linkage, or
+/// declared only in the main file and not `extern "C"` (a function of a
+/// header, or one meant for C, may be called from another file). Whether
+/// its address is taken is the caller's to check.
+bool callsStayInFile(const FunctionDecl *F, const SourceManager &SM);
+
 /// A block shape: threads in x, y and z.
 using BlockShape = std::array<int64_t, 3>;
 

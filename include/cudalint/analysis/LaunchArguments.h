@@ -4,7 +4,8 @@
 // kernel passes a value that is provably a multiple of a constant (a
 // constant, a product with such a factor, or a local of the launching
 // function whose last write before the launch, in the same block, makes it
-// one: `num_paths *= 1024; k<<<g, b>>>(num_paths);`). Used where a
+// one: `num_paths *= 1024; k<<<g, b>>>(num_paths);`; a parameter of the
+// launching function, through every call of it). Used where a
 // block-stride loop runs equally often in every thread only when its bound
 // is a multiple of its step.
 //

@@ -1,0 +1,151 @@
+// RUN: %check_cuda_lint %s cuda-divergent-barrier %t
+
+// A block-stride loop over a kernel parameter runs equally often in every
+// thread when the bound is a multiple of the step. The launch may sit in a
+// helper that passes its own parameter on, with the multiple made by the
+// caller (`n *= 1024; launchScaled(n);`): where the translation unit holds
+// every call of the helper, each call's argument decides.
+#define NT 256
+
+__global__ void countScaled(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchScaled(const int *in, int *out, int n) {
+  countScaled<<<8, NT>>>(in, out, n);
+}
+
+// Two levels of helpers, the second one passing a product.
+__global__ void countNested(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchNested(const int *in, int *out, int n) {
+  countNested<<<8, NT>>>(in, out, n);
+}
+
+static void runNested(const int *in, int *out, int blocks) {
+  launchNested(in, out, blocks * NT);
+}
+
+// One call of the helper passes a value not known to be a multiple.
+__global__ void countMixed(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-11]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchMixed(const int *in, int *out, int n) {
+  countMixed<<<8, NT>>>(in, out, n);
+}
+
+// A helper meant for C may be called from another file with any value.
+__global__ void countExtern(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-11]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+extern "C" void launchExtern(const int *in, int *out, int n) {
+  countExtern<<<8, NT>>>(in, out, n);
+}
+
+// A helper whose parameter is changed before the launch: its own write
+// decides, not the callers' value.
+__global__ void countChanged(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-11]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchChanged(const int *in, int *out, int n) {
+  n += 1;
+  countChanged<<<8, NT>>>(in, out, n);
+}
+
+int main(int argc, char **argv) {
+  int *in = nullptr, *out = nullptr;
+  int n = argc;
+  n *= 1024;
+  launchScaled(in, out, n);
+  runNested(in, out, argc);
+  launchMixed(in, out, n);
+  launchMixed(in, out, argc);
+  launchExtern(in, out, n);
+  launchChanged(in, out, n);
+  return 0;
+}
