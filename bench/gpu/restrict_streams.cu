@@ -3,7 +3,8 @@
 // (lib/checks/MissingRestrictCheckBenefit.cpp): a stream in a loop that
 // stores (ranked low), a load the storing loop repeats (kept: only
 // __restrict__ lets nvcc hoist it), an element reloaded after a store
-// (kept) and a load after a store of the same iteration (kept). Each kernel
+// (kept) and a load after a store of the same iteration (kept), in a loop
+// and once per thread in straight-line code (kept). Each kernel
 // is built twice, with and without the qualifiers, and timed with CUDA
 // events over many launches; the program prints one line per shape.
 //
@@ -39,6 +40,24 @@
       out[2 * i] = in[i];                                                      \
       out[2 * i + 1] = in[i + n];                                              \
     }                                                                          \
+  }                                                                            \
+  /* The same once per thread: straight-line code, one thread an element. */  \
+  __global__ void once##SUFFIX(float *out, RO in, int n) {                     \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
+    if (i < n) {                                                               \
+      out[2 * i] = in[i];                                                      \
+      out[2 * i + 1] = in[i + n];                                              \
+    }                                                                          \
+  }                                                                            \
+  /* Once per thread, a chain: each store feeds on loads after the last. */   \
+  __global__ void chain##SUFFIX(float *out, RO in, int n) {                    \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
+    if (i < n) {                                                               \
+      out[4 * i] = in[i];                                                      \
+      out[4 * i + 1] = in[i + n] * 2.0f;                                       \
+      out[4 * i + 2] = in[i + 2 * n] * 3.0f;                                   \
+      out[4 * i + 3] = in[i + 3 * n] * 4.0f;                                   \
+    }                                                                          \
   }
 
 KERNELS(Plain, float *)
@@ -70,6 +89,14 @@ int main() {
       {"load after a store, same iteration", "kept",
        timeIt([&] { interleavedPlain<<<Grid, Block>>>(Y, X, N); }, Reps),
        timeIt([&] { interleavedRestrict<<<Grid, Block>>>(Y, X, N); }, Reps)},
+      {"load after a store, once per thread", "kept",
+       timeIt([&] { oncePlain<<<N / Block, Block>>>(Y, X, N); }, Reps),
+       timeIt([&] { onceRestrict<<<N / Block, Block>>>(Y, X, N); }, Reps)},
+      {"three loads each after a store, once per thread", "kept",
+       timeIt([&] { chainPlain<<<N / 2 / Block, Block>>>(Y, X, N / 2); },
+              Reps),
+       timeIt([&] { chainRestrict<<<N / 2 / Block, Block>>>(Y, X, N / 2); },
+              Reps)},
   };
   CHECK(cudaGetLastError());
   cudaDeviceProp P;

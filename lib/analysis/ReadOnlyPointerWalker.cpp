@@ -403,8 +403,10 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (MC->getImplicitObjectArgument() == L && M && !M->isConst())
       return fail("used by a non-const member function", Loc);
-    if (MC->getImplicitObjectArgument() == L)
+    if (MC->getImplicitObjectArgument() == L) {
+      load(Element); // A const method reads the element.
       return true;
+    }
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
     if (OC->isAssignmentOp() && OC->getArg(0) == L)
@@ -422,6 +424,7 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
       if (I == 0 && Offset) {
         if (!cast<CXXMethodDecl>(Callee)->isConst())
           return fail("used by a non-const member operator", Loc);
+        load(Element);
         return true;
       }
       if (!Callee || I - Offset >= Callee->getNumParams())
@@ -431,9 +434,14 @@ bool Walker::lvalueUse(const Expr *L, const Expr *Element,
       if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
           MD && MD->isCopyAssignmentOperator())
         load(Element);
-      if (!PT->isReferenceType() || pointsToConst(PT))
+      if (!PT->isReferenceType())
         return true;
-      return fail("passed by non-const reference", Loc);
+      if (!pointsToConst(PT))
+        return fail("passed by non-const reference", Loc);
+      // `a[i] * b[i]` of `__half`: its operator reads the elements through
+      // const references.
+      load(Element);
+      return true;
     }
   }
   if (const auto *Ctor = dyn_cast<CXXConstructExpr>(P)) {
@@ -552,6 +560,8 @@ bool Walker::callArgument(const CallExpr *Call, const Expr *Arg) {
       R.NcBlockerLoc = Loc;
     }
     if (Sub.ReadOnly) {
+      if (!llvm::is_contained(R.CalleeReads, Call))
+        R.CalleeReads.push_back(Call);
       if (!pointsToConst(Def->getParamDecl(Index)->getType()) &&
           llvm::none_of(R.NonConstCallees,
                         [&](const ReadOnlyResult::Callee &C) {

@@ -28,16 +28,29 @@
 
 namespace clang::tidy::cuda::missing_restrict {
 
-/// Why `__restrict__` on the read-only parameter \p P of kernel \p FD, whose
-/// loads in the kernel's own body are \p Loads, can only add `.nc` to its
-/// loads (the reason of the low rank), or std::nullopt when there is a
-/// global store it can let nvcc move a load across, or when that is not
-/// known: loads in
-/// callees, no loads seen, a target older than sm_70 (where the read-only
-/// data cache is a cache of its own).
-std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
-                                  llvm::ArrayRef<const Expr *> Loads,
-                                  ASTContext &Ctx);
+/// What `const __restrict__` on a read-only parameter can change beyond
+/// its loads' cache qualifier.
+struct Benefit {
+  /// Why it can only add `.nc` to the loads (the reason of the low rank);
+  /// nullopt when it can do more, or when that is not known.
+  std::optional<std::string> NcOnly;
+  /// Where it can do more: a load it lets nvcc move, and the global store
+  /// that holds the load back without it; null when not known (loads in
+  /// callees, no loads seen, a target older than sm_70, where the
+  /// read-only data cache is a cache of its own).
+  const Expr *Load = nullptr;
+  const Expr *Store = nullptr;
+  enum class Move {
+    Hoist,        ///< Load repeats in a loop that stores: hoist or keep it.
+    AheadOfStore, ///< Load follows the store: issue it first.
+    Reuse,        ///< The element was loaded before the store: reuse it.
+  } How = Move::AheadOfStore;
+};
+
+/// The benefit of `__restrict__` on the read-only parameter \p P of kernel
+/// \p FD, whose loads in the kernel's own body are \p Loads.
+Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,
+                        llvm::ArrayRef<const Expr *> Loads, ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda::missing_restrict
 

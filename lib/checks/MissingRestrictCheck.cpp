@@ -59,6 +59,15 @@ void MissingRestrictCheck::registerMatchers(MatchFinder *Finder) {
       this);
 }
 
+/// The loads of \p R and the calls that pass the pointer to a device
+/// function that reads it (restrictBenefit takes such a call for a load).
+static llvm::SmallVector<const Expr *, 8>
+loadsAndCalleeReads(const ReadOnlyResult &R) {
+  llvm::SmallVector<const Expr *, 8> Out(R.Loads.begin(), R.Loads.end());
+  Out.append(R.CalleeReads.begin(), R.CalleeReads.end());
+  return Out;
+}
+
 void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
   Ctx = Result.Context;
   if (const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel"))
@@ -89,20 +98,36 @@ void MissingRestrictCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
-/// ncOnly's reason when it holds in every analysed kernel of the parameter
-/// (each instantiation of a template judged in its own body), else nullopt.
-std::optional<std::string>
-MissingRestrictCheck::ncOnlyInEach(const ParamInfo &Info, ASTContext &Ctx) {
-  std::optional<std::string> Reason;
+missing_restrict::Benefit
+MissingRestrictCheck::benefitInEach(const ParamInfo &Info, ASTContext &Ctx) {
+  missing_restrict::Benefit First;
   for (const auto &[FD, Loads] : Info.Instances) {
-    std::optional<std::string> R =
-        ncOnly(FD, FD->getParamDecl(Info.Index), Loads, Ctx);
-    if (!R)
-      return std::nullopt;
-    if (!Reason)
-      Reason = std::move(R);
+    missing_restrict::Benefit B =
+        restrictBenefit(FD, FD->getParamDecl(Info.Index), Loads, Ctx);
+    if (!B.NcOnly)
+      return B;
+    if (!First.NcOnly)
+      First = std::move(B);
   }
-  return Reason;
+  return First;
+}
+
+void MissingRestrictCheck::noteBenefit(const missing_restrict::Benefit &B) {
+  if (!B.Load || !B.Store)
+    return;
+  const SourceManager &SM = Ctx->getSourceManager();
+  unsigned StoreLine = SM.getExpansionLineNumber(B.Store->getExprLoc());
+  bool IsCall = isa<CallExpr>(B.Load) && !isa<CXXOperatorCallExpr>(B.Load);
+  diag(B.Load->getExprLoc(),
+       "%select{this load|this call, which loads it,}2 %select{repeats in "
+       "every iteration of a loop that stores to global memory (line %1): "
+       "only '__restrict__' lets nvcc keep its value in a register|comes "
+       "after a global store (line %1) that may alias it: only "
+       "'__restrict__' lets nvcc load first|reads again what was loaded "
+       "before a global store (line %1) that may alias it: only "
+       "'__restrict__' lets nvcc reuse the first load}0",
+       DiagnosticIDs::Note)
+      << static_cast<unsigned>(B.How) << StoreLine << IsCall;
 }
 
 SourceLocation MissingRestrictCheck::observedType(const FunctionDecl *Pattern,
@@ -187,7 +212,7 @@ void MissingRestrictCheck::onEndOfTranslationUnit() {
       if (!InTemplate)
         Info.Loads.assign(R.Loads.begin(), R.Loads.end());
       if (!IsSpecialization)
-        Info.Instances.push_back({FD, {R.Loads.begin(), R.Loads.end()}});
+        Info.Instances.push_back({FD, loadsAndCalleeReads(R)});
     }
   }
   for (auto &[Key, Info] : Params) {
@@ -431,6 +456,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
     }
   }
 
+  missing_restrict::Benefit Gain;
   if (!Info.ReadOnly) {
     auto Diag = diag(PP->getLocation(),
                      "pointer parameter '%0' is written but not "
@@ -515,12 +541,14 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
     // Worth little where `__restrict__` can only add `.nc` to the loads
     // (MissingRestrictBenefit.h): ranked low, with the reason.
     // Only `const`: no instruction changes (the third sealed audit's PTX).
-    std::optional<std::string> NcOnly =
-        WithRestrict ? ncOnlyInEach(Info, *Ctx)
-                     : "'" + PP->getName().str() +
-                           "' gets only 'const', which changes no "
-                           "instruction: nvcc needs '__restrict__' to use the "
-                           "read-only data cache or move its loads";
+    if (WithRestrict)
+      Gain = benefitInEach(Info, *Ctx);
+    else
+      Gain.NcOnly = "'" + PP->getName().str() +
+                    "' gets only 'const', which changes no instruction: nvcc "
+                    "needs '__restrict__' to use the read-only data cache or "
+                    "move its loads";
+    const std::optional<std::string> &NcOnly = Gain.NcOnly;
     unsigned Cap = WithRestrict ? 30 : 15;
     auto Diag = (NcOnly ? diagCapped(PP->getLocation(), Message, Cap, *NcOnly)
                         : diag(PP->getLocation(), Message))
@@ -529,6 +557,7 @@ void MissingRestrictCheck::diagnose(const ParamInfo &Info,
       for (const FixItHint &F : Fixes)
         Diag << F;
   }
+  noteBenefit(Gain);
   if (IsAliased)
     noteAliased(PP, Pattern, AliasIt->second);
   if (ConstKept) {

@@ -4,6 +4,7 @@
 #define CUDA_LINT_MISSINGRESTRICTCHECK_H
 
 #include "CudaCheck.h"
+#include "MissingRestrictBenefit.h"
 #include "cudalint/analysis/ReadOnlyPointer.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -49,7 +50,7 @@ private:
     llvm::SmallVector<const Expr *, 8> Loads;
     /// Each analysed kernel (the template's instantiations, or the kernel
     /// itself) with its loads of the parameter: what `__restrict__` can
-    /// change is judged in each (missing_restrict::ncOnly).
+    /// change is judged in each (missing_restrict::restrictBenefit).
     llvm::SmallVector<
         std::pair<const FunctionDecl *, llvm::SmallVector<const Expr *, 8>>, 1>
         Instances;
@@ -79,10 +80,14 @@ private:
   };
 
   void diagnose(const ParamInfo &Info, ReadOnlyPointerAnalysis &Analysis);
-  /// ncOnly's reason when it holds in every analysed kernel of the
-  /// parameter (each instantiation of a template in its own body).
-  static std::optional<std::string> ncOnlyInEach(const ParamInfo &Info,
+  /// The benefit of `__restrict__` on the parameter (restrictBenefit): the
+  /// ncOnly reason when it holds in every analysed kernel of the parameter
+  /// (each instantiation of a template in its own body), else the first
+  /// kernel's load and store that it lets nvcc move across.
+  static missing_restrict::Benefit benefitInEach(const ParamInfo &Info,
                                                  ASTContext &Ctx);
+  /// Where \p B shows what `__restrict__` changes: a note at the load.
+  void noteBenefit(const missing_restrict::Benefit &B);
   /// Why `__restrict__` is not added to \p PP of \p Pattern: a launch
   /// passes it and another parameter pointers into one allocation.
   void noteAliased(const ParmVarDecl *PP, const FunctionDecl *Pattern,

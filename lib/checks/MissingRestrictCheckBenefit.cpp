@@ -243,11 +243,12 @@ const Stmt *innermostStoringLoop(const Access &L,
   return nullptr;
 }
 
-/// Whether some element of the pointer is loaded twice with a global store
-/// between (`l[i]` read, `u[i]` written, `l[i]` read again): only
-/// `__restrict__` lets nvcc keep the first value.
-bool reloadedAfterStore(llvm::ArrayRef<Access> Loads,
-                        llvm::ArrayRef<Access> Stores, const ASTContext &Ctx) {
+/// An element of the pointer loaded twice with a global store between
+/// (`l[i]` read, `u[i]` written, `l[i]` read again: only `__restrict__`
+/// lets nvcc keep the first value): the second load and the store.
+std::optional<std::pair<const Access *, const Access *>>
+reloadedAfterStore(llvm::ArrayRef<Access> Loads, llvm::ArrayRef<Access> Stores,
+                   const ASTContext &Ctx) {
   llvm::SmallVector<llvm::FoldingSetNodeID, 8> Ids(Loads.size());
   for (auto [L, Id] : llvm::zip(Loads, Ids))
     L.E->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
@@ -257,9 +258,9 @@ bool reloadedAfterStore(llvm::ArrayRef<Access> Loads,
         continue;
       for (const Access &S : Stores)
         if (A.Offset < S.Offset && S.Offset < B.Offset)
-          return true;
+          return std::make_pair(&B, &S);
     }
-  return false;
+  return std::nullopt;
 }
 
 /// Whether \p Arm (a branch of an if statement) ends by returning.
@@ -317,6 +318,44 @@ bool mayRunBefore(const Access &S, const Access &L, ASTContext &Ctx) {
   return true;
 }
 
+/// Whether a call of \p F may store to global memory: its body (and the
+/// bodies it calls, three levels deep) assigns through a pointer that may
+/// alias global memory or runs a global atomic. A function without a body
+/// may, unless it is the toolkit's (a math function reads only its
+/// arguments).
+bool storesGlobal(const FunctionDecl *F, const SourceManager &SM,
+                  unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!F)
+    return true;
+  if (!F->hasBody(Def) || !Def->getBody())
+    return isAtomicFunction(F) || !SM.isInSystemHeader(F->getLocation());
+  if (Depth > 3)
+    return true;
+  const Stmt *Body = Def->getBody();
+  bool Found = false;
+  warpsync::forEachDescendant(Body, [&](const Stmt *S) {
+    if (Found)
+      return;
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
+      Target = OC->getArg(0);
+    else if (const auto *CE = dyn_cast<CallExpr>(S);
+             CE && !isa<CXXOperatorCallExpr>(CE))
+      Found = storesGlobal(CE->getDirectCallee(), SM, Depth + 1);
+    if (Target && mayAliasGlobal(Target, Body))
+      Found = true;
+  });
+  return Found;
+}
+
 /// The compute capability of the device compilation (90 for sm_90), or 0.
 unsigned targetArch(ASTContext &Ctx) {
   StringRef CPU = Ctx.getTargetInfo().getTargetOpts().CPU;
@@ -329,16 +368,35 @@ unsigned targetArch(ASTContext &Ctx) {
 
 } // namespace
 
-std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
-                                  llvm::ArrayRef<const Expr *> Loads,
-                                  ASTContext &Ctx) {
+Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,
+                        llvm::ArrayRef<const Expr *> Loads, ASTContext &Ctx) {
   if (Loads.empty() || !FD->hasBody() || targetArch(Ctx) < 70)
-    return std::nullopt;
+    return {};
+  // A call that passes the pointer to a device function that reads it is
+  // where that function's loads happen (ReadOnlyResult::CalleeReads). One
+  // whose function may store to global memory itself is left out, as
+  // loads in callees were before: what moves there is not judged here.
+  llvm::SmallVector<const Expr *, 8> Kept;
+  for (const Expr *L : Loads)
+    if (const auto *Call = dyn_cast<CallExpr>(L);
+        !Call || isa<CXXOperatorCallExpr>(Call) ||
+        !storesGlobal(Call->getDirectCallee(), Ctx.getSourceManager(), 0))
+      Kept.push_back(L);
+  Loads = Kept;
+  if (Loads.empty())
+    return {};
   std::string Name = ("'" + P->getName() + "'").str();
   Walker W(Ctx, *FD, Loads);
   W.walk(FD->getBody());
   if (W.Loads.size() != Loads.size())
-    return std::nullopt; // Some loads are not in this body: unknown.
+    return {}; // Some loads are not in this body: unknown.
+  auto Moves = [](const Access &L, const Access &S, Benefit::Move How) {
+    Benefit B;
+    B.Load = L.E;
+    B.Store = S.E;
+    B.How = How;
+    return B;
+  };
   const std::string Tail =
       ": `__restrict__` can only make its loads ld.global.nc, which gains "
       "nothing measurable on sm_70 and later (the read-only data cache is "
@@ -363,51 +421,67 @@ std::optional<std::string> ncOnly(const FunctionDecl *FD, const ParmVarDecl *P,
       continue;
     Reads R = readsEachIteration(L.E, Loop, Ctx.getSourceManager());
     if (R == Reads::Repeated)
-      return std::nullopt;
+      for (const Access &S : W.Stores)
+        if (llvm::is_contained(S.Loops, Loop))
+          return Moves(L, S, Benefit::Move::Hoist);
     Gathered |= R == Reads::Gathered;
     // A load after a store of the same iteration: as in straight-line code.
     for (const Access &S : W.Stores)
       if (llvm::is_contained(S.Loops, Loop) && S.Offset < L.Offset &&
           mayRunBefore(S, L, Ctx))
-        return std::nullopt;
+        return Moves(L, S, Benefit::Move::AheadOfStore);
     Streamed = true;
   }
-  if (reloadedAfterStore(W.Loads, W.Stores, Ctx))
-    return std::nullopt;
+  if (auto Again = reloadedAfterStore(W.Loads, W.Stores, Ctx))
+    return Moves(*Again->first, *Again->second, Benefit::Move::Reuse);
   // Straight-line code: a load after a store may move above it only with
   // `__restrict__`.
   for (const Access &L : W.Loads)
     for (const Access &S : W.Stores)
       if (L.Loops.empty() && S.Offset < L.Offset && mayRunBefore(S, L, Ctx))
-        return std::nullopt;
+        return Moves(L, S, Benefit::Move::AheadOfStore);
   bool AnyCovered =
       llvm::any_of(W.Loads, [](const Access &L) { return L.Covered; });
-  if (!AnyInLoop)
-    return Name +
-           (AnyCovered ? " is read once per thread (in a grid-stride loop "
-                         "that every launch's grid covers), before any "
-                         "global store"
-                       : " is read only outside loops, once per thread, "
-                         "before any global store") +
-           Tail;
   const char *NoHoist =
       " across a store; `__restrict__` can only make the loads ld.global.nc "
       "and let later iterations' loads issue early, which gains nothing "
       "measurable on sm_70 and later";
-  if (Gathered)
-    return Name +
-           " is gathered: each of its loads reads, in every iteration of the "
-           "loop that stores, at an index that changes (through values "
-           "loaded from memory), so no load can be hoisted, and no element "
-           "is read twice" +
-           NoHoist;
-  if (Streamed)
-    return Name +
-           " is streamed: each of its loads reads a new element in every "
-           "iteration of the loop that stores, and no element is read twice" +
-           NoHoist;
-  return "the loops that read " + Name +
-         " store nothing to global memory that could alias it" + Tail;
+  bool ViaCallee = llvm::any_of(W.Loads, [](const Access &L) {
+    return isa<CallExpr>(L.E) && !isa<CXXOperatorCallExpr>(L.E);
+  });
+  Benefit B;
+  if (!AnyInLoop && ViaCallee)
+    B.NcOnly = Name +
+               " is read, here and in the device functions it is passed to "
+               "(which store nothing to global memory), before any global "
+               "store of this kernel" +
+               Tail;
+  else if (!AnyInLoop)
+    B.NcOnly = Name +
+               (AnyCovered ? " is read once per thread (in a grid-stride loop "
+                             "that every launch's grid covers), before any "
+                             "global store"
+                           : " is read only outside loops, once per thread, "
+                             "before any global store") +
+               Tail;
+  else if (Gathered)
+    B.NcOnly =
+        Name +
+        " is gathered: each of its loads reads, in every iteration of the "
+        "loop that stores, at an index that changes (through values "
+        "loaded from memory), so no load can be hoisted, and no element "
+        "is read twice" +
+        NoHoist;
+  else if (Streamed)
+    B.NcOnly =
+        Name +
+        " is streamed: each of its loads reads a new element in every "
+        "iteration of the loop that stores, and no element is read twice" +
+        NoHoist;
+  else
+    B.NcOnly = "the loops that read " + Name +
+               " store nothing to global memory that could alias it" + Tail;
+  return B;
 }
 
 } // namespace clang::tidy::cuda::missing_restrict

@@ -76,6 +76,7 @@ __global__ void after(float *out, float *in) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = 0.0f;
   out[i + 1] = in[i];
+  // CHECK-NOTES-LOW: :[[@LINE-1]]:16: note: this load comes after a global store (line [[@LINE-2]]) that may alias it: only '__restrict__' lets nvcc load first
 }
 
 // A load after a store in the same iteration: `__restrict__` lets nvcc
@@ -134,6 +135,7 @@ __global__ void histogram(int *bins, int *keys, int n) {
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     atomicAdd(&bins[keys[i] & 255], 1);
     if (keys[i] < 0)
+    // CHECK-NOTES-LOW: :[[@LINE-1]]:9: note: this load comes after a global store (line [[@LINE-2]]) that may alias it: only '__restrict__' lets nvcc load first
       break;
   }
 }
@@ -151,6 +153,7 @@ __global__ void invariant(float *out, float *in, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   for (int i = 0; i < n; ++i)
     out[i * 1024 + t] = in[t] * i;
+    // CHECK-NOTES-LOW: :[[@LINE-1]]:25: note: this load repeats in every iteration of a loop that stores to global memory (line [[@LINE-1]]): only '__restrict__' lets nvcc keep its value in a register
 }
 
 // An element loaded again after a store (a recurrence that streams its
@@ -167,6 +170,7 @@ __global__ void reload(float *u, float *l, int n, int b) {
   for (int i = 1; i < n; ++i) {
     u[i * b + t] = u[(i - 1) * b + t] * l[i * b + t];
     u[i * b + t] += l[i * b + t];
+    // CHECK-NOTES-LOW: :[[@LINE-1]]:21: note: this load comes after a global store (line [[@LINE-2]]) that may alias it: only '__restrict__' lets nvcc load first
   }
 }
 
@@ -185,6 +189,7 @@ __global__ void innerRepeat(float *out, float *in, int k, int d) {
     float acc = 0;
     for (int i = 0; i < d; ++i)
       acc += in[i * 4096 + t] * m;
+      // CHECK-NOTES-LOW: :[[@LINE-1]]:14: note: this load repeats in every iteration of a loop that stores to global memory (line [[@LINE+1]]): only '__restrict__' lets nvcc keep its value in a register
     out[m * 4096 + t] = acc;
   }
 }
@@ -309,6 +314,7 @@ __global__ void broadcastStruct(float2 *out, float2 *in, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     out[i] = in[0];
+    // CHECK-NOTES-LOW: :[[@LINE-1]]:14: note: this load repeats in every iteration of a loop that stores to global memory (line [[@LINE-1]]): only '__restrict__' lets nvcc keep its value in a register
 }
 
 // A store on the other arm of an `if` does not run before the load: a

@@ -1,4 +1,4 @@
-// RUN: %check_cuda_lint %s cuda-missing-restrict %t
+// RUN: %check_cuda_lint %s cuda-missing-restrict %t -- --min-impact=low
 //
 // A read-only pointer passed to a device function of the translation unit
 // whose parameter is a non-const pointer that it only reads: the fix makes

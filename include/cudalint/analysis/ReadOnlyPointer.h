@@ -63,6 +63,10 @@ struct ReadOnlyResult {
     SourceLocation Loc; ///< The argument.
   };
   llvm::SmallVector<Callee, 2> NonConstCallees;
+  /// The calls in the analysed function's own body that pass the pointer
+  /// to a device function with a visible body that only reads it: where
+  /// its loads there happen.
+  llvm::SmallVector<const CallExpr *, 2> CalleeReads;
   /// A call, here or in a callee, that keeps nvcc from ever proving the
   /// pointer read-only, so that no load of it in the kernel becomes
   /// ld.global.nc, `const __restrict__` or not (the PTX is the same): a
