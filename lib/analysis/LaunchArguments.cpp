@@ -173,9 +173,10 @@ bool paramMultiple(ASTContext &Ctx, const ParmVarDecl &P, int64_t Step,
 }
 
 /// Whether local \p V holds a multiple of \p Step at \p At: the last write
-/// before \p At's statement, in the same block, with no other write in
-/// between or within that statement, makes it one; for a parameter that
-/// \p Caller never writes, every call of \p Caller passes one.
+/// before \p At's statement, in its block or a block around it, with no
+/// other write in between or within the statements that hold \p At, makes
+/// it one; for a parameter that nothing writes before \p At, every call of
+/// \p Caller passes one.
 bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
                    const FunctionDecl *Caller, const Stmt *At, unsigned Depth) {
   if (!Caller || !Caller->getBody() || !V->hasLocalStorage() ||
@@ -184,48 +185,52 @@ bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
   llvm::SmallVector<const BinaryOperator *, 4> Writes;
   if (!writesOf(Ctx, Caller->getBody(), V, Writes))
     return false;
-  if (const auto *P = dyn_cast<ParmVarDecl>(V); P && Writes.empty())
-    return paramMultiple(Ctx, *P, Step, *Caller, Depth);
-  const CompoundStmt *Block = enclosingBlock(Ctx, At);
-  const Stmt *AtChild = Block ? childOf(Ctx, Block, At) : nullptr;
-  if (!AtChild)
-    return false;
-  // The statements of the block before At's, latest first.
-  llvm::SmallVector<const Stmt *, 16> Before;
-  for (const Stmt *S : Block->body()) {
-    if (S == AtChild)
-      break;
-    Before.push_back(S);
-  }
-  auto Contains = [&](const Stmt *Outer, const Stmt *Inner) {
-    return Inner == Outer || childOf(Ctx, Block, Inner) == Outer;
-  };
-  for (const BinaryOperator *W : Writes)
-    if (Contains(AtChild, W))
+  // From At's statement up through the blocks that hold it: the latest
+  // write before it, with none in the statements on the way (a loop that
+  // holds At and writes V elsewhere brings that write round).
+  for (const Stmt *Cur = At;;) {
+    const CompoundStmt *Block = enclosingBlock(Ctx, Cur);
+    const Stmt *AtChild = Block ? childOf(Ctx, Block, Cur) : nullptr;
+    if (!AtChild)
       return false;
-  for (auto It = Before.rbegin(); It != Before.rend(); ++It) {
-    const Stmt *S = *It;
-    llvm::SmallVector<const BinaryOperator *, 2> Here;
+    auto Contains = [&](const Stmt *Outer, const Stmt *Inner) {
+      return Inner == Outer || childOf(Ctx, Block, Inner) == Outer;
+    };
     for (const BinaryOperator *W : Writes)
-      if (Contains(S, W))
-        Here.push_back(W);
-    if (const auto *DS = dyn_cast<DeclStmt>(S);
-        DS && llvm::is_contained(DS->decls(), V)) {
-      if (!Here.empty() || !V->getInit())
+      if (Contains(AtChild, W))
         return false;
-      return multipleOf(Ctx, V->getInit(), Step, Caller, S, Depth + 1);
-    }
-    if (Here.empty())
-      continue;
-    // The write must be the statement itself.
-    if (Here.size() != 1 || Here[0] != S)
+    // The statements of the block before At's, latest first.
+    auto Body = Block->body();
+    for (auto It = std::make_reverse_iterator(llvm::find(Body, AtChild));
+         It != std::make_reverse_iterator(Body.begin()); ++It) {
+      const Stmt *S = *It;
+      llvm::SmallVector<const BinaryOperator *, 2> Here;
+      for (const BinaryOperator *W : Writes)
+        if (Contains(S, W))
+          Here.push_back(W);
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && llvm::is_contained(DS->decls(), V)) {
+        if (!Here.empty() || !V->getInit())
+          return false;
+        return multipleOf(Ctx, V->getInit(), Step, Caller, S, Depth + 1);
+      }
+      if (Here.empty())
+        continue;
+      // The write must be the statement itself.
+      if (Here.size() != 1 || Here[0] != S)
+        return false;
+      const BinaryOperator *W = Here[0];
+      if (W->getOpcode() == BO_MulAssign || W->getOpcode() == BO_Assign)
+        return multipleOf(Ctx, W->getRHS(), Step, Caller, S, Depth + 1);
       return false;
-    const BinaryOperator *W = Here[0];
-    if (W->getOpcode() == BO_MulAssign || W->getOpcode() == BO_Assign)
-      return multipleOf(Ctx, W->getRHS(), Step, Caller, S, Depth + 1);
-    return false;
+    }
+    // No write before At in the function: a parameter's incoming value.
+    if (Block == Caller->getBody()) {
+      const auto *P = dyn_cast<ParmVarDecl>(V);
+      return P && paramMultiple(Ctx, *P, Step, *Caller, Depth);
+    }
+    Cur = Block;
   }
-  return false;
 }
 
 bool multipleOf(ASTContext &Ctx, const Expr *E, int64_t Step,

@@ -137,6 +137,70 @@ static void launchChanged(const int *in, int *out, int n) {
   countChanged<<<8, NT>>>(in, out, n);
 }
 
+// The helper is called in a loop, after the multiple is made in a block
+// around it: the write reaches every call.
+__global__ void countLooped(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchLooped(const int *in, int *out, int n) {
+  countLooped<<<8, NT>>>(in, out, n);
+}
+
+// The loop changes the value after the call: the next call sees that.
+__global__ void countRewritten(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-11]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchRewritten(const int *in, int *out, int n) {
+  countRewritten<<<8, NT>>>(in, out, n);
+}
+
+static void runLoops(const int *in, int *out, int reps, int m) {
+  int n = m * 1024;
+  for (int r = 0; r < reps; ++r) {
+    if (r > 0)
+      out = out + 1;
+    launchLooped(in, out, n);
+  }
+  int k = m * 1024;
+  for (int r = 0; r < reps; ++r) {
+    launchRewritten(in, out, k);
+    k += 1;
+  }
+}
+
 int main(int argc, char **argv) {
   int *in = nullptr, *out = nullptr;
   int n = argc;
@@ -147,5 +211,6 @@ int main(int argc, char **argv) {
   launchMixed(in, out, argc);
   launchExtern(in, out, n);
   launchChanged(in, out, n);
+  runLoops(in, out, argc, argc);
   return 0;
 }
