@@ -50,6 +50,31 @@ bool isAtomicFunction(const FunctionDecl *F) {
   return F && F->getIdentifier() && isAtomicFunctionName(F->getName());
 }
 
+bool isKernelQueryArgument(ASTContext &Ctx, const Expr *Ref) {
+  DynTypedNode N = DynTypedNode::create(*Ref);
+  for (unsigned Depth = 0; Depth < 6; ++Depth) {
+    DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.empty())
+      return false;
+    if (const auto *Call = Ps[0].get<CallExpr>()) {
+      const FunctionDecl *F = Call->getDirectCallee();
+      if (!F || !F->getIdentifier())
+        return false;
+      llvm::StringRef Name = F->getName();
+      return Name.starts_with("cudaOccupancy") ||
+             Name == "cudaFuncSetCacheConfig" ||
+             Name == "cudaFuncSetAttribute" ||
+             Name == "cudaFuncGetAttributes" ||
+             Name == "cudaFuncSetSharedMemConfig" || Name == "cudaFuncGetName";
+    }
+    if (!Ps[0].get<ImplicitCastExpr>() && !Ps[0].get<ParenExpr>() &&
+        !Ps[0].get<ExplicitCastExpr>() && !Ps[0].get<UnaryOperator>())
+      return false;
+    N = Ps[0];
+  }
+  return false;
+}
+
 bool readsMemory(const Stmt *S, bool NamedMemory) {
   if (!S || (NamedMemory && isa<PseudoObjectExpr>(S)))
     return false;

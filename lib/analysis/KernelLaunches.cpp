@@ -121,10 +121,13 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl())) {
-      if (isKernel(FD))
-        Refs.push_back(DRE);
-      else
+      if (isKernel(FD)) {
+        // `cudaFuncSetCacheConfig(k, ...)` launches nothing.
+        if (!isKernelQueryArgument(Ctx, DRE))
+          Refs.push_back(DRE);
+      } else {
         FunctionRefs.push_back(DRE);
+      }
     }
     return true;
   }

@@ -28,7 +28,8 @@ bool sameKernel(const FunctionDecl *Callee, const FunctionDecl &Kernel) {
 /// kernel) or calls (of a host function) with their callers.
 class Finder : public RecursiveASTVisitor<Finder> {
 public:
-  explicit Finder(const FunctionDecl &Kernel) : Kernel(Kernel) {}
+  Finder(ASTContext &Ctx, const FunctionDecl &Kernel)
+      : Ctx(Ctx), Kernel(Kernel) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
@@ -72,11 +73,13 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (sameKernel(dyn_cast<FunctionDecl>(DRE->getDecl()), Kernel))
+    if (sameKernel(dyn_cast<FunctionDecl>(DRE->getDecl()), Kernel) &&
+        !isKernelQueryArgument(Ctx, DRE))
       Refs.push_back(DRE);
     return true;
   }
 
+  ASTContext &Ctx;
   const FunctionDecl &Kernel;
   const FunctionDecl *Caller = nullptr;
   llvm::SmallVector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>,
@@ -86,11 +89,49 @@ public:
   llvm::SmallVector<const DeclRefExpr *, 4> Refs, LaunchRefs, CallRefs;
 };
 
-/// The writes of local \p V in \p Body (its initialiser excluded), or
-/// false when some use of it may write it in a way this does not follow
-/// (its address taken, a reference bound to it, `++`).
+/// The call that \p DRE is handed to by address (`parse(argc, argv,
+/// &n)`) or by non-const reference (`parse(argv, n)` with `int &`), or
+/// null.
+const CallExpr *passedToCall(ASTContext &Ctx, const DeclRefExpr *DRE) {
+  DynTypedNode N = DynTypedNode::create(*DRE);
+  bool AddressTaken = false;
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    DynTypedNodeList Ps = Ctx.getParents(N);
+    if (Ps.empty())
+      return nullptr;
+    if (const auto *Call = Ps[0].get<CallExpr>()) {
+      if (isa<CXXOperatorCallExpr>(Call))
+        return nullptr;
+      const FunctionDecl *F = Call->getDirectCallee();
+      for (unsigned I = 0, E = Call->getNumArgs(); I != E; ++I) {
+        if (Call->getArg(I) != N.get<Expr>())
+          continue;
+        if (AddressTaken)
+          return Call;
+        QualType T = F && I < F->getNumParams() ? F->getParamDecl(I)->getType()
+                                                : QualType();
+        return !T.isNull() && T->isReferenceType() ? Call : nullptr;
+      }
+      return nullptr;
+    }
+    if (const auto *UO = Ps[0].get<UnaryOperator>();
+        UO && UO->getOpcode() == UO_AddrOf && !AddressTaken) {
+      AddressTaken = true;
+    } else if (!Ps[0].get<ParenExpr>() && !Ps[0].get<ImplicitCastExpr>()) {
+      return nullptr;
+    }
+    N = Ps[0];
+  }
+  return nullptr;
+}
+
+/// The writes of local \p V in \p Body (its initialiser excluded): its
+/// assignments, and, with \p Calls, the calls it is handed to by address
+/// or reference (which may write it, where they stand); false when some
+/// use of it may write it in a way this does not follow (its address
+/// otherwise taken, a reference bound to it, `++`).
 bool writesOf(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
-              llvm::SmallVectorImpl<const BinaryOperator *> &Writes) {
+              llvm::SmallVectorImpl<const Expr *> &Writes, bool Calls = false) {
   for (const DeclRefExpr *DRE : referencesTo(Body, V)) {
     DynTypedNodeList Ps = Ctx.getParents(*DRE);
     if (Ps.empty())
@@ -110,6 +151,10 @@ bool writesOf(ASTContext &Ctx, const Stmt *Body, const VarDecl *V,
     const auto *BO = Ps[0].get<BinaryOperator>();
     if (BO && BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == DRE) {
       Writes.push_back(BO);
+      continue;
+    }
+    if (const CallExpr *Call = Calls ? passedToCall(Ctx, DRE) : nullptr) {
+      Writes.push_back(Call);
       continue;
     }
     return false;
@@ -155,7 +200,7 @@ bool paramMultiple(ASTContext &Ctx, const ParmVarDecl &P, int64_t Step,
                    const FunctionDecl &Caller, unsigned Depth) {
   if (Depth > 6 || !callsStayInFile(&Caller, Ctx.getSourceManager()))
     return false;
-  Finder F(Caller);
+  Finder F(Ctx, Caller);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   if (F.Calls.empty() || F.Refs.size() != F.CallRefs.size())
     return false;
@@ -182,8 +227,8 @@ bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
   if (!Caller || !Caller->getBody() || !V->hasLocalStorage() ||
       V->getType()->isReferenceType())
     return false;
-  llvm::SmallVector<const BinaryOperator *, 4> Writes;
-  if (!writesOf(Ctx, Caller->getBody(), V, Writes))
+  llvm::SmallVector<const Expr *, 4> Writes;
+  if (!writesOf(Ctx, Caller->getBody(), V, Writes, /*Calls=*/true))
     return false;
   // From At's statement up through the blocks that hold it: the latest
   // write before it, with none in the statements on the way (a loop that
@@ -196,7 +241,7 @@ bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
     auto Contains = [&](const Stmt *Outer, const Stmt *Inner) {
       return Inner == Outer || childOf(Ctx, Block, Inner) == Outer;
     };
-    for (const BinaryOperator *W : Writes)
+    for (const Expr *W : Writes)
       if (Contains(AtChild, W))
         return false;
     // The statements of the block before At's, latest first.
@@ -204,8 +249,8 @@ bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
     for (auto It = std::make_reverse_iterator(llvm::find(Body, AtChild));
          It != std::make_reverse_iterator(Body.begin()); ++It) {
       const Stmt *S = *It;
-      llvm::SmallVector<const BinaryOperator *, 2> Here;
-      for (const BinaryOperator *W : Writes)
+      llvm::SmallVector<const Expr *, 2> Here;
+      for (const Expr *W : Writes)
         if (Contains(S, W))
           Here.push_back(W);
       if (const auto *DS = dyn_cast<DeclStmt>(S);
@@ -216,10 +261,11 @@ bool localMultiple(ASTContext &Ctx, const VarDecl *V, int64_t Step,
       }
       if (Here.empty())
         continue;
-      // The write must be the statement itself.
-      if (Here.size() != 1 || Here[0] != S)
+      // The write must be the statement itself, an assignment (a call
+      // that may write it is no value known here).
+      const auto *W = dyn_cast<BinaryOperator>(Here[0]);
+      if (Here.size() != 1 || Here[0] != S || !W)
         return false;
-      const BinaryOperator *W = Here[0];
       if (W->getOpcode() == BO_MulAssign || W->getOpcode() == BO_Assign)
         return multipleOf(Ctx, W->getRHS(), Step, Caller, S, Depth + 1);
       return false;
@@ -293,7 +339,7 @@ const Expr *strip(ASTContext &Ctx, const Expr *E, const FunctionDecl *Caller,
     }
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    llvm::SmallVector<const BinaryOperator *, 2> Writes;
+    llvm::SmallVector<const Expr *, 2> Writes;
     if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getInit() ||
         V->getType()->isReferenceType() || !Caller || !Caller->getBody() ||
         !writesOf(Ctx, Caller->getBody(), V, Writes) || !Writes.empty())
@@ -455,10 +501,10 @@ bool everyLaunchPasses(ASTContext &Ctx, const FunctionDecl &Kernel,
                        const ParmVarDecl &Param, Pred Holds) {
   if (!Kernel.getBody())
     return false;
-  llvm::SmallVector<const BinaryOperator *, 2> Writes;
+  llvm::SmallVector<const Expr *, 2> Writes;
   if (!writesOf(Ctx, Kernel.getBody(), &Param, Writes) || !Writes.empty())
     return false;
-  Finder F(Kernel);
+  Finder F(Ctx, Kernel);
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
   if (F.Launches.empty() || F.Refs.size() != F.LaunchRefs.size())
     return false;

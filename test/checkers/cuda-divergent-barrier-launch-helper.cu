@@ -201,6 +201,73 @@ static void runLoops(const int *in, int *out, int reps, int m) {
   }
 }
 
+// The value is parsed from the command line through its address, then
+// made a multiple (`parse(argc, argv, &n); n *= 1024;`); the kernel's
+// cache preference is set by name, which launches nothing.
+__global__ void countParsed(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchParsed(const int *in, int *out, int n) {
+  cudaFuncSetCacheConfig(countParsed, cudaFuncCachePreferL1);
+  countParsed<<<8, NT>>>(in, out, n);
+}
+
+// Parsed after it was made a multiple: the parsed value reaches the launch.
+__global__ void countParsedLast(const int *in, int *out, int n) {
+  __shared__ int s_total;
+  int found = 0;
+  for (int p = threadIdx.x; p < n; p += NT) {
+    if (threadIdx.x == 0)
+      s_total = in[p];
+    __syncthreads();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+    // CHECK-NOTES: :[[@LINE-5]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+    found += s_total;
+    if (found < 3) {
+      out[p] = found;
+      __syncthreads();
+      // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: '__syncthreads' is reached by every thread of the block only if 'n' is a multiple of the loop's step 256; {{.*}}
+      // CHECK-NOTES: :[[@LINE-11]]:29: note: the threads run this loop equally often only when its bound is a multiple of its step
+      // CHECK-NOTES: :[[@LINE-5]]:9: note: this condition differs between threads only through the iterations of that loop
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = found;
+}
+
+static void launchParsedLast(const int *in, int *out, int n) {
+  countParsedLast<<<8, NT>>>(in, out, n);
+}
+
+static void parseInt(int argc, char **argv, int *value) {
+  if (argc > 1)
+    *value = argv[1][0];
+}
+
+static void runParsed(int argc, char **argv, const int *in, int *out) {
+  int n = 32;
+  parseInt(argc, argv, &n);
+  n *= 1024;
+  launchParsed(in, out, n);
+  int m = 32 * 1024;
+  parseInt(argc, argv, &m);
+  launchParsedLast(in, out, m);
+}
+
 int main(int argc, char **argv) {
   int *in = nullptr, *out = nullptr;
   int n = argc;
@@ -212,5 +279,6 @@ int main(int argc, char **argv) {
   launchExtern(in, out, n);
   launchChanged(in, out, n);
   runLoops(in, out, argc, argc);
+  runParsed(argc, argv, in, out);
   return 0;
 }

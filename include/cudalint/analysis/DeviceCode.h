@@ -34,6 +34,13 @@ bool isAtomicFunctionName(llvm::StringRef Name);
 /// isAtomicFunctionName of \p F's name; false for null or unnamed.
 bool isAtomicFunction(const FunctionDecl *F);
 
+/// Whether \p Ref, a reference to a kernel, is (through casts, `&` and
+/// parentheses) an argument of a CUDA runtime call that reads or sets the
+/// kernel's attributes without launching it (`cudaFuncSetCacheConfig`,
+/// `cudaFuncGetAttributes`, `cudaOccupancyMaxActiveBlocksPerMultiprocessor`
+/// and their kin): no launch with unknown arguments or shape.
+bool isKernelQueryArgument(ASTContext &Ctx, const Expr *Ref);
+
 /// Whether evaluating \p S reads memory or calls a function: a subscript, a
 /// dereference, `->`, a call. With \p NamedMemory, a reference to a
 /// variable that is not in a register (a global or `__shared__` one) reads
