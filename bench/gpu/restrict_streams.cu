@@ -41,7 +41,7 @@
       out[2 * i + 1] = in[i + n];                                              \
     }                                                                          \
   }                                                                            \
-  /* The same once per thread: straight-line code, one thread an element. */  \
+  /* The same once per thread: straight-line code, one thread an element. */   \
   __global__ void once##SUFFIX(float *out, RO in, int n) {                     \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
     if (i < n) {                                                               \
@@ -49,7 +49,7 @@
       out[2 * i + 1] = in[i + n];                                              \
     }                                                                          \
   }                                                                            \
-  /* Once per thread, a chain: each store feeds on loads after the last. */   \
+  /* Once per thread, a chain: each store feeds on loads after the last. */    \
   __global__ void chain##SUFFIX(float *out, RO in, int n) {                    \
     int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
     if (i < n) {                                                               \
@@ -93,8 +93,7 @@ int main() {
        timeIt([&] { oncePlain<<<N / Block, Block>>>(Y, X, N); }, Reps),
        timeIt([&] { onceRestrict<<<N / Block, Block>>>(Y, X, N); }, Reps)},
       {"three loads each after a store, once per thread", "kept",
-       timeIt([&] { chainPlain<<<N / 2 / Block, Block>>>(Y, X, N / 2); },
-              Reps),
+       timeIt([&] { chainPlain<<<N / 2 / Block, Block>>>(Y, X, N / 2); }, Reps),
        timeIt([&] { chainRestrict<<<N / 2 / Block, Block>>>(Y, X, N / 2); },
               Reps)},
   };

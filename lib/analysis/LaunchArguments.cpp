@@ -12,24 +12,24 @@ namespace clang::tidy::cuda {
 
 namespace {
 
-bool sameKernel(const FunctionDecl *Callee, const FunctionDecl &Kernel) {
+bool sameFunction(const FunctionDecl *Callee, const FunctionDecl &Target) {
   if (!Callee)
     return false;
-  if (Callee->getCanonicalDecl() == Kernel.getCanonicalDecl())
+  if (Callee->getCanonicalDecl() == Target.getCanonicalDecl())
     return true;
-  if (!Kernel.getDescribedFunctionTemplate())
+  if (!Target.getDescribedFunctionTemplate())
     return false;
   const FunctionTemplateDecl *P = Callee->getPrimaryTemplate();
   return P &&
-         P->getTemplatedDecl()->getCanonicalDecl() == Kernel.getCanonicalDecl();
+         P->getTemplatedDecl()->getCanonicalDecl() == Target.getCanonicalDecl();
 }
 
 /// The uses of a function's name, and its `<<<...>>>` launches (of a
 /// kernel) or calls (of a host function) with their callers.
 class Finder : public RecursiveASTVisitor<Finder> {
 public:
-  Finder(ASTContext &Ctx, const FunctionDecl &Kernel)
-      : Ctx(Ctx), Kernel(Kernel) {}
+  Finder(ASTContext &Ctx, const FunctionDecl &Target)
+      : Ctx(Ctx), Target(Target) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
@@ -54,7 +54,7 @@ public:
     return R;
   }
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
-    if (!sameKernel(Launch->getDirectCallee(), Kernel))
+    if (!sameFunction(Launch->getDirectCallee(), Target))
       return true;
     Launches.push_back({Launch, Caller});
     if (const auto *DRE =
@@ -64,7 +64,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *Call) {
     if (isa<CUDAKernelCallExpr, CXXOperatorCallExpr>(Call) ||
-        !sameKernel(Call->getDirectCallee(), Kernel))
+        !sameFunction(Call->getDirectCallee(), Target))
       return true;
     Calls.push_back({Call, Caller});
     if (const auto *DRE =
@@ -73,14 +73,14 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (sameKernel(dyn_cast<FunctionDecl>(DRE->getDecl()), Kernel) &&
+    if (sameFunction(dyn_cast<FunctionDecl>(DRE->getDecl()), Target) &&
         !isKernelQueryArgument(Ctx, DRE))
       Refs.push_back(DRE);
     return true;
   }
 
   ASTContext &Ctx;
-  const FunctionDecl &Kernel;
+  const FunctionDecl &Target;
   const FunctionDecl *Caller = nullptr;
   llvm::SmallVector<std::pair<const CUDAKernelCallExpr *, const FunctionDecl *>,
                     4>

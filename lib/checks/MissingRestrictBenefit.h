@@ -47,6 +47,11 @@ struct Benefit {
   } How = Move::AheadOfStore;
 };
 
+/// Whether \p Load, one of the loads restrictBenefit is given, is a call
+/// that passes the pointer to a device function reading it
+/// (ReadOnlyResult::CalleeReads) rather than an element read here.
+bool isCalleeRead(const Expr *Load);
+
 /// The benefit of `__restrict__` on the read-only parameter \p P of kernel
 /// \p FD, whose loads in the kernel's own body are \p Loads.
 Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,

@@ -117,7 +117,7 @@ void MissingRestrictCheck::noteBenefit(const missing_restrict::Benefit &B) {
     return;
   const SourceManager &SM = Ctx->getSourceManager();
   unsigned StoreLine = SM.getExpansionLineNumber(B.Store->getExprLoc());
-  bool IsCall = isa<CallExpr>(B.Load) && !isa<CXXOperatorCallExpr>(B.Load);
+  bool IsCall = missing_restrict::isCalleeRead(B.Load);
   diag(B.Load->getExprLoc(),
        "%select{this load|this call, which loads it,}2 %select{repeats in "
        "every iteration of a loop that stores to global memory (line %1): "

@@ -92,6 +92,21 @@ bool mayAliasGlobal(const Expr *LHS, const Stmt *Body) {
   return true;
 }
 
+/// The lvalue \p S stores to when it is an assignment, an increment or
+/// decrement, or a struct's assignment operator (`out[i] = v;`); null
+/// otherwise.
+const Expr *storedLValue(const Stmt *S) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    return BO->getLHS();
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp())
+    return UO->getSubExpr();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+      OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
+    return OC->getArg(0);
+  return nullptr;
+}
+
 /// Collects the global stores and the given loads of a body, with their
 /// loops.
 class Walker {
@@ -117,19 +132,9 @@ public:
     if (const auto *E = dyn_cast<Expr>(S)) {
       if (LoadSet.contains(E->IgnoreParens()))
         record(Loads, E);
-      if (const auto *BO = dyn_cast<BinaryOperator>(E);
-          BO && BO->isAssignmentOp() &&
-          mayAliasGlobal(BO->getLHS(), FD.getBody()))
-        record(Stores, BO, /*AtEnd=*/true);
-      if (const auto *UO = dyn_cast<UnaryOperator>(E);
-          UO && UO->isIncrementDecrementOp() &&
-          mayAliasGlobal(UO->getSubExpr(), FD.getBody()))
-        record(Stores, UO, /*AtEnd=*/true);
-      // `out[i] = v;` of a struct: its copy assignment.
-      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-          OC && OC->isAssignmentOp() && OC->getNumArgs() == 2 &&
-          mayAliasGlobal(OC->getArg(0), FD.getBody()))
-        record(Stores, OC, /*AtEnd=*/true);
+      if (const Expr *Target = storedLValue(E);
+          Target && mayAliasGlobal(Target, FD.getBody()))
+        record(Stores, E, /*AtEnd=*/true);
       if (const auto *CE = dyn_cast<CallExpr>(E))
         if (const FunctionDecl *F = CE->getDirectCallee();
             isAtomicFunction(F) && CE->getNumArgs() > 0 &&
@@ -337,21 +342,11 @@ bool storesGlobal(const FunctionDecl *F, const SourceManager &SM,
   warpsync::forEachDescendant(Body, [&](const Stmt *S) {
     if (Found)
       return;
-    const Expr *Target = nullptr;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp())
-      Target = BO->getLHS();
-    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-             UO && UO->isIncrementDecrementOp())
-      Target = UO->getSubExpr();
-    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
-             OC && OC->isAssignmentOp() && OC->getNumArgs() == 2)
-      Target = OC->getArg(0);
+    if (const Expr *Target = storedLValue(S))
+      Found = mayAliasGlobal(Target, Body);
     else if (const auto *CE = dyn_cast<CallExpr>(S);
              CE && !isa<CXXOperatorCallExpr>(CE))
       Found = storesGlobal(CE->getDirectCallee(), SM, Depth + 1);
-    if (Target && mayAliasGlobal(Target, Body))
-      Found = true;
   });
   return Found;
 }
@@ -368,6 +363,10 @@ unsigned targetArch(ASTContext &Ctx) {
 
 } // namespace
 
+bool isCalleeRead(const Expr *Load) {
+  return isa<CallExpr>(Load) && !isa<CXXOperatorCallExpr>(Load);
+}
+
 Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,
                         llvm::ArrayRef<const Expr *> Loads, ASTContext &Ctx) {
   if (Loads.empty() || !FD->hasBody() || targetArch(Ctx) < 70)
@@ -378,9 +377,8 @@ Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,
   // loads in callees were before: what moves there is not judged here.
   llvm::SmallVector<const Expr *, 8> Kept;
   for (const Expr *L : Loads)
-    if (const auto *Call = dyn_cast<CallExpr>(L);
-        !Call || isa<CXXOperatorCallExpr>(Call) ||
-        !storesGlobal(Call->getDirectCallee(), Ctx.getSourceManager(), 0))
+    if (!isCalleeRead(L) || !storesGlobal(cast<CallExpr>(L)->getDirectCallee(),
+                                          Ctx.getSourceManager(), 0))
       Kept.push_back(L);
   Loads = Kept;
   if (Loads.empty())
@@ -446,9 +444,8 @@ Benefit restrictBenefit(const FunctionDecl *FD, const ParmVarDecl *P,
       " across a store; `__restrict__` can only make the loads ld.global.nc "
       "and let later iterations' loads issue early, which gains nothing "
       "measurable on sm_70 and later";
-  bool ViaCallee = llvm::any_of(W.Loads, [](const Access &L) {
-    return isa<CallExpr>(L.E) && !isa<CXXOperatorCallExpr>(L.E);
-  });
+  bool ViaCallee =
+      llvm::any_of(W.Loads, [](const Access &L) { return isCalleeRead(L.E); });
   Benefit B;
   if (!AnyInLoop && ViaCallee)
     B.NcOnly = Name +
