@@ -434,7 +434,19 @@ bool storesDiffer(const Analysis &A, const Access &X, const Access &Y,
     return false;
   if (Blocks)
     return blockDependent(X.Stored) || blockDependent(Y.Stored);
-  if (A.threadDependent(X.Stored) || A.threadDependent(Y.Stored))
+  // A value a call may have made the same in every thread (`reduce(&v)`,
+  // `state.merge(...)`) is not known to differ.
+  auto opaque = [&](const Expr *E) {
+    bool Any = false;
+    forEachDescendant(E, [&](const Stmt *S) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Any |= A.Opaque.count(VD) > 0;
+    });
+    return Any;
+  };
+  if ((A.threadDependent(X.Stored) && !opaque(X.Stored)) ||
+      (A.threadDependent(Y.Stored) && !opaque(Y.Stored)))
     return true;
   std::optional<int64_t> CX = A.constant(X.Stored), CY = A.constant(Y.Stored);
   return CX && CY && *CX != *CY;

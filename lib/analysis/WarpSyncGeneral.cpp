@@ -107,6 +107,10 @@ std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
     WriterMaps.clear();
     WriterMapsOf = &W;
   }
+  // Stores of one value in every thread (`threadIdx.x / 64` in blocks of
+  // 64) leave the same value whichever comes last.
+  if (WriteWrite && sameStoredValue(W, R))
+    return std::nullopt;
   // A condition around both that lets in one thread of each block, or
   // one block: pairs of threads it does not let in both do not race.
   unsigned Single = singleCondition(W, R);
@@ -251,9 +255,7 @@ std::optional<Race> GeneralRaces::Impl::match(const Access &W, const Access &R,
     if (Rank > Worst) {
       Worst = Rank;
       bool Blocks = Rank == 2;
-      Example = thread(I.Thread, Blocks) +
-                (R.Write ? " writes '" : " reads '") + subscripted(R, I.Elem) +
-                "', which " + thread(Ex, Blocks) + " writes";
+      Example = example(R, I, thread(Ex, Blocks), Blocks);
     }
   }
   if (!Any)
@@ -263,6 +265,50 @@ std::optional<Race> GeneralRaces::Impl::match(const Access &W, const Access &R,
   Rc.CrossBlock = CrossBlock;
   Rc.Example = Example;
   return Rc;
+}
+
+bool GeneralRaces::Impl::sameStoredValue(const Access &W, const Access &R) {
+  if (!W.Stored || !R.Stored)
+    return false;
+  SmallVector<const VarDecl *, 2> Vars;
+  int VW = compile(W.Stored, W, Vars), VR = compile(R.Stored, R, Vars);
+  if (!Vars.empty() || !known(VW) || !known(VR))
+    return false;
+  std::optional<int64_t> First;
+  bool Same = true;
+  forEachThread(gridWide(W), /*OneWarp=*/false, [&](Env &En, uint32_t) {
+    En.Symbols = true;
+    for (int V : {VW, VR}) {
+      std::optional<int64_t> X = eval(V, En);
+      if (!First)
+        First = X;
+      Same &= X && X == First;
+    }
+    return Same;
+  });
+  return Same && First;
+}
+
+std::string GeneralRaces::Impl::example(const Access &R, const Instance &I,
+                                        const std::string &Writer,
+                                        bool Blocks) {
+  std::string S = thread(I.Thread, Blocks) + (R.Write ? " writes " : " reads ");
+  const std::optional<Compiled> &C = compiled(R);
+  if (!C || !C->Symbolic)
+    return S + "'" + subscripted(R, I.Elem) + "', which " + Writer + " writes";
+  // The element is a point of the symbols' values: name them instead.
+  SmallVector<int, 2> Ids;
+  for (int N : C->Subs)
+    symbolsOf(N, Ids);
+  llvm::sort(Ids);
+  std::string Names;
+  for (size_t K = 0; K < Ids.size(); ++K)
+    Names += (K == 0                ? "'"
+              : K + 1 == Ids.size() ? " and '"
+                                    : ", '") +
+             SymNames[Ids[K]] + "'";
+  return S + "the element of '" + R.Root->getName().str() + "' that " + Writer +
+         " writes, whatever " + Names + (Ids.size() > 1 ? " are" : " is");
 }
 
 std::string GeneralRaces::Impl::subscripted(const Access &X,

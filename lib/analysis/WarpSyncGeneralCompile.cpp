@@ -17,6 +17,9 @@ GeneralRaces::Impl::Impl(Analysis &A, const FunctionDecl *FD, bool Kernel,
       Launched(Launched), LaunchedOnly(LaunchedOnly) {}
 
 int GeneralRaces::Impl::add(Node N) {
+  N.HasSym = N.Kind == Node::Sym;
+  for (int C : {N.L, N.R, N.X})
+    N.HasSym |= C >= 0 && C < int(Nodes.size()) && Nodes[C].HasSym;
   if (Nodes.size() >= MaxNodes) {
     if (Nodes.empty() || Nodes.back().Kind != Node::Unknown)
       Nodes.push_back(Node());
@@ -34,6 +37,98 @@ int GeneralRaces::Impl::constant(int64_t C) {
 }
 
 int GeneralRaces::Impl::unknown() { return add(Node()); }
+
+namespace {
+
+/// Whether \p Body may change \p P or a field of it: an assignment, an
+/// increment or a non-const method call on it, its address taken, or it
+/// bound to a reference to non-const.
+bool writtenIn(const Stmt *Body, const ParmVarDecl *P) {
+  auto isP = [&](const Expr *E) {
+    while (E) {
+      E = E->IgnoreParenCasts();
+      if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow())
+        E = M->getBase();
+      else
+        break;
+    }
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+    return DRE && DRE->getDecl() == P;
+  };
+  bool Written = false;
+  forEachDescendant(Body, [&](const Stmt *S) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      Written |= BO->isAssignmentOp() && isP(BO->getLHS());
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      Written |=
+          (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          isP(UO->getSubExpr());
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+      Written |= isP(MC->getImplicitObjectArgument()) && MC->getMethodDecl() &&
+                 !MC->getMethodDecl()->isConst();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S))
+      Written |=
+          OC->getNumArgs() > 0 && isP(OC->getArg(0)) && OC->isAssignmentOp();
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = Call->getDirectCallee())
+        for (unsigned I = 0; I < Call->getNumArgs() && I < F->getNumParams();
+             ++I) {
+          QualType T = F->getParamDecl(I)->getType();
+          Written |= T->isReferenceType() &&
+                     !T.getNonReferenceType().isConstQualified() &&
+                     isP(Call->getArg(I));
+        }
+  });
+  return Written;
+}
+
+} // namespace
+
+int GeneralRaces::Impl::symbol(ArrayRef<const ValueDecl *> Path) {
+  // A kernel's parameters are the same in every thread; a helper's may
+  // not be.
+  const auto *P = Path.empty() ? nullptr : dyn_cast<ParmVarDecl>(Path[0]);
+  if (!Kernel || !P || P->getDeclContext() != FD ||
+      P->getType()->isReferenceType() ||
+      !Path.back()->getType()->isIntegralOrUnscopedEnumerationType())
+    return -1;
+  auto [W, Fresh] = ParamWritten.try_emplace(P, false);
+  if (Fresh)
+    W->second = writtenIn(FD->getBody(), P);
+  if (W->second)
+    return -1;
+  auto [It, New] = SymIds.try_emplace(
+      std::vector<const ValueDecl *>(Path.begin(), Path.end()),
+      int(SymNames.size()));
+  if (New) {
+    std::string Name;
+    for (const ValueDecl *D : Path)
+      Name += (Name.empty() ? "" : ".") + D->getName().str();
+    SymNames.push_back(Name);
+  }
+  // splitmix64 of the id: a fixed point, so that reports do not change
+  // from run to run, and odd, so that products keep their low bits.
+  uint64_t Z = uint64_t(It->second + 1) * 0x9e3779b97f4a7c15ull;
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+  Z ^= Z >> 31;
+  Node N;
+  N.Kind = Node::Sym;
+  N.C = int64_t(Z | 1);
+  N.Dim = unsigned(It->second);
+  return add(N);
+}
+
+void GeneralRaces::Impl::symbolsOf(int N, SmallVectorImpl<int> &Ids) const {
+  const Node &Nd = Nodes[N];
+  if (Nd.Kind == Node::Sym && !llvm::is_contained(Ids, int(Nd.Dim)))
+    Ids.push_back(int(Nd.Dim));
+  if (!Nd.HasSym)
+    return;
+  for (int C : {Nd.L, Nd.R, Nd.X})
+    if (C >= 0)
+      symbolsOf(C, Ids);
+}
 
 const ForStmt *GeneralRaces::Impl::loopOf(const Access &X,
                                           const VarDecl *V) const {
@@ -163,6 +258,8 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
       N.L = D;
       return add(N);
     }
+    if (int S = symbol({V}); S >= 0)
+      return S;
     return unknown();
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -206,6 +303,24 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
     N.L = compile(CO->getTrueExpr(), X, Vars, Depth + 1);
     N.R = compile(CO->getFalseExpr(), X, Vars, Depth + 1);
     return add(N);
+  }
+  // A field of a kernel's by-value parameter (`p.n`, `p.dims.x`): a
+  // symbol, as the parameter is.
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow()) {
+    SmallVector<const ValueDecl *, 3> Path;
+    const Expr *Base = E;
+    while (const auto *M = dyn_cast<MemberExpr>(Base->IgnoreParens())) {
+      if (M->isArrow() || !isa<FieldDecl>(M->getMemberDecl()))
+        break;
+      Path.push_back(M->getMemberDecl());
+      Base = M->getBase();
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreParens())) {
+      Path.push_back(DRE->getDecl());
+      std::reverse(Path.begin(), Path.end());
+      if (int S = symbol(Path); S >= 0)
+        return S;
+    }
   }
   // A value read from memory or returned by a call: data.
   if (isa<ArraySubscriptExpr, MemberExpr, CallExpr>(E) ||
@@ -365,7 +480,9 @@ GeneralRaces::Impl::domain(const ForStmt *For, const VarDecl *V,
   } else {
     return std::nullopt;
   }
-  if (!known(D.Init) || !known(D.Bound) || !known(D.Step))
+  // A symbol in a loop's domain would decide its trips.
+  if (!known(D.Init) || !known(D.Bound) || !known(D.Step) ||
+      Nodes[D.Init].HasSym || Nodes[D.Bound].HasSym || Nodes[D.Step].HasSym)
     return std::nullopt;
   return D;
 }
@@ -410,6 +527,7 @@ GeneralRaces::Impl::compileAccess(const Access &X) {
     }
     if (!known(N))
       return std::nullopt;
+    C.Symbolic |= Nodes[N].HasSym;
     C.Subs.push_back(N);
   }
   for (const auto &[E, V] : X.G.Conds)

@@ -45,10 +45,18 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
     if (Nd.Loaded && En.Loaded)
       return *En.Loaded;
     return std::nullopt;
+  case Node::Sym:
+    if (!En.Symbols)
+      return std::nullopt;
+    return Nd.C;
   case Node::Wrap: {
     auto V = eval(Nd.L, En);
     if (!V)
       return std::nullopt;
+    // A symbol's value is a point, not a size: sums and products of it
+    // are taken as they would be without overflow.
+    if (Nd.HasSym)
+      return V;
     return wrap(*V, Nd.Width, Nd.Unsigned);
   }
   case Node::Neg: {
@@ -58,18 +66,24 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
     return wrap(int64_t(0 - uint64_t(*V)), Nd.Width, Nd.Unsigned);
   }
   case Node::Not: {
+    if (Nd.HasSym)
+      return std::nullopt;
     auto V = eval(Nd.L, En);
     if (!V)
       return std::nullopt;
     return wrap(~*V, Nd.Width, Nd.Unsigned);
   }
   case Node::LNot: {
+    if (Nd.HasSym)
+      return std::nullopt;
     auto V = eval(Nd.L, En);
     if (!V)
       return std::nullopt;
     return int64_t(*V == 0);
   }
   case Node::Cond: {
+    if (Nodes[Nd.X].HasSym)
+      return std::nullopt;
     auto C = eval(Nd.X, En);
     if (!C)
       return std::nullopt;
@@ -78,13 +92,23 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
   case Node::Bin:
     break;
   }
+  // A symbol's value is a point at which sums, differences and products
+  // are compared; what it compares or divides to says nothing.
+  if (Nd.HasSym && Nd.Op != BO_Add && Nd.Op != BO_Sub && Nd.Op != BO_Mul &&
+      Nd.Op != BO_LAnd && Nd.Op != BO_LOr)
+    return std::nullopt;
   // Short-circuit operators: a known side can decide alone.
   if (Nd.Op == BO_LAnd || Nd.Op == BO_LOr) {
-    auto L = eval(Nd.L, En);
+    auto side = [&](int S) -> std::optional<int64_t> {
+      if (Nodes[S].HasSym)
+        return std::nullopt;
+      return eval(S, En);
+    };
+    auto L = side(Nd.L);
     bool Decides = Nd.Op == BO_LAnd ? false : true;
     if (L && bool(*L) == Decides)
       return int64_t(Decides);
-    auto R = eval(Nd.R, En);
+    auto R = side(Nd.R);
     if (R && bool(*R) == Decides)
       return int64_t(Decides);
     if (L && R)
@@ -96,6 +120,10 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
   if (!L || !R)
     return std::nullopt;
   uint64_t UL = uint64_t(*L), UR = uint64_t(*R);
+  if (Nd.HasSym)
+    return int64_t(Nd.Op == BO_Add   ? UL + UR
+                   : Nd.Op == BO_Sub ? UL - UR
+                                     : UL * UR);
   int64_t V;
   switch (Nd.Op) {
   case BO_Add:
@@ -190,9 +218,14 @@ std::optional<int64_t> GeneralRaces::Impl::element(const Compiled &C,
   int64_t Elem = 0;
   for (size_t I = 0; I < C.Subs.size(); ++I) {
     auto V = eval(C.Subs[I], En);
-    if (!V || *V < 0 || (C.Ext[I] && *V >= C.Ext[I]))
+    // A subscript with a symbol is a point of no size: only into a
+    // pointer, whose elements may be anywhere.
+    bool Sym = Nodes[C.Subs[I]].HasSym;
+    if (!V || (Sym && (I != 0 || C.Ext[I])) || (!Sym && *V < 0) ||
+        (C.Ext[I] && *V >= C.Ext[I]))
       return std::nullopt;
-    Elem = I == 0 ? *V : Elem * C.Ext[I] + *V;
+    Elem = I == 0 ? *V
+                  : int64_t(uint64_t(Elem) * uint64_t(C.Ext[I]) + uint64_t(*V));
   }
   return Elem;
 }
@@ -253,6 +286,7 @@ GeneralRaces::Impl::instances(const Access &X, bool OneWarp,
     bool OK = true;
     uint64_t Evaluations = 0;
     forEachThread(gridWide(X) && !OneWarp, OneWarp, [&](Env &En, uint32_t Key) {
+      En.Symbols = true;
       OK = forEachLoopValue(C->Doms, En, [&] {
         if (++Evaluations > MaxEvaluations)
           return false;
@@ -429,6 +463,12 @@ void GeneralRaces::Impl::computeShape() {
   if (Launched) {
     for (unsigned D = 0; D < 3; ++D)
       Shape[D] = UsedT[D] ? (*Launched)[D] : 1;
+    // A kernel that never asks which thread it is still runs in every
+    // thread of the block: all of them do the same accesses (`p[0]++`).
+    // Modelled in x.
+    if (Kernel && !UsedT[0] && !UsedT[1] && !UsedT[2])
+      Shape[0] = std::min<int64_t>(1024, (*Launched)[0] * (*Launched)[1] *
+                                             (*Launched)[2]);
     return;
   }
   blockStrideBounds(Bound);

@@ -37,6 +37,13 @@ struct Node {
     GDim,
     Var,     ///< A loop variable that is enumerated.
     Unknown, ///< A value the evaluation cannot know.
+    /// A value the evaluation cannot know that is the same in every thread
+    /// and at every access of the function (a kernel's integer parameter
+    /// that it never writes): a symbol, evaluated at a pseudo-random point
+    /// (Sym::C) so that accesses whose subscripts hold it alike (`A[base +
+    /// tid]` against `A[base + tid + 1]`) meet as they would for any value,
+    /// and accesses that hold it differently never do.
+    Sym,
     Bin,
     Neg,
     Not,
@@ -59,6 +66,8 @@ struct Node {
   /// opposed to a call's result or a member (`bar()` may return the
   /// thread index, `p.n` is a parameter's field).
   bool Loaded = false;
+  /// The tree holds a Sym.
+  bool HasSym = false;
 };
 
 /// The values of the built-in variables and loop variables for one thread.
@@ -69,6 +78,9 @@ struct Env {
   /// The value a load from memory (Node::Loaded) takes in an index read
   /// from memory, one of the samples the analysis tries; none: unknown.
   std::optional<int64_t> Loaded;
+  /// Sym nodes take their values; otherwise they are unknown (the model
+  /// block's shape and the conditions are never decided by a symbol).
+  bool Symbols = false;
 };
 
 /// \p V converted to an integer of \p Width bits.
@@ -121,6 +133,18 @@ struct GeneralRaces::Impl {
   int add(Node N);
   int constant(int64_t C);
   int unknown();
+
+  /// The symbols of the function, by the declarations that name them (a
+  /// parameter, then the fields of a member chain on it).
+  std::map<std::vector<const ValueDecl *>, int> SymIds;
+  std::vector<std::string> SymNames;
+  std::map<const ValueDecl *, bool> ParamWritten;
+  /// The Sym node of the kernel parameter (or by-value field of one) that
+  /// \p Path names, or -1 when it is not one: an integer the kernel never
+  /// assigns or takes the address of.
+  int symbol(ArrayRef<const ValueDecl *> Path);
+  /// The names of the symbols in the tree at \p N, in the order of ids.
+  void symbolsOf(int N, SmallVectorImpl<int> &Ids) const;
 
   /// The `for` loop of \p X.Loops whose init declares \p V, if \p V is its
   /// induction variable (not assigned in the body).
@@ -226,6 +250,9 @@ struct GeneralRaces::Impl {
     /// instances try each of DataSamples for the loaded values, and are
     /// all maybes.
     bool AnyIndex = false;
+    /// A subscript holds a symbol: its element is a pseudo-random value
+    /// that only an access with the same symbols can meet.
+    bool Symbolic = false;
   };
   std::map<const Access *, std::optional<Compiled>> CompiledCache;
 
@@ -353,6 +380,18 @@ struct GeneralRaces::Impl {
                             const std::vector<Instance> &IW,
                             const std::vector<Instance> &IR, bool BlocksOnly,
                             bool SameBlockOnly, bool WithMaybe);
+
+  /// Whether the writes \p W and \p R store one value, the same in every
+  /// thread of the model block (and grid): an integer that the evaluation
+  /// knows.
+  bool sameStoredValue(const Access &W, const Access &R);
+
+  /// What \p I, an instance of \p R, does where \p Writer writes: `thread
+  /// 1 reads 'A[2]', which thread 2 writes`, or, for a subscript with a
+  /// symbol, `... the element of 'A' that thread 2 writes, whatever 'n'
+  /// is`.
+  std::string example(const Access &R, const Instance &I,
+                      const std::string &Writer, bool Blocks);
 
   /// `tile[3][5]` for the linear element \p Elem of \p X's array.
   std::string subscripted(const Access &X, int64_t Elem) const;

@@ -117,11 +117,19 @@ bool Analysis::varyingExpr(const Expr *E, bool Builtins, bool Shared) const {
 
 void Analysis::collectVarying(const FunctionDecl *FD) {
   bool Changed = true;
+  auto local = [](const Expr *Target) -> const VarDecl * {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && VD->isLocalVarDecl() ? VD : nullptr;
+  };
   auto mark = [&](const Expr *Target) {
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-          VD && VD->isLocalVarDecl())
-        Changed |= Varying.insert(VD).second;
+    if (const VarDecl *VD = local(Target))
+      Changed |= Varying.insert(VD).second;
+  };
+  // Handed to a call that may write it: its value there is the callee's.
+  auto opaque = [&](const Expr *Target) {
+    if (const VarDecl *VD = local(Target))
+      Opaque.insert(VD);
   };
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Ctrl) {
     if (!S || isa<LambdaExpr>(S))
@@ -175,15 +183,22 @@ void Analysis::collectVarying(const FunctionDecl *FD) {
       if (UO->getOpcode() == UO_AddrOf ||
           (UO->isIncrementDecrementOp() && Ctrl))
         mark(UO->getSubExpr());
+      if (UO->getOpcode() == UO_AddrOf)
+        opaque(UO->getSubExpr());
     } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+          MC && MC->getMethodDecl() && !MC->getMethodDecl()->isConst())
+        opaque(MC->getImplicitObjectArgument());
       for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
         const ParmVarDecl *P = Callee && I < Callee->getNumParams()
                                    ? Callee->getParamDecl(I)
                                    : nullptr;
         if (!P || (P->getType()->isReferenceType() &&
-                   !P->getType().getNonReferenceType().isConstQualified()))
+                   !P->getType().getNonReferenceType().isConstQualified())) {
           mark(Call->getArg(I));
+          opaque(Call->getArg(I));
+        }
       }
     }
     for (const Stmt *C : S->children())

@@ -17,6 +17,7 @@
 #include "WarpSyncFixer.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/KernelLaunches.h"
+#include "cudalint/analysis/ThreadIndex.h"
 #include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -50,6 +51,52 @@ template <> struct OptionEnumMapping<cuda::WarpSynchronousCheck::FixStyleKind> {
 namespace cuda {
 
 using namespace warpsync;
+
+namespace {
+
+/// Whether every race of \p Races is a read-modify-write that every thread
+/// of the block makes of one element that they all name alike (`v = A[0]; A[0]
+/// = v + 1;`, `p[k]++`): the updates of the other threads are lost, and a
+/// barrier between the read and the write would not keep them.
+bool lostUpdate(const Analysis &A, ArrayRef<Race> Races) {
+  auto sameEverywhere = [&](const Access &Z) {
+    return !Z.Offset && !Z.Subs.empty() &&
+           llvm::none_of(Z.Subs,
+                         [&](const Expr *E) { return A.varyingExpr(E); });
+  };
+  return !Races.empty() && llvm::all_of(Races, [&](const Race &R) {
+    return !R.DataDependent && R.R->Order <= R.W->Order &&
+           R.R->G.BlockUniform && R.W->G.BlockUniform && !R.R->Side &&
+           !R.W->Side && !R.R->Carried && !R.W->Carried &&
+           R.R->Loops == R.W->Loops && sameEverywhere(*R.R) &&
+           sameEverywhere(*R.W);
+  });
+}
+
+/// Whether the write \p W stores back, unchanged, the value its thread read
+/// from the same element by \p R (`v = A[0]; A[0] = v;`): whichever thread
+/// comes last, the element keeps its value (GPUVerify's benign
+/// writeafterread).
+bool storesBackRead(const Analysis &A, ThreadIndexAnalysis &TIA,
+                    const Access &W, const Access &R) {
+  if (!W.Stored || R.Order >= W.Order || W.Array != R.Array)
+    return false;
+  const Expr *S = W.Stored->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->isLocalVarDecl())
+      if (const Expr *Def = TIA.definitionAt(V, DRE))
+        S = Def->IgnoreParenImpCasts();
+  if (S != R.E->IgnoreParenImpCasts())
+    return false;
+  llvm::FoldingSetNodeID IW, IR;
+  W.E->Profile(IW, A.Ctx, /*Canonical=*/true);
+  R.E->Profile(IR, A.Ctx, /*Canonical=*/true);
+  return IW == IR && !W.Offset && !R.Offset &&
+         llvm::none_of(W.Subs, [&](const Expr *E) { return A.varyingExpr(E); });
+}
+
+} // namespace
 
 WarpSynchronousCheck::WarpSynchronousCheck(StringRef Name,
                                            ClangTidyContext *Context)
@@ -109,6 +156,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     Fixer F(A, *Ctx, FD, Calls);
     std::optional<BlockShape> Launched =
         isKernel(FD) ? Launches.largestShape(FD) : std::nullopt;
+    ThreadIndexAnalysis TIA(*Ctx, FD);
     GeneralRaces General(A, FD, isKernel(FD), Launched,
                          Launched && Launches.onlyShape(FD));
     const SourceManager &SM = Ctx->getSourceManager();
@@ -120,7 +168,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       for (const Access &W : Region)
         for (const Access &R : Region) {
           if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array ||
-              (W.Atomic && R.Atomic) || ownStoreFirst(A, W, R))
+              (W.Atomic && R.Atomic) || ownStoreFirst(A, W, R) ||
+              storesBackRead(A, TIA, W, R))
             continue;
           std::optional<Race> Rc;
           // An access in a helper followed from its call gets only the
@@ -229,7 +278,11 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       F.ShuffleWhy.clear();
       bool InHelper = llvm::any_of(
           Races, [](const Race &R) { return R.W->Inlined || R.R->Inlined; });
-      if (InHelper && !CrossBlock) {
+      bool Lost = !EdgeLoop && lostUpdate(A, Races);
+      if (Lost) {
+        Why = "a barrier would not keep the other threads' updates; use an "
+              "atomic operation, or let one thread make the update";
+      } else if (InHelper && !CrossBlock) {
         Why = "an access is in a called function; a barrier between the "
               "accesses belongs in the caller";
       } else if (CrossBlock) {
@@ -258,7 +311,10 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       }
       {
         auto D =
-            CrossBlock
+            Lost ? diag(Loc, "every thread reads and writes one element of "
+                             "'%0' with no atomic operation; the updates of "
+                             "concurrent threads are lost")
+            : CrossBlock
                 ? diag(Loc, "threads of different blocks communicate through "
                             "'%0' with no grid-wide synchronization in "
                             "between; __syncthreads() cannot order them")
@@ -317,7 +373,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                  : "for example, %0 (assuming blocks of %1)",
              DiagnosticIDs::Note)
             << Example->Example << General.shape();
-      if (Warp && !CrossBlock)
+      if (Warp && !CrossBlock && !Lost)
         diag(Loc,
              "this relies on the lanes of a warp running in lock-step and on "
              "a warp size of 32; neither is guaranteed since Volta",

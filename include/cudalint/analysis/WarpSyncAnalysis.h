@@ -400,6 +400,10 @@ public:
   llvm::DenseMap<const ValueDecl *, int64_t> LoopValues;
   llvm::DenseSet<const ValueDecl *> Reassigned; ///< Assigned after their init.
   llvm::DenseSet<const VarDecl *> Varying;      ///< See collectVarying.
+  /// Locals handed to a call that may write them (by address, by reference
+  /// to non-const, or as the object of a non-const method): what they hold
+  /// after it is the callee's business (a block-wide reduction, say).
+  llvm::DenseSet<const VarDecl *> Opaque;
   llvm::DenseSet<const ParmVarDecl *> PrivateParams; ///< collectPrivateParams
   llvm::DenseSet<const Expr *> SpinReads;            ///< See collectSpinReads.
 
