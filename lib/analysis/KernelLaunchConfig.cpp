@@ -360,13 +360,50 @@ std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
       return std::nullopt;
     return V.getExtValue();
   }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (std::optional<BlockShape> V =
               variableValue(VD, DRE, Caller, Ctx, Depth + 1);
           V && (*V)[1] == 1 && (*V)[2] == 1)
         return (*V)[0];
-  return std::nullopt;
+  // An integer conversion that keeps the value.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(S)) {
+    std::optional<int64_t> V =
+        evaluateInt(Cast->getSubExpr(), Caller, Ctx, Depth + 1);
+    if (V && *V >= 0 && *V <= INT32_MAX)
+      return V;
+    return std::nullopt;
+  }
+  // Arithmetic on values that are known where they are read (`n / 16`,
+  // `(size + 255) / 256` with `int n = 2048;`), kept to non-negative
+  // operands that do not overflow: a grid or block extent.
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO)
+    return std::nullopt;
+  std::optional<int64_t> L = evaluateInt(BO->getLHS(), Caller, Ctx, Depth + 1);
+  std::optional<int64_t> Rt =
+      L ? evaluateInt(BO->getRHS(), Caller, Ctx, Depth + 1) : std::nullopt;
+  if (!L || !Rt || *L < 0 || *Rt < 0 || *L > INT32_MAX || *Rt > INT32_MAX)
+    return std::nullopt;
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    return *L + *Rt;
+  case BO_Sub:
+    return *L - *Rt;
+  case BO_Mul:
+    return *L * *Rt;
+  case BO_Div:
+    return *Rt ? std::optional<int64_t>(*L / *Rt) : std::nullopt;
+  case BO_Rem:
+    return *Rt ? std::optional<int64_t>(*L % *Rt) : std::nullopt;
+  case BO_Shl:
+    return *Rt < 31 ? std::optional<int64_t>(*L << *Rt) : std::nullopt;
+  case BO_Shr:
+    return *Rt < 63 ? std::optional<int64_t>(*L >> *Rt) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 } // namespace launches

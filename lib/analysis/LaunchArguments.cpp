@@ -392,6 +392,17 @@ bool covers(ASTContext &Ctx, const Expr *G, const Expr *B, const Expr *A,
                               CA = A->getIntegerConstantExpr(Ctx);
   if (CG && CB && CA)
     return CG->getExtValue() * CB->getExtValue() >= CA->getExtValue();
+  // Values known where the launch reads them (`dim3 grid(16)`, `int n = 6
+  // * 6 * 6`): a grid-stride loop over x covers A when gridDim.x *
+  // blockDim.x threads reach it.
+  if (Depth == 0) {
+    std::optional<BlockShape> SG = KernelLaunches::evaluateDim3(G, Caller, Ctx),
+                              SB = KernelLaunches::evaluateDim3(B, Caller, Ctx),
+                              SA = KernelLaunches::evaluateDim3(A, Caller, Ctx);
+    if (SG && SB && SA && (*SA)[1] == 1 && (*SA)[2] == 1 &&
+        (*SG)[0] * (*SB)[0] >= (*SA)[0])
+      return true;
+  }
   auto isA = [&](const Expr *E) {
     return sameExprOrValue(Ctx, strip(Ctx, E, Caller), A);
   };

@@ -37,6 +37,27 @@ __global__ void capped(float *v, int n) {
   // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.3f;{{$}}
 }
 
+// A range and a grid that host variables give (`int cells = 6 * 6 * 6;`,
+// `dim3 grid(16);`): 16 blocks of 256 threads cover 216 elements.
+__global__ void smallRange(float *v, int cells) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < cells;
+       i += blockDim.x * gridDim.x)
+    v[i] = v[i] * 0.4;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.4'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: low (rank 5/100): once per thread (a grid-stride loop that every launch's grid covers); kernel 'smallRange' is launched once, other kernels in host loops; a grid of 16 blocks
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.4f;{{$}}
+}
+
+// The same grid over 65536 elements: 16 passes per thread.
+__global__ void largeRange(float *v, int cells) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < cells;
+       i += blockDim.x * gridDim.x)
+    v[i] = v[i] * 0.7;
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:19: warning: double-precision literal '0.7'
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:19: note: impact: low (rank 20/100): in a loop; kernel 'largeRange' is launched once, other kernels in host loops; a grid of 16 blocks
+  // CHECK-FIXES-ALL: {{^}}    v[i] = v[i] * 0.7f;{{$}}
+}
+
 // cuda-integer-division reports divisions in loops: in a covered
 // grid-stride loop the division runs once per thread, and is not reported.
 __global__ void rowsCovered(int *row, int n, int width) {
@@ -96,6 +117,12 @@ int main() {
     rowsHelper<<<blocksFor(128, n), 128>>>((int *)v, n, 1000);
     rowsHelperCapped<<<capped_blocks(n), THREADS>>>((int *)v, n, 1000);
   }
+  int side = 6;
+  int cells = side * side * side;
+  int many = 1 << 16;
+  dim3 few(16);
+  smallRange<<<few, 256>>>(v, cells);
+  largeRange<<<few, 256>>>(v, many);
   cudaDeviceSynchronize();
   cudaFree(v);
   return 0;

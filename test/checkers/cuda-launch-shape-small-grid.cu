@@ -28,6 +28,28 @@ void run(float *p, int n) {
   // CHECK-NOTES-ALL: :[[@LINE-2]]:20: note: impact: medium (rank 50/100): host code; how often it runs is not known
   // CHECK-NOTES-ALL: :[[@LINE-3]]:20: note: 16 threads = 1 warp = 32 lanes: 16 lanes (50.0%) idle in every block
   // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:20: warning: block of 16 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // A grid that host variables give: `int cells = 2048; dim3 g(cells /
+  // 16);` is 128 blocks.
+  int cells = 2048;
+  dim3 g(cells / 16), b(4);
+  tile<<<g, b>>>(p);
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:13: warning: block of 4 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:13: note: impact: low (rank 30/100): a grid of at most 128 blocks is resident at once (at most 3648): the idle lanes are capacity the launch leaves unused anyway
+  // CHECK-NOTES-ALL: :[[@LINE-3]]:13: note: 4 threads = 1 warp = 32 lanes: 28 lanes (87.5%) idle in every block
+  size_t bytes = size_t(1) << 14;
+  tile<<<(bytes + 255) / 256, 20>>>(p);
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:31: warning: block of 20 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:31: note: impact: low (rank 30/100): a grid of at most 64 blocks is resident at once (at most 3648): the idle lanes are capacity the launch leaves unused anyway
+  // CHECK-NOTES-ALL: :[[@LINE-3]]:31: note: 20 threads = 1 warp = 32 lanes: 12 lanes (37.5%) idle in every block
+  // Assigned on one path only: the grid is not known.
+  int rows = 64;
+  if (n > 1)
+    rows = n;
+  tile<<<rows, 12>>>(p);
+  // CHECK-MESSAGES-ALL: :[[@LINE-1]]:16: warning: block of 12 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
+  // CHECK-NOTES-ALL: :[[@LINE-2]]:16: note: impact: medium (rank 50/100): host code; how often it runs is not known
+  // CHECK-NOTES-ALL: :[[@LINE-3]]:16: note: 12 threads = 1 warp = 32 lanes: 20 lanes (62.5%) idle in every block
+  // CHECK-MESSAGES-DEFAULT: :[[@LINE-4]]:16: warning: block of 12 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
   tile<<<n, 8>>>(p);
   // CHECK-MESSAGES-ALL: :[[@LINE-1]]:13: warning: block of 8 threads is not a multiple of the warp size (32); the last warp of every block runs with idle lanes [cuda-launch-shape]
   // CHECK-NOTES-ALL: :[[@LINE-2]]:13: note: impact: medium (rank 50/100): host code; how often it runs is not known
