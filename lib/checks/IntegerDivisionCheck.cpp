@@ -194,9 +194,33 @@ void IntegerDivisionCheck::registerPPCallbacks(const SourceManager &SM,
 /// Why \p BO is worth little where it runs, when the loop around it does so
 /// much else that its integer divisions (\p BO and the others by run-time
 /// values, as one fix) are under a tenth of an iteration's estimated work
-/// (LoopWork.h): a run-time division costs about 20 simple instructions (60
-/// for 64 bits), a signed one by a constant about 4 more than the shift or
-/// mask.
+/// (LoopWork.h): a run-time division costs about 20 simple instructions, a
+/// 64-bit one about 24 (nvcc tests whether both operands fit in 32 bits and
+/// then divides in 32 bits: `or.b64`, `and.b64`, `setp`, `div.u32` in the
+/// PTX of sm_90; the 64-bit sequence, about 60, runs only for larger values,
+/// as for a dividend shifted past 32 bits), a signed
+/// one by a constant about 4 more than the shift or mask.
+/// Whether \p E is a value shifted past 32 bits (`(uint64_t)a << 32`), for
+/// which nvcc's 32-bit path of a 64-bit division never runs.
+static bool pastThirtyTwoBits(const Expr *E, ASTContext &Ctx) {
+  const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!B)
+    return false;
+  if (B->getOpcode() == BO_Or || B->getOpcode() == BO_Add)
+    return pastThirtyTwoBits(B->getLHS(), Ctx) ||
+           pastThirtyTwoBits(B->getRHS(), Ctx);
+  std::optional<llvm::APSInt> C = B->getRHS()->getIntegerConstantExpr(Ctx);
+  return B->getOpcode() == BO_Shl && C && *C >= 32;
+}
+
+/// Whether \p BO divides 64-bit operands that may fit in 32 bits: nvcc then
+/// takes its 32-bit path.
+static bool wideWithFastPath(const BinaryOperator &BO, ASTContext &Ctx) {
+  return Ctx.getTypeSize(BO.getType()) > 32 &&
+         !pastThirtyTwoBits(BO.getLHS(), Ctx) &&
+         !pastThirtyTwoBits(BO.getRHS(), Ctx);
+}
+
 static std::optional<std::string>
 smallShare(ASTContext &Ctx, const BinaryOperator &BO, bool Const, bool IsRem) {
   auto IsDivision = [&](const Expr &E) {
@@ -213,7 +237,10 @@ smallShare(ASTContext &Ctx, const BinaryOperator &BO, bool Const, bool IsRem) {
   std::optional<LoopWork> Beside = workBeside(Ctx, BO, IsDivision);
   if (!Beside)
     return std::nullopt;
-  unsigned One = Const ? 4 : Ctx.getTypeSize(BO.getType()) > 32 ? 60 : 20;
+  unsigned One = Const                                 ? 4
+                 : Ctx.getTypeSize(BO.getType()) <= 32 ? 20
+                 : wideWithFastPath(BO, Ctx)           ? 24
+                                                       : 60;
   unsigned Cost = One + Beside->Alike * (Const ? One : 20);
   unsigned Total = Cost + Beside->Work - Beside->Alike;
   if (Cost * 10 >= Total)
@@ -424,6 +451,7 @@ void IntegerDivisionCheck::check(const MatchFinder::MatchResult &Result) {
   F.IsRem = IsRem;
   F.Const = Const.has_value();
   F.InLoop = InLoop;
+  F.Wide = !Const && wideWithFastPath(*BO, Ctx);
   F.Divisor = Text(RHS);
   F.SmallShare = smallShare(Ctx, *BO, Const.has_value(), IsRem);
   if (ShiftAmount)
@@ -505,6 +533,12 @@ void IntegerDivisionCheck::report(const Finding &F,
          "shift (by a power of two, a shift and a mask): make the divisor a "
          "template parameter or 'constexpr' where it takes few values, or, "
          "if it is always a power of two, pass its log2 and use '>>' and '&'",
+         DiagnosticIDs::Note);
+  if (F.Wide)
+    diag(F.Loc,
+         "the operands are 64-bit: nvcc tests at run time whether both fit in "
+         "32 bits and then divides in 32 bits, so the division costs about "
+         "as much as a 32-bit one unless the values are larger",
          DiagnosticIDs::Note);
   if (!WhyNot.empty())
     diag(F.Loc, "no automatic fix: %0", DiagnosticIDs::Note) << WhyNot;

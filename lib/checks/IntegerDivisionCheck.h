@@ -59,6 +59,9 @@ public:
     /// Why the operation is worth little beside its loop's other work (the
     /// reason of a low rank).
     std::optional<std::string> SmallShare;
+    /// A run-time division of 64-bit operands that may take nvcc's 32-bit
+    /// path for values that fit (none is shifted past 32 bits).
+    bool Wide = false;
   };
 
 private:
