@@ -190,8 +190,8 @@ std::optional<Race> GeneralRaces::Impl::race(const Access &W, const Access &R,
   return Rc;
 }
 
-const GeneralRaces::Impl::WriterMap &
-GeneralRaces::Impl::writers(const std::vector<Instance> &IW, bool WithMaybe) {
+const WriterMap &GeneralRaces::Impl::writers(const std::vector<Instance> &IW,
+                                             bool WithMaybe) {
   auto [Pos, New] = WriterMaps.try_emplace({&IW, WithMaybe});
   WriterMap &WM = Pos->second;
   if (!New)

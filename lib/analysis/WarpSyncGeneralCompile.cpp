@@ -84,6 +84,14 @@ bool writtenIn(const Stmt *Body, const ParmVarDecl *P) {
 
 } // namespace
 
+bool GeneralRaces::Impl::paramWritten(const FunctionDecl *F,
+                                      const ParmVarDecl *P) {
+  auto [W, Fresh] = ParamWritten.try_emplace(P, false);
+  if (Fresh)
+    W->second = writtenIn(F->getBody(), P);
+  return W->second;
+}
+
 int GeneralRaces::Impl::symbol(ArrayRef<const ValueDecl *> Path) {
   // A kernel's parameters are the same in every thread; a helper's may
   // not be.
@@ -92,10 +100,7 @@ int GeneralRaces::Impl::symbol(ArrayRef<const ValueDecl *> Path) {
       P->getType()->isReferenceType() ||
       !Path.back()->getType()->isIntegralOrUnscopedEnumerationType())
     return -1;
-  auto [W, Fresh] = ParamWritten.try_emplace(P, false);
-  if (Fresh)
-    W->second = writtenIn(FD->getBody(), P);
-  if (W->second)
+  if (paramWritten(FD, P))
     return -1;
   auto [It, New] = SymIds.try_emplace(
       std::vector<const ValueDecl *>(Path.begin(), Path.end()),
@@ -245,6 +250,12 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
       N.V = V;
       return add(N);
     }
+    // A variable of the helper an inlined access is in: its definition
+    // there, or the caller's argument for a parameter.
+    if (X.Inlined && X.InlinedFrom && V->getDeclContext() == X.InlinedFrom) {
+      int H = X.InlineDepth == 1 ? helperValue(V, DRE, X, Vars, Depth) : -1;
+      return H >= 0 ? H : unknown();
+    }
     if (V->getType()->isReferenceType())
       return unknown();
     if (const Expr *Def = TIA.definitionAt(V, DRE);
@@ -332,6 +343,42 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
     return add(N);
   }
   return unknown();
+}
+
+int GeneralRaces::Impl::helperValue(const VarDecl *V, const DeclRefExpr *Use,
+                                    const Access &X,
+                                    SmallVectorImpl<const VarDecl *> &Vars,
+                                    unsigned Depth) {
+  const FunctionDecl *H = X.InlinedFrom;
+  if (V->getType()->isReferenceType() || !X.Via)
+    return -1;
+  std::unique_ptr<ThreadIndexAnalysis> &HT = HelperTIAs[H];
+  if (!HT)
+    HT = std::make_unique<ThreadIndexAnalysis>(Ctx, H);
+  QualType T = V->getType();
+  auto converted = [&](int N) {
+    Node W;
+    W.Kind = Node::Wrap;
+    W.Width = unsigned(Ctx.getIntWidth(T));
+    W.Unsigned = T->isUnsignedIntegerOrEnumerationType();
+    W.L = N;
+    return add(W);
+  };
+  if (!T->isIntegralOrUnscopedEnumerationType())
+    return -1;
+  if (const Expr *Def = HT->definitionAt(V, Use);
+      Def && Following.insert(V).second) {
+    int D = compile(Def, X, Vars, Depth + 1);
+    Following.erase(V);
+    return converted(D);
+  }
+  const auto *P = dyn_cast<ParmVarDecl>(V);
+  if (!P || P->getFunctionScopeIndex() >= X.Via->getNumArgs())
+    return -1;
+  if (paramWritten(H, P))
+    return -1;
+  return converted(
+      compile(X.Via->getArg(P->getFunctionScopeIndex()), X, Vars, Depth + 1));
 }
 
 int GeneralRaces::Impl::compileSub(const Access &X, size_t I,

@@ -16,6 +16,7 @@
 #include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <map>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -100,6 +101,22 @@ struct Instance {
   bool Maybe = false;
 };
 
+/// No thread.
+inline constexpr uint32_t None = ~0u;
+
+/// Per element (and barrier-loop iteration): the first writer, and the
+/// first writers that differ from it in thread, warp and block. Whatever
+/// thread reads the element, one of these is a writer of the worst kind
+/// for it, if any is.
+struct Writers {
+  uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
+};
+struct WriterMap {
+  llvm::DenseMap<std::pair<int64_t, uint64_t>, Writers> Map;
+  /// Some instance reaches the write only by data (Instance::Maybe).
+  bool AnyMaybe = false;
+};
+
 struct GeneralRaces::Impl {
   Analysis &A;
   ASTContext &Ctx;
@@ -139,6 +156,17 @@ struct GeneralRaces::Impl {
   std::map<std::vector<const ValueDecl *>, int> SymIds;
   std::vector<std::string> SymNames;
   std::map<const ValueDecl *, bool> ParamWritten;
+  /// Whether \p F may change its parameter \p P (or a field of it), once.
+  bool paramWritten(const FunctionDecl *F, const ParmVarDecl *P);
+  /// The definitions of the helpers whose accesses the walk inlined.
+  std::map<const FunctionDecl *, std::unique_ptr<ThreadIndexAnalysis>>
+      HelperTIAs;
+  /// The value of \p V, a variable of the helper whose body holds the
+  /// inlined access \p X, read at \p Use: its definition there, or for a
+  /// parameter the helper never writes, the argument of the call (X.Via)
+  /// in the caller's context. -1 when neither is known.
+  int helperValue(const VarDecl *V, const DeclRefExpr *Use, const Access &X,
+                  SmallVectorImpl<const VarDecl *> &Vars, unsigned Depth);
   /// The Sym node of the kernel parameter (or by-value field of one) that
   /// \p Path names, or -1 when it is not one: an integer the kernel never
   /// assigns or takes the address of.
@@ -350,20 +378,6 @@ struct GeneralRaces::Impl {
   std::optional<Race> race(const Access &W, const Access &R, bool BlocksOnly,
                            bool WriteWrite);
 
-  static constexpr uint32_t None = ~0u;
-
-  /// Per element (and barrier-loop iteration): the first writer, and the
-  /// first writers that differ from it in thread, warp and block. Whatever
-  /// thread reads the element, one of these is a writer of the worst kind
-  /// for it, if any is.
-  struct Writers {
-    uint32_t First, OtherThread = None, OtherWarp = None, OtherBlock = None;
-  };
-  struct WriterMap {
-    llvm::DenseMap<std::pair<int64_t, uint64_t>, Writers> Map;
-    /// Some instance reaches the write only by data (Instance::Maybe).
-    bool AnyMaybe = false;
-  };
   /// The writer maps of the instance lists of the write WriterMapsOf
   /// (which live in Cache, at fixed addresses), without and with the Maybe
   /// instances. A write is paired with every read of its region, one after

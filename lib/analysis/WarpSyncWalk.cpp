@@ -377,6 +377,8 @@ void Analysis::push(Access X) {
   X.Atomic = RecordingAtomic;
   X.Inlined = !InlineStack.empty();
   X.Via = X.Inlined ? InlineVia : nullptr;
+  X.InlinedFrom = X.Inlined ? InlineStack.back() : nullptr;
+  X.InlineDepth = unsigned(InlineStack.size());
   X.Loops.assign(LoopStack.begin(), LoopStack.end());
   for (const auto &KV : LoopValues)
     X.Fixed.push_back(KV);

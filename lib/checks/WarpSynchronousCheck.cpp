@@ -172,8 +172,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
               storesBackRead(A, TIA, W, R))
             continue;
           std::optional<Race> Rc;
-          // An access in a helper followed from its call gets only the
-          // exact test: the general analysis evaluates the caller's code.
+          // An access in a helper the function calls itself is evaluated
+          // with the call's arguments; deeper ones get only the exact test.
           bool Inlined = W.Inlined || R.Inlined;
           // An own index plus a constant on both sides: the exact test.
           if (W.GridOnly)
@@ -181,7 +181,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                          : General.race(W, R, /*BlocksOnly=*/true);
           else if (W.Idx.B != Base::None && W.Idx.B == R.Idx.B)
             Rc = raceBetween(W, R, General.maxThreadsX());
-          else if (!Inlined)
+          else if (W.InlineDepth <= 1 && R.InlineDepth <= 1)
             Rc = General.race(W, R);
           if (Rc)
             Races.push_back(*Rc);
@@ -282,9 +282,6 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
       if (Lost) {
         Why = "a barrier would not keep the other threads' updates; use an "
               "atomic operation, or let one thread make the update";
-      } else if (InHelper && !CrossBlock) {
-        Why = "an access is in a called function; a barrier between the "
-              "accesses belongs in the caller";
       } else if (CrossBlock) {
         Why = "only a grid-wide synchronization (a second kernel launch, or "
               "cooperative_groups grid.sync()) orders threads of different "
@@ -304,9 +301,15 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
           Fixes.clear();
           bool AtEntry = !isKernel(FD) && RegionIndex == 0 &&
                          A.FirstRegionAtEntry && !EdgeLoop;
+          // An access in a called helper is placed at its call: the
+          // barrier goes into the caller, around the call.
           Fixed = F.barrierFix(Races, Warp, AtEntry, Fixes, Why, EdgeLoop);
           if (!Fixed)
             Fixes.clear();
+          if (!Fixed && InHelper && Why.empty())
+            Why = "an access is in a called function; a barrier between the "
+                  "accesses belongs in the caller, at a point every thread "
+                  "reaches";
         }
       }
       {

@@ -2,6 +2,7 @@
 
 // Accesses in a straight-line __device__ helper join the caller's region at
 // the call (issue 29): the helper's p[tid] meets the caller's p[tid + 1].
+// The fix puts the barrier in the caller, around the call.
 
 #define tid threadIdx.x
 #define READ_AT(a, i) a[i]
@@ -16,7 +17,9 @@ __global__ void readInHelper() {
 // CHECK-MESSAGES: :[[@LINE-7]]:41: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
 // CHECK-NOTES: :[[@LINE-3]]:3: note: another thread writes the element here
 // CHECK-NOTES: :[[@LINE-5]]:3: note: the access at the warning is made in the function called here
-// CHECK-NOTES: :[[@LINE-10]]:41: note: no automatic fix: an access is in a called function; a barrier between the accesses belongs in the caller
+// CHECK-FIXES: {{^}}  readOwn(s);{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  s[tid + 1] = tid;{{$}}
 
 __device__ int sum3(int *x, int *y) { return x[tid] + READ_AT(y, tid + 2); }
 __device__ int nested(int *a) { return sum3(a, a); }
@@ -29,6 +32,9 @@ __global__ void twoCallsDeep(int *out) {
 // CHECK-MESSAGES: :[[@LINE-8]]:55: warning: threads of different warps communicate through 's' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
 // CHECK-NOTES: :[[@LINE-4]]:3: note: another thread writes the element here
 // CHECK-NOTES: :[[@LINE-4]]:14: note: the access at the warning is made in the function called here
+// CHECK-FIXES: {{^}}  s[tid] = tid;{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = nested(s);{{$}}
 
 template <typename T> __device__ T load(T *p) { return p[tid + 1]; }
 
@@ -38,6 +44,9 @@ template <typename T> __global__ void templated(T *out) {
   out[tid] = load(t);
 }
 // CHECK-MESSAGES: :[[@LINE-7]]:56: warning: threads of different warps communicate through 't' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+// CHECK-FIXES: {{^}}  t[tid] = out[tid];{{$}}
+// CHECK-FIXES-NEXT: {{^}}  __syncthreads();{{$}}
+// CHECK-FIXES-NEXT: {{^}}  out[tid] = load(t);{{$}}
 
 // --- no race across the call ---------------------------------------------
 

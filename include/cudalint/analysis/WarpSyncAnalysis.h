@@ -120,6 +120,11 @@ struct Access {
   bool Atomic = false;
   /// The caller's call that led to it, for an inlined access.
   const CallExpr *Via = nullptr;
+  /// For an inlined access: the helper whose body holds it, and how many
+  /// calls deep it is (1: a helper the analysed function calls itself,
+  /// whose parameters are the arguments of Via).
+  const FunctionDecl *InlinedFrom = nullptr;
+  unsigned InlineDepth = 0;
 };
 
 struct CallSite {
