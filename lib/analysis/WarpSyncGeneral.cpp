@@ -335,6 +335,10 @@ GeneralRaces::GeneralRaces(Analysis &A, const FunctionDecl *FD, bool Kernel,
 
 GeneralRaces::~GeneralRaces() = default;
 
+void GeneralRaces::setLaunchGrid(std::optional<BlockShape> Grid) {
+  P->LaunchGrid = Grid;
+}
+
 std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
                                        bool BlocksOnly, bool WriteWrite) {
   return P->race(W, R, BlocksOnly, WriteWrite);

@@ -458,7 +458,9 @@ void GeneralRaces::Impl::computeShape() {
     return B;
   };
   for (unsigned D = 0; D < 3; ++D)
-    Grid[D] = UsedB[D] ? 2 : 1;
+    Grid[D] = !UsedB[D]    ? 1
+              : LaunchGrid ? std::min<int64_t>(2, (*LaunchGrid)[D])
+                           : 2;
   // The launches in this file say how large the blocks are.
   if (Launched) {
     for (unsigned D = 0; D < 3; ++D)
@@ -584,6 +586,10 @@ void GeneralRaces::Impl::blockStrideBounds(int64_t (&Bound)[3]) {
         int N = compileSub(X, I, Vars);
         if (!Vars.empty() || !known(N))
           continue;
+        if (Nodes[N].HasSym) {
+          symbolicStrideBounds(N, Bound);
+          continue;
+        }
         for (unsigned D = 0; D < 3; ++D) {
           Env En;
           setBlock(En);
@@ -604,6 +610,45 @@ void GeneralRaces::Impl::blockStrideBounds(int64_t (&Bound)[3]) {
         }
       }
     }
+}
+
+void GeneralRaces::Impl::symbolicStrideBounds(int N, int64_t (&Bound)[3]) {
+  // With a symbol, the subscript is s_b * b + s_t * t + c at a point of the
+  // symbols, modulo 2^64 (`(blockIdx.x * 16 + threadIdx.x) * height`: s_t =
+  // height, s_b = 16 * height). An odd s_t is invertible there: s_b / s_t
+  // is then exact, a small block extent if the block's stride is one, a
+  // value as random as the symbols if not.
+  for (unsigned D = 0; D < 3; ++D) {
+    Env En;
+    setBlock(En);
+    En.Symbols = true;
+    auto V0 = eval(N, En);
+    En.B[D] = 1;
+    auto V1 = eval(N, En);
+    En.B[D] = 0;
+    En.T[D] = 1;
+    auto VT = eval(N, En);
+    if (!V0 || !V1 || !VT)
+      continue;
+    uint64_t St = uint64_t(*VT) - uint64_t(*V0);
+    if (!(St & 1))
+      continue;
+    bool Moves = true;
+    for (int64_t T : {7, 31}) {
+      En.T[D] = T;
+      auto V = eval(N, En);
+      Moves &= V && uint64_t(*V) == uint64_t(*V0) + uint64_t(T) * St;
+    }
+    if (!Moves)
+      continue;
+    // The inverse of St modulo 2^64, by Newton's iteration.
+    uint64_t Inv = St;
+    for (int K = 0; K < 6; ++K)
+      Inv *= 2 - St * Inv;
+    uint64_t Q = (uint64_t(*V1) - uint64_t(*V0)) * Inv;
+    if (Q > 0 && Q < uint64_t(Bound[D]) && Q <= 1024)
+      Bound[D] = int64_t(Q);
+  }
 }
 
 } // namespace clang::tidy::cuda::warpsync

@@ -141,6 +141,8 @@ struct GeneralRaces::Impl {
   /// \c LaunchedOnly: it is the only one.
   std::optional<BlockShape> Launched;
   bool LaunchedOnly = false;
+  /// The one grid every launch gives the kernel, if known.
+  std::optional<BlockShape> LaunchGrid;
 
   Impl(Analysis &A, const FunctionDecl *FD, bool Kernel,
        std::optional<BlockShape> Launched, bool LaunchedOnly);
@@ -365,6 +367,9 @@ struct GeneralRaces::Impl {
   /// x; blocks of more would overlap, which is not what such an index
   /// means.
   void blockStrideBounds(int64_t (&Bound)[3]);
+  /// blockStrideBounds for the subscript \p N with a symbol: `(blockIdx.x *
+  /// 16 + threadIdx.x) * height` bounds x by 16.
+  void symbolicStrideBounds(int N, int64_t (&Bound)[3]);
 
   std::string thread(uint32_t Key, bool WithBlock) const;
 

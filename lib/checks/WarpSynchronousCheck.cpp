@@ -159,6 +159,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     ThreadIndexAnalysis TIA(*Ctx, FD);
     GeneralRaces General(A, FD, isKernel(FD), Launched,
                          Launched && Launches.onlyShape(FD));
+    if (isKernel(FD))
+      General.setLaunchGrid(Launches.onlyGrid(FD));
     const SourceManager &SM = Ctx->getSourceManager();
     for (const auto &[RegionIndex, Region] : llvm::enumerate(A.Regions)) {
       SmallVector<Race, 8> Races;

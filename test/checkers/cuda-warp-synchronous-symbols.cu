@@ -123,6 +123,33 @@ __global__ void reducedStore(const float *in, float *out, int n) {
   out[blockIdx.x * n] = v;
 }
 
+// A transposed store through a tile of 16 with a symbolic row length, not
+// launched here: the block stride bounds the model block to 16x16, so that
+// the blocks' elements stay apart.
+__global__ void naiveTranspose(float *odata, const float *idata, int width,
+                               int height) {
+  int x = blockIdx.x * 16 + threadIdx.x;
+  int y = blockIdx.y * 16 + threadIdx.y;
+  odata[x * height + y] = idata[y * width + x];
+}
+
+// Launched with one block: no block meets another; the next row, written
+// by another thread of the block, is still a race within it.
+__global__ void oneBlock(float *d, int np) {
+  int i = blockIdx.x * 16 + threadIdx.x;
+  int j = blockIdx.y * 16 + threadIdx.y;
+  d[j * np + i] = 1.0f;
+  __syncthreads();
+  float v = d[(j + 1) * np + i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: threads of different warps communicate through 'd' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+  // CHECK-NOTES: :[[@LINE+5]]:3: note: another thread writes the element here
+  // CHECK-NOTES: :[[@LINE-3]]:13: note: for example, thread (0, 1) reads the element of 'd' that thread (0, 2) writes, whatever 'np' is (in blocks of 16x16 threads, as launched here)
+  // CHECK-FIXES: {{^}}  float v = d[(j + 1) * np + i];{{$}}
+  // CHECK-FIXES: {{^}}  __syncthreads();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  d[j * np + i] = v;{{$}}
+  d[j * np + i] = v;
+}
+
 // Host code that indexes with a parameter is not device code.
 void host(float *A, int n) {
   for (int i = 0; i < 4; ++i)
@@ -142,5 +169,6 @@ int main() {
   paramDivision<<<1, 128>>>(A, 64);
   writtenParam<<<1, 64>>>(A, 0);
   reducedStore<<<8, 256>>>(A, A, 1);
+  oneBlock<<<1, dim3(16, 16)>>>(A, 16);
   host(A, 0);
 }

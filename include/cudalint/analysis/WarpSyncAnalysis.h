@@ -519,6 +519,9 @@ public:
                std::optional<BlockShape> Launched = std::nullopt,
                bool LaunchedOnly = false);
   ~GeneralRaces();
+  /// The one grid every launch in the translation unit gives the kernel:
+  /// the model grid has no more blocks in a dimension than it.
+  void setLaunchGrid(std::optional<BlockShape> Grid);
   /// The race between the write \p W and the read \p R of one array in
   /// one region, if the evaluation finds one. \p WriteWrite: \p R is a
   /// write too; only threads of one block count unless \p BlocksOnly.
