@@ -581,15 +581,17 @@ void GeneralRaces::Impl::blockStrideBounds(int64_t (&Bound)[3]) {
     for (const Access &X : Region) {
       if (X.Side || X.Carried || !X.Root)
         continue;
+      if (const std::optional<Compiled> &C = compiled(X); C && C->Symbolic) {
+        for (int N : C->Subs)
+          if (Nodes[N].HasSym)
+            symbolicStrideBounds(*C, N, Bound);
+        continue;
+      }
       for (size_t I = 0; I < X.Subs.size(); ++I) {
         SmallVector<const VarDecl *, 2> Vars;
         int N = compileSub(X, I, Vars);
         if (!Vars.empty() || !known(N))
           continue;
-        if (Nodes[N].HasSym) {
-          symbolicStrideBounds(N, Bound);
-          continue;
-        }
         for (unsigned D = 0; D < 3; ++D) {
           Env En;
           setBlock(En);
@@ -612,16 +614,26 @@ void GeneralRaces::Impl::blockStrideBounds(int64_t (&Bound)[3]) {
     }
 }
 
-void GeneralRaces::Impl::symbolicStrideBounds(int N, int64_t (&Bound)[3]) {
+void GeneralRaces::Impl::symbolicStrideBounds(const Compiled &C, int N,
+                                              int64_t (&Bound)[3]) {
   // With a symbol, the subscript is s_b * b + s_t * t + c at a point of the
   // symbols, modulo 2^64 (`(blockIdx.x * 16 + threadIdx.x) * height`: s_t =
   // height, s_b = 16 * height). An odd s_t is invertible there: s_b / s_t
   // is then exact, a small block extent if the block's stride is one, a
-  // value as random as the symbols if not.
+  // value as random as the symbols if not. Loop variables take their
+  // first values.
   for (unsigned D = 0; D < 3; ++D) {
     Env En;
     setBlock(En);
     En.Symbols = true;
+    bool Known = true;
+    for (const LoopDomain &Dom : C.Doms) {
+      std::optional<int64_t> First = eval(Dom.Init, En);
+      Known &= First.has_value();
+      En.Vars.push_back({Dom.V, First.value_or(0)});
+    }
+    if (!Known)
+      continue;
     auto V0 = eval(N, En);
     En.B[D] = 1;
     auto V1 = eval(N, En);

@@ -369,7 +369,7 @@ struct GeneralRaces::Impl {
   void blockStrideBounds(int64_t (&Bound)[3]);
   /// blockStrideBounds for the subscript \p N with a symbol: `(blockIdx.x *
   /// 16 + threadIdx.x) * height` bounds x by 16.
-  void symbolicStrideBounds(int N, int64_t (&Bound)[3]);
+  void symbolicStrideBounds(const Compiled &C, int N, int64_t (&Bound)[3]);
 
   std::string thread(uint32_t Key, bool WithBlock) const;
 
