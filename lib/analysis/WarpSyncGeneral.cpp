@@ -339,6 +339,10 @@ void GeneralRaces::setLaunchGrid(std::optional<BlockShape> Grid) {
   P->LaunchGrid = Grid;
 }
 
+const Expr *GeneralRaces::definitionAt(const VarDecl *V, const Expr *Use) {
+  return P->TIA.definitionAt(V, Use);
+}
+
 std::optional<Race> GeneralRaces::race(const Access &W, const Access &R,
                                        bool BlocksOnly, bool WriteWrite) {
   return P->race(W, R, BlocksOnly, WriteWrite);

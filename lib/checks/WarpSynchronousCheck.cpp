@@ -17,7 +17,6 @@
 #include "WarpSyncFixer.h"
 #include "cudalint/analysis/DeviceCode.h"
 #include "cudalint/analysis/KernelLaunches.h"
-#include "cudalint/analysis/ThreadIndex.h"
 #include "cudalint/analysis/WarpSyncAnalysis.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -54,15 +53,20 @@ using namespace warpsync;
 
 namespace {
 
+/// Whether every thread names the same element of the array \p Z accesses:
+/// no offset, and no subscript that varies between threads.
+bool sameElementEverywhere(const Analysis &A, const Access &Z) {
+  return !Z.Offset &&
+         llvm::none_of(Z.Subs, [&](const Expr *E) { return A.varyingExpr(E); });
+}
+
 /// Whether every race of \p Races is a read-modify-write that every thread
 /// of the block makes of one element that they all name alike (`v = A[0]; A[0]
 /// = v + 1;`, `p[k]++`): the updates of the other threads are lost, and a
 /// barrier between the read and the write would not keep them.
 bool lostUpdate(const Analysis &A, ArrayRef<Race> Races) {
   auto sameEverywhere = [&](const Access &Z) {
-    return !Z.Offset && !Z.Subs.empty() &&
-           llvm::none_of(Z.Subs,
-                         [&](const Expr *E) { return A.varyingExpr(E); });
+    return !Z.Subs.empty() && sameElementEverywhere(A, Z);
   };
   return !Races.empty() && llvm::all_of(Races, [&](const Race &R) {
     return !R.DataDependent && R.R->Order <= R.W->Order &&
@@ -77,23 +81,22 @@ bool lostUpdate(const Analysis &A, ArrayRef<Race> Races) {
 /// from the same element by \p R (`v = A[0]; A[0] = v;`): whichever thread
 /// comes last, the element keeps its value (GPUVerify's benign
 /// writeafterread).
-bool storesBackRead(const Analysis &A, ThreadIndexAnalysis &TIA,
-                    const Access &W, const Access &R) {
+bool storesBackRead(const Analysis &A, GeneralRaces &General, const Access &W,
+                    const Access &R) {
   if (!W.Stored || R.Order >= W.Order || W.Array != R.Array)
     return false;
   const Expr *S = W.Stored->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
         V && V->isLocalVarDecl())
-      if (const Expr *Def = TIA.definitionAt(V, DRE))
+      if (const Expr *Def = General.definitionAt(V, DRE))
         S = Def->IgnoreParenImpCasts();
   if (S != R.E->IgnoreParenImpCasts())
     return false;
   llvm::FoldingSetNodeID IW, IR;
   W.E->Profile(IW, A.Ctx, /*Canonical=*/true);
   R.E->Profile(IR, A.Ctx, /*Canonical=*/true);
-  return IW == IR && !W.Offset && !R.Offset &&
-         llvm::none_of(W.Subs, [&](const Expr *E) { return A.varyingExpr(E); });
+  return IW == IR && !R.Offset && sameElementEverywhere(A, W);
 }
 
 } // namespace
@@ -156,7 +159,6 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
     Fixer F(A, *Ctx, FD, Calls);
     std::optional<BlockShape> Launched =
         isKernel(FD) ? Launches.largestShape(FD) : std::nullopt;
-    ThreadIndexAnalysis TIA(*Ctx, FD);
     GeneralRaces General(A, FD, isKernel(FD), Launched,
                          Launched && Launches.onlyShape(FD));
     if (isKernel(FD))
@@ -171,7 +173,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         for (const Access &R : Region) {
           if (!canMeet(W, R) || !W.Write || R.Write || W.Array != R.Array ||
               (W.Atomic && R.Atomic) || ownStoreFirst(A, W, R) ||
-              storesBackRead(A, TIA, W, R))
+              storesBackRead(A, General, W, R))
             continue;
           std::optional<Race> Rc;
           // An access in a helper the function calls itself is evaluated
@@ -456,11 +458,6 @@ void WarpSynchronousCheck::reportWriteWrite(
         return std::nullopt;
       return raceBetween(X, Y, General.maxThreadsX(), /*WriteWrite=*/true);
     }
-    auto Uniform = [&](const Access &Z) {
-      return !Z.Offset && llvm::none_of(Z.Subs, [&](const Expr *E) {
-        return A.varyingExpr(E);
-      });
-    };
     // And the thread-dependent conditions on their paths must name the
     // built-ins themselves (`if (tid == 0)`), not locals computed from them
     // (`i = (int)(threadIdx.x) - 7; if (i == 0)`), which the evaluation
@@ -476,8 +473,10 @@ void WarpSynchronousCheck::reportWriteWrite(
         return Local;
       });
     };
-    if (Inlined || (!Uniform(X) && !Uniform(Y)) || !Direct(X) || !Direct(Y) ||
-        underLocalCondition(X.E) || underLocalCondition(Y.E))
+    if (Inlined ||
+        (!sameElementEverywhere(A, X) && !sameElementEverywhere(A, Y)) ||
+        !Direct(X) || !Direct(Y) || underLocalCondition(X.E) ||
+        underLocalCondition(Y.E))
       return std::nullopt;
     return General.race(X, Y, /*BlocksOnly=*/false, /*WriteWrite=*/true);
   };

@@ -522,6 +522,9 @@ public:
   /// The one grid every launch in the translation unit gives the kernel:
   /// the model grid has no more blocks in a dimension than it.
   void setLaunchGrid(std::optional<BlockShape> Grid);
+  /// The definition of the function's variable \p V that reaches \p Use
+  /// (ThreadIndexAnalysis::definitionAt, on the analysis's own instance).
+  const Expr *definitionAt(const VarDecl *V, const Expr *Use);
   /// The race between the write \p W and the read \p R of one array in
   /// one region, if the evaluation finds one. \p WriteWrite: \p R is a
   /// write too; only threads of one block count unless \p BlocksOnly.
