@@ -27,6 +27,8 @@ namespace fs = llvm::sys::fs;
 
 namespace cudalint {
 
+using Contents = std::map<std::string, std::string>;
+
 std::optional<VerifyKind> parseVerifyKind(StringRef Value) {
   if (Value == "none")
     return VerifyKind::None;
@@ -108,9 +110,9 @@ public:
   }
 };
 
-/// The unit's clang command for one side: the device side as analysed; the
-/// host side with --cuda-host-only and without the device-side prelude PCH.
-std::vector<std::string> sideArgs(const VerifyUnit &U, bool Host) {
+} // namespace
+
+std::vector<std::string> clangSideArgs(const VerifyUnit &U, bool Host) {
   std::vector<std::string> Out;
   bool HasSide = false;
   for (size_t I = 0; I < U.ClangArgs.size(); ++I) {
@@ -155,9 +157,9 @@ std::vector<std::string> sideArgs(const VerifyUnit &U, bool Host) {
   return Out;
 }
 
-std::vector<std::string>
-clangErrors(const VerifyUnit &U, bool Host,
-            const std::map<std::string, std::string> &Contents) {
+llvm::IntrusiveRefCntPtr<clang::FileManager>
+overlayFiles(const VerifyUnit &U,
+             const std::map<std::string, std::string> &Contents) {
   auto Mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const auto &[F, Text] : Contents)
     Mem->addFile(F, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, F));
@@ -167,11 +169,19 @@ clangErrors(const VerifyUnit &U, bool Host,
   Overlay->pushOverlay(Mem);
   if (!U.Directory.empty())
     (void)Overlay->setCurrentWorkingDirectory(U.Directory);
-  auto Files = llvm::makeIntrusiveRefCnt<clang::FileManager>(
+  return llvm::makeIntrusiveRefCnt<clang::FileManager>(
       clang::FileSystemOptions(), Overlay);
+}
+
+namespace {
+
+std::vector<std::string>
+clangErrors(const VerifyUnit &U, bool Host,
+            const std::map<std::string, std::string> &Contents) {
+  auto Files = overlayFiles(U, Contents);
   ErrorCollector Collector;
   clang::tooling::ToolInvocation Inv(
-      sideArgs(U, Host), std::make_unique<clang::SyntaxOnlyAction>(),
+      clangSideArgs(U, Host), std::make_unique<clang::SyntaxOnlyAction>(),
       Files.get(), std::make_shared<clang::PCHContainerOperations>());
   Inv.setDiagnosticConsumer(&Collector);
   if (!Inv.run() && Collector.Errors.empty())
@@ -267,10 +277,8 @@ std::string firstNewError(const std::vector<std::string> &Before,
   return "";
 }
 
-using Contents = std::map<std::string, std::string>;
+} // namespace
 
-/// The new contents of the files of \p U when only \p Subset of the findings
-/// is fixed.
 Contents unitContents(const VerifyUnit &U, llvm::ArrayRef<Finding> Subset) {
   FixPlan P = planFixes(Subset);
   Contents Out;
@@ -279,6 +287,8 @@ Contents unitContents(const VerifyUnit &U, llvm::ArrayRef<Finding> Subset) {
       Out[F] = std::move(Text);
   return Out;
 }
+
+namespace {
 
 uint64_t signature(const Contents &C) {
   std::string S;

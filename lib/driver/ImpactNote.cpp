@@ -10,6 +10,15 @@ llvm::json::Object ImpactNote::toJson() const {
       {"rank", Rank}, {"level", Level}, {"reason", Reason}};
 }
 
+std::string ImpactNote::toMessage() const {
+  return "impact: " + Level + " (rank " + std::to_string(Rank) +
+         "/100): " + Reason;
+}
+
+llvm::StringRef impactLevel(unsigned Rank) {
+  return Rank >= 65 ? "high" : Rank >= 35 ? "medium" : "low";
+}
+
 std::optional<ImpactNote> parseImpactNote(llvm::StringRef Message) {
   static const llvm::Regex Re(
       "^impact: (low|medium|high) \\(rank ([0-9]+)/100\\): (.*)$");

@@ -24,13 +24,6 @@ namespace cudalint {
 
 namespace {
 
-std::string absolutePath(StringRef P) {
-  llvm::SmallString<256> Abs(P);
-  llvm::sys::fs::make_absolute(Abs);
-  path::remove_dots(Abs, true);
-  return std::string(Abs);
-}
-
 [[noreturn]] void fatal(const llvm::Twine &Msg) {
   llvm::errs() << "cuda-lint: error: " << Msg << "\n";
   std::exit(1);
@@ -51,10 +44,10 @@ std::vector<std::string> includeDirsOf(llvm::ArrayRef<std::string> Args,
     if (path::is_absolute(Dir)) {
       Abs = Dir;
     } else {
-      Abs = Directory.empty() ? StringRef(absolutePath(".")) : Directory;
+      Abs = Directory.empty() ? StringRef(makeAbsolute(".")) : Directory;
       path::append(Abs, Dir);
     }
-    Out.push_back(absolutePath(Abs));
+    Out.push_back(makeAbsolute(Abs));
   };
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];

@@ -8,6 +8,8 @@
 #include "cudalint/driver/Baseline.h"
 #include "cudalint/driver/CompileFlags.h"
 #include "cudalint/driver/FixVerify.h"
+#include "cudalint/driver/ImpactNote.h"
+#include "cudalint/driver/PtxProof.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -20,13 +22,6 @@ using llvm::StringRef;
 namespace cudalint {
 
 namespace {
-
-std::string absolutePath(StringRef P) {
-  llvm::SmallString<256> Abs(P);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, true);
-  return std::string(Abs);
-}
 
 [[noreturn]] void fatal(const llvm::Twine &Msg) {
   llvm::errs() << "cuda-lint: error: " << Msg << "\n";
@@ -63,7 +58,7 @@ std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
     llvm::SmallVector<StringRef> M, C;
     if (Head.match(L, &M)) {
       std::string Where =
-          absolutePath(M[1]) + ":" + M[2].str() + ":" + M[3].str() + ":";
+          makeAbsolute(M[1]) + ":" + M[2].str() + ":" + M[3].str() + ":";
       Keep = Printed.insert(Where + M[5].str()).second;
       // A location reported with several messages (through several
       // translation units): only the report the merge kept.
@@ -79,7 +74,7 @@ std::string dedupeText(StringRef Text, llvm::StringSet<> &Printed,
         if (!BaseDir.empty() && !llvm::sys::path::is_absolute(M[1])) {
           llvm::SmallString<256> P(BaseDir);
           llvm::sys::path::append(P, M[1]);
-          InBase = absolutePath(P) + ":" + M[2].str() + ":" + M[3].str() + ":";
+          InBase = makeAbsolute(P) + ":" + M[2].str() + ":" + M[3].str() + ":";
         }
         if (Suppressed && (Suppressed->contains(Where + C[1].str()) ||
                            Suppressed->contains(InBase + C[1].str())))
@@ -212,7 +207,7 @@ bool applyBaseline(const BulkOptions &Opts, std::vector<Finding> &Findings,
   std::vector<Finding> Removed;
   unsigned N = B.filter(Findings, &Removed);
   for (const Finding &F : Removed)
-    Suppressed.insert(absolutePath(F.File) + ":" + std::to_string(F.Line) +
+    Suppressed.insert(makeAbsolute(F.File) + ":" + std::to_string(F.Line) +
                       ":" + std::to_string(F.Column) + ":" +
                       F.Diag.DiagnosticName);
   if (!Opts.Quiet) {
@@ -225,6 +220,70 @@ bool applyBaseline(const BulkOptions &Opts, std::vector<Finding> &Findings,
                  << " not reported\n";
   }
   return true;
+}
+
+namespace {
+
+/// The `ptx:` note --prove=ptx gave \p F, if any.
+const clang::tooling::DiagnosticMessage *proofNote(const Finding &F) {
+  for (const clang::tooling::DiagnosticMessage &N : F.Diag.Notes)
+    if (StringRef(N.Message).starts_with("ptx: "))
+      return &N;
+  return nullptr;
+}
+
+unsigned levelIndex(StringRef Level) {
+  return Level == "high" ? 2 : Level == "medium" ? 1 : 0;
+}
+
+} // namespace
+
+std::vector<Finding> proveFixes(const BulkOptions &Opts,
+                                std::vector<Finding> &Findings,
+                                llvm::ArrayRef<VerifyUnit> Units,
+                                unsigned Jobs) {
+  PtxProofStats Stats = provePtx(Findings, Units, Jobs);
+  unsigned Threshold =
+      levelIndex(Opts.MinImpact.empty() ? "medium" : Opts.MinImpact);
+  std::vector<Finding> Proven;
+  unsigned Hidden = 0;
+  llvm::erase_if(Findings, [&](const Finding &F) {
+    if (!proofNote(F))
+      return false;
+    Proven.push_back(F);
+    std::optional<ImpactNote> I = findingImpact(F.Diag);
+    bool Hide = I && levelIndex(I->Level) < Threshold;
+    Hidden += Hide;
+    return Hide;
+  });
+  if (!Opts.Quiet)
+    llvm::errs() << "cuda-lint: ptx proof: "
+                 << Stats.Identical + Stats.NonCoherentOnly + Stats.Changed +
+                        Stats.NotCompiled
+                 << " fixes compiled; " << Stats.Identical
+                 << " change no instruction, " << Stats.NonCoherentOnly
+                 << " only make loads ld.global.nc, " << Stats.Changed
+                 << " change the PTX, " << Stats.NotCompiled
+                 << " did not compile"
+                 << (Stats.FirstError.empty() ? "" : " (first: ")
+                 << Stats.FirstError << (Stats.FirstError.empty() ? "" : ")")
+                 << "; " << Hidden << " finding" << (Hidden == 1 ? "" : "s")
+                 << " now ranked below --min-impact hidden\n";
+  return Proven;
+}
+
+void printProofNotes(llvm::ArrayRef<Finding> Proven) {
+  for (const Finding &F : Proven) {
+    const clang::tooling::DiagnosticMessage *N = proofNote(F);
+    if (!N)
+      continue;
+    std::string Where = F.File + ":" + std::to_string(F.Line) + ":" +
+                        std::to_string(F.Column) + ": note: ";
+    llvm::outs() << Where << N->Message << " [" << F.Diag.DiagnosticName
+                 << "]\n";
+    if (std::optional<ImpactNote> I = findingImpact(F.Diag))
+      llvm::outs() << Where << I->toMessage() << "\n";
+  }
 }
 
 } // namespace cudalint

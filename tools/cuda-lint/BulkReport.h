@@ -46,6 +46,19 @@ int runMerge(const BulkOptions &Opts, llvm::StringRef Root);
 bool applyBaseline(const BulkOptions &Opts, std::vector<Finding> &Findings,
                    llvm::StringSet<> &Suppressed);
 
+/// --prove=ptx: proves the fixes of \p Findings against \p Units (PtxProof.h)
+/// on \p Jobs threads, then removes the findings the proof ranked below
+/// Opts.MinImpact; says what it found unless Opts.Quiet. Returns the
+/// findings the proof decided, hidden ones included, for the text output.
+std::vector<Finding> proveFixes(const BulkOptions &Opts,
+                                std::vector<Finding> &Findings,
+                                llvm::ArrayRef<VerifyUnit> Units,
+                                unsigned Jobs);
+
+/// One `file:line:col: note: ptx: ... [check]` line per finding of
+/// \p Proven, on standard output.
+void printProofNotes(llvm::ArrayRef<Finding> Proven);
+
 } // namespace cudalint
 
 #endif // CUDA_LINT_BULKREPORT_H

@@ -49,25 +49,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string absolutePath(StringRef P) {
-  llvm::SmallString<256> Abs(P);
-  fs::make_absolute(Abs);
-  path::remove_dots(Abs, true);
-  return std::string(Abs);
-}
-
 std::string readAll(StringRef File) {
   auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true,
                                          /*RequiresNullTerminator=*/false);
   return Buf ? (*Buf)->getBuffer().str() : std::string();
-}
-
-std::string relative(StringRef File, StringRef Root) {
-  llvm::SmallString<256> Prefix(Root);
-  if (!Prefix.ends_with("/"))
-    Prefix += "/";
-  return File.starts_with(Prefix) ? File.drop_front(Prefix.size()).str()
-                                  : File.str();
 }
 
 std::string formatSeconds(double S) {
@@ -166,7 +151,7 @@ public:
         std::chrono::duration<double>(Clock::now() - Begin).count();
     if (Lines) {
       llvm::errs() << "[" << Done << "/" << Total << "] "
-                   << relative(J.File, Root) << ": ";
+                   << relativeTo(J.File, Root) << ": ";
       if (J.Failed)
         llvm::errs() << "FAILED (" << J.Reason << ")";
       else
@@ -238,10 +223,10 @@ std::string firstCompileError(const Job &J, StringRef Root) {
     File = Best->BuildDirectory;
     path::append(File, Best->Message.FilePath);
   }
-  std::string Abs = absolutePath(File);
+  std::string Abs = makeAbsolute(File);
   FindingSet Tmp;
   auto [L, C] = Tmp.position(Abs, Best->Message.FileOffset);
-  return relative(Abs, Root) + ":" + std::to_string(L) + ":" +
+  return relativeTo(Abs, Root) + ":" + std::to_string(L) + ":" +
          std::to_string(C) + ": " + Best->Message.Message;
 }
 
@@ -370,28 +355,28 @@ void printSummary(const std::vector<Job> &Jobs,
                                                     PerFile.end());
     llvm::stable_sort(W, [](auto &A, auto &B) { return A.second > B.second; });
     for (size_t I = 0; I < W.size() && I < 10; ++I)
-      OS << llvm::format("  %6u  ", W[I].second) << relative(W[I].first, Root)
+      OS << llvm::format("  %6u  ", W[I].second) << relativeTo(W[I].first, Root)
          << "\n";
   }
   if (Sanitized) {
     OS << "\nsanitizer reports:\n";
     for (const Job &J : Jobs)
       if (!J.Sanitizer.empty())
-        OS << "  " << relative(J.File, Root) << ": " << J.Sanitizer << "\n";
+        OS << "  " << relativeTo(J.File, Root) << ": " << J.Sanitizer << "\n";
   }
   if (WithErrors) {
     OS << "\nfiles analysed with compile errors (the functions the errors "
           "touch are skipped; no fixes):\n";
     for (const Job &J : Jobs)
       if (!J.Failed && !J.Errors.empty())
-        OS << "  " << relative(J.File, Root)
+        OS << "  " << relativeTo(J.File, Root)
            << ": analysed with errors: " << J.Errors << "\n";
   }
   if (Failed) {
     OS << "\nfiles that could not be analysed:\n";
     for (const Job &J : Jobs)
       if (J.Failed)
-        OS << "  " << relative(J.File, Root) << ": " << J.Reason << "\n";
+        OS << "  " << relativeTo(J.File, Root) << ": " << J.Reason << "\n";
   }
 }
 
@@ -439,13 +424,13 @@ unitsToAnalyse(const BulkOptions &Opts,
       // `--`.
       IncludeSearch Search;
       std::vector<std::string> Dirs =
-          includeDirsOf(Opts.CompileArgs, absolutePath("."));
+          includeDirsOf(Opts.CompileArgs, makeAbsolute("."));
       Search.IncludeDirs = [&](StringRef) { return Dirs; };
-      Search.SuffixRoot = absolutePath(In);
+      Search.SuffixRoot = makeAbsolute(In);
       Found = translationUnits(Found, Search);
       Files.insert(Files.end(), Found.begin(), Found.end());
     } else {
-      Files.push_back(absolutePath(In));
+      Files.push_back(makeAbsolute(In));
       Spelling.emplace(Files.back(), In);
     }
   }
@@ -497,7 +482,8 @@ struct BulkRun {
         TempDir(TempDir), LineFilter(LineFilter), Parallel(Parallel),
         Jobs(Files.size()),
         Prog(Opts.Quiet ? "none" : Opts.Progress, Files.size()),
-        VerifyFixes(Opts.Fix && Opts.Verify != VerifyKind::None) {
+        VerifyFixes((Opts.Fix && Opts.Verify != VerifyKind::None) ||
+                    Opts.ProvePtx) {
     if (!Opts.CacheDir.empty())
       Cache.emplace(Opts.CacheDir, Opts.CacheMaxSize ? Opts.CacheMaxSize
                                                      : DefaultCacheMaxSize);
@@ -527,7 +513,8 @@ struct BulkRun {
   FindingSet Set;
   llvm::StringSet<> StderrSeen, PrintedDiags;
   bool AnyNonZero = false;
-  // The translation units whose fixes --fix compiles again.
+  // The translation units whose fixes --fix compiles again (or --prove=ptx
+  // compiles to PTX).
   bool VerifyFixes;
   std::vector<VerifyUnit> Units;
   std::optional<ResultCache> Cache;
@@ -663,7 +650,7 @@ void BulkRun::finish(size_t I) {
             path::append(P, F);
           }
           if (!P.empty())
-            U->Files.insert(absolutePath(P));
+            U->Files.insert(makeAbsolute(P));
         };
         Add(D.Message.FilePath);
         for (const auto &[File, Reps] : D.Message.Fix)
@@ -731,7 +718,7 @@ void BulkRun::finish(size_t I) {
 
 int runBulk(const BulkOptions &Opts) {
   Clock::time_point Begin = Clock::now();
-  std::string Root = absolutePath(".");
+  std::string Root = makeAbsolute(".");
   if (Opts.Merge)
     return runMerge(Opts, Root);
 
@@ -760,6 +747,9 @@ int runBulk(const BulkOptions &Opts) {
   llvm::StringSet<> Suppressed;
   if (!Opts.Baseline.empty() && !applyBaseline(Opts, Findings, Suppressed))
     return 1;
+  std::vector<Finding> Proven;
+  if (Opts.ProvePtx)
+    Proven = proveFixes(Opts, Findings, Run.Units, Parallel);
   if (Opts.Format == "text" && !Opts.Diff) {
     llvm::StringMap<std::string> Chosen;
     for (const Finding &F : Findings)
@@ -778,6 +768,7 @@ int runBulk(const BulkOptions &Opts) {
       llvm::outs() << dedupeText(J.Text, Run.PrintedDiags, Chosen, &Suppressed,
                                  BaseDir);
     }
+    printProofNotes(Proven);
     llvm::outs().flush();
   }
   std::vector<Failure> Failures, WithErrors, Sanitizer;

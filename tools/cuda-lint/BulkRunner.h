@@ -49,6 +49,12 @@ struct BulkOptions {
   /// progress and no summary; a file that could not be analysed for another
   /// reason than its compile errors gets a one-line error.
   bool Implicit = false;
+  /// --prove=ptx: each device-code fix compiled to PTX (PtxProof.h); a
+  /// finding whose fix changes no instruction is ranked low, and hidden
+  /// below MinImpact.
+  bool ProvePtx = false;
+  /// --min-impact as given ("" for the default, medium).
+  std::string MinImpact;
   /// How --fix checks that the translation units still compile (--verify=).
   VerifyKind Verify = VerifyKind::Clang;
   /// --baseline: findings recorded in this file are not reported; with

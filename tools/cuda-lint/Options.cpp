@@ -248,6 +248,14 @@ clang-tidy's options (below), it takes:
                           Correctness findings are never hidden;
                           --min-impact=low shows everything. Check option:
                           MinImpact. See docs/impact.md.
+  --prove=ptx             compile the device code to PTX (in process, Clang's
+                          NVPTX back end) with and without each performance
+                          fix: a fix that leaves the PTX identical changes no
+                          instruction, and its finding is ranked low; one
+                          that changes it gets a note saying what changed
+                          (f64 instructions, ld.global.nc loads, integer
+                          divisions). A bulk run; about one device compile
+                          per fix. See docs/impact.md.
 
 Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
@@ -367,6 +375,13 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
       BulkMode = true;
       continue;
     }
+    if (matchOption(In, I, "prove", Value)) {
+      if (Value != "ptx" && Value != "none")
+        fail("--prove=" + Value, "expected ptx or none");
+      Bulk.ProvePtx = Value == "ptx";
+      BulkMode |= Bulk.ProvePtx;
+      continue;
+    }
     if (matchOption(In, I, "verify", Value)) {
       std::optional<VerifyKind> K = parseVerifyKind(Value);
       if (!K)
@@ -400,6 +415,7 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
         fail("--min-impact=" + Value, "expected low, medium or high");
       clang::tidy::cuda::setMinImpactOverride(L);
       BulkChildArgs.push_back("--min-impact=" + Value);
+      Bulk.MinImpact = Value;
       continue;
     }
     if (matchOption(In, I, "export-command", Value)) {

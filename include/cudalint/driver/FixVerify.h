@@ -15,7 +15,9 @@
 #define CUDA_LINT_FIXVERIFY_H
 
 #include "cudalint/driver/Bulk.h"
+#include "clang/Basic/FileManager.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
 #include <optional>
@@ -60,6 +62,22 @@ struct Withdrawal {
   std::string Check;
   std::string Error; ///< The first new error, file:line:col: message.
 };
+
+/// The unit's clang command for one side, with -fsyntax-only: the device
+/// side as analysed; the host side with --cuda-host-only and without the
+/// device-side prelude PCH.
+std::vector<std::string> clangSideArgs(const VerifyUnit &U, bool Host);
+
+/// The files as \p U sees them, with \p Contents (absolute path -> text) in
+/// place of those on disk, from the unit's directory.
+llvm::IntrusiveRefCntPtr<clang::FileManager>
+overlayFiles(const VerifyUnit &U,
+             const std::map<std::string, std::string> &Contents);
+
+/// The new contents of the files of \p U (its main file and the files it is
+/// known to see) when only the findings of \p Subset are fixed.
+std::map<std::string, std::string> unitContents(const VerifyUnit &U,
+                                                llvm::ArrayRef<Finding> Subset);
 
 /// The errors of \p Unit compiled with the files in \p Contents (absolute
 /// path -> text) in place of those on disk; \p Host selects the host side

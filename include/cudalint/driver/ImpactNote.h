@@ -24,7 +24,12 @@ struct ImpactNote {
 
   /// {"rank": N, "level": "...", "reason": "..."}
   llvm::json::Object toJson() const;
+  /// The note's message, `impact: <level> (rank N/100): <reason>`.
+  std::string toMessage() const;
 };
+
+/// The level of a rank: high from 65, medium from 35, low below.
+llvm::StringRef impactLevel(unsigned Rank);
 
 /// The estimate a note's message gives, when it is an impact note.
 std::optional<ImpactNote> parseImpactNote(llvm::StringRef Message);

@@ -1,0 +1,87 @@
+//===--- PtxProof.h - cuda-lint ---------------------------------*- C++ -*-===//
+//
+// --prove=ptx: whether a performance finding's fix changes the machine code,
+// proven by compiling, not guessed. The device side of each translation unit
+// is compiled to PTX in process with Clang's NVPTX back end (-O3, the unit's
+// own flags and GPU architecture), once as it is and once per finding with
+// only that finding's fix applied (the files given as an in-memory overlay;
+// nothing on disk changes). A fix after which the PTX is identical changes
+// no instruction: the finding is ranked low (at most 5) with that reason. A
+// fix that only makes loads `ld.global.nc` is ranked at most 30 (nothing
+// measurable on sm_70 and later). Any other fix gets a note saying what
+// changed (f64 instructions, non-coherent loads, integer divisions,
+// local-memory accesses, the instruction count).
+//
+// Clang's back end is not nvcc's: it gives `ld.global.nc` only to
+// `const __restrict__` kernel pointers and `__ldg`, where nvcc sometimes
+// infers it on its own, so a missing-restrict fix it calls "changed" may be
+// identical under nvcc. Identical under Clang is the strong statement: the
+// source change is one the optimiser erases (docs/impact.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LINT_PTXPROOF_H
+#define CUDA_LINT_PTXPROOF_H
+
+#include "cudalint/driver/Bulk.h"
+#include "cudalint/driver/FixVerify.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudalint {
+
+/// What a PTX text holds, counted per instruction line.
+struct PtxCounts {
+  unsigned Instructions = 0;
+  unsigned F64 = 0;           ///< Instructions with an .f64 type.
+  unsigned NonCoherent = 0;   ///< ld.global.nc loads.
+  unsigned IntDivisions = 0;  ///< div/rem on integer types.
+  unsigned LocalAccesses = 0; ///< ld.local / st.local.
+};
+
+/// Counts the instructions of \p Ptx.
+PtxCounts countPtx(llvm::StringRef Ptx);
+
+/// \p Ptx without comments, blank lines and the header (`.version`,
+/// `.target`), for comparing two compilations.
+std::string normalisePtx(llvm::StringRef Ptx);
+
+/// "f64 instructions 4 -> 0, instructions 31 -> 27": the counts that differ,
+/// or "" when none does.
+std::string describeChange(const PtxCounts &Before, const PtxCounts &After);
+
+/// The device-side PTX of \p U with \p Contents (absolute path -> text) in
+/// place of the files on disk, compiled in process with -O3; std::nullopt
+/// with \p Error set (the first compile error) when it does not compile.
+std::optional<std::string>
+unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
+        std::string &Error);
+
+/// Whether \p Check is a performance check whose fix is meant to change
+/// device code (the findings --prove=ptx compiles).
+bool isDeviceCodeFixCheck(llvm::StringRef Check);
+
+struct PtxProofStats {
+  unsigned Identical = 0; ///< Fixes that change no instruction: ranked low.
+  /// Fixes whose only change is ld.global -> ld.global.nc: ranked at most
+  /// 30, as cuda-missing-restrict ranks such pointers itself.
+  unsigned NonCoherentOnly = 0;
+  unsigned Changed = 0;     ///< Fixes that change the PTX: a note says how.
+  unsigned NotCompiled = 0; ///< Units or fixes that did not compile.
+  std::string FirstError;   ///< `file: error` of the first of those.
+};
+
+/// Proves the fix of every finding of \p Findings that has one, a device-
+/// code performance check and an impact note, against the first unit of
+/// \p Units that sees its file, on up to \p Jobs threads; rewrites the
+/// impact note and adds a `ptx:` note.
+PtxProofStats provePtx(std::vector<Finding> &Findings,
+                       llvm::ArrayRef<VerifyUnit> Units, unsigned Jobs);
+
+} // namespace cudalint
+
+#endif // CUDA_LINT_PTXPROOF_H

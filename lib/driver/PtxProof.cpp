@@ -1,0 +1,385 @@
+//===--- PtxProof.cpp - cuda-lint -----------------------------------------===//
+
+#include "cudalint/driver/PtxProof.h"
+#include "cudalint/driver/ImpactNote.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/PCHContainerOperations.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include <cstring>
+#include <mutex>
+
+using llvm::StringRef;
+namespace fs = llvm::sys::fs;
+
+namespace cudalint {
+
+namespace {
+
+/// The opcode of an instruction line (after a `@%p` guard), or "" for a
+/// directive, a label, a brace or a declaration.
+StringRef opcodeOf(StringRef Line) {
+  Line = Line.split("//").first.trim();
+  if (Line.empty() || Line.starts_with(".") || Line.starts_with("{") ||
+      Line.starts_with("}") || Line.starts_with(")") || Line.ends_with(":") ||
+      Line.ends_with(","))
+    return "";
+  if (Line.starts_with("@"))
+    Line = Line.split(' ').second.ltrim();
+  StringRef Op = Line.take_until([](char C) { return C == ' ' || C == '\t'; });
+  return Op.ends_with(";") ? Op.drop_back() : Op;
+}
+
+bool isIntegerDivision(StringRef Op) {
+  if (!Op.starts_with("div.") && !Op.starts_with("rem."))
+    return false;
+  return llvm::any_of(
+      llvm::ArrayRef<StringRef>{".s32", ".u32", ".s64", ".u64", ".s16", ".u16"},
+      [&](StringRef T) { return Op.ends_with(T); });
+}
+
+/// Collects the first error of a compilation.
+class FirstError : public clang::DiagnosticConsumer {
+public:
+  std::string Error;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < clang::DiagnosticsEngine::Error || !Error.empty())
+      return;
+    llvm::SmallString<256> Msg;
+    Info.FormatDiagnostic(Msg);
+    Error = std::string(Msg);
+  }
+};
+
+void initialiseNvptx() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// The GPU architecture \p U compiles for, as its flags say.
+std::string gpuArch(const VerifyUnit &U) {
+  for (StringRef A : llvm::reverse(U.ClangArgs))
+    for (StringRef Flag : {"--cuda-gpu-arch=", "--offload-arch="})
+      if (A.starts_with(Flag))
+        return A.drop_front(Flag.size()).str();
+  return "the default architecture";
+}
+
+} // namespace
+
+PtxCounts countPtx(StringRef Ptx) {
+  PtxCounts C;
+  llvm::SmallVector<StringRef> Lines;
+  Ptx.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    StringRef Op = opcodeOf(L);
+    if (Op.empty())
+      continue;
+    ++C.Instructions;
+    C.F64 += Op.contains(".f64");
+    C.NonCoherent += Op.starts_with("ld.global.nc");
+    C.IntDivisions += isIntegerDivision(Op);
+    C.LocalAccesses += Op.starts_with("ld.local") || Op.starts_with("st.local");
+  }
+  return C;
+}
+
+std::string normalisePtx(StringRef Ptx) {
+  std::string Out;
+  llvm::SmallVector<StringRef> Lines;
+  Ptx.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    L = L.split("//").first.rtrim();
+    if (L.trim().empty() || L.starts_with(".version") ||
+        L.starts_with(".target"))
+      continue;
+    Out += L;
+    Out += '\n';
+  }
+  return Out;
+}
+
+std::string describeChange(const PtxCounts &Before, const PtxCounts &After) {
+  std::string Out;
+  auto Add = [&](StringRef What, unsigned B, unsigned A) {
+    if (B == A)
+      return;
+    Out += (Out.empty() ? "" : ", ") + What.str() + " " + std::to_string(B) +
+           " -> " + std::to_string(A);
+  };
+  Add("f64 instructions", Before.F64, After.F64);
+  Add("ld.global.nc loads", Before.NonCoherent, After.NonCoherent);
+  Add("integer divisions", Before.IntDivisions, After.IntDivisions);
+  Add("local-memory accesses", Before.LocalAccesses, After.LocalAccesses);
+  Add("instructions", Before.Instructions, After.Instructions);
+  return Out;
+}
+
+std::optional<std::string>
+unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
+        std::string &Error) {
+  initialiseNvptx();
+  std::vector<std::string> Args = clangSideArgs(U, /*Host=*/false);
+  if (Args.empty()) {
+    Error = "no compile command";
+    return std::nullopt;
+  }
+  llvm::erase(Args, "-fsyntax-only");
+  // The analysis' precompiled prelude was built without -O3: the headers
+  // are parsed again.
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-include-pch")
+      Args.erase(Args.begin() + I, Args.begin() + I + 2);
+  llvm::SmallString<128> Out;
+  if (fs::createTemporaryFile("cuda-lint-proof", "ptx", Out)) {
+    Error = "no temporary file for the PTX";
+    return std::nullopt;
+  }
+  // The device code as nvcc compiles it: optimised whatever the host's -O,
+  // without debug information (which changes with every line moved).
+  for (const char *A : {"-S", "-O3", "-g0", "-Wno-everything", "-o"})
+    Args.push_back(A);
+  Args.push_back(std::string(Out));
+  auto Files = overlayFiles(U, Contents);
+  FirstError Collector;
+  clang::tooling::ToolInvocation Inv(
+      Args, std::make_unique<clang::EmitAssemblyAction>(), Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  Inv.setDiagnosticConsumer(&Collector);
+  bool Ok = Inv.run();
+  std::optional<std::string> Ptx;
+  auto Buf = llvm::MemoryBuffer::getFile(Out);
+  if (Ok && Collector.Error.empty() && Buf)
+    Ptx = (*Buf)->getBuffer().str();
+  else
+    Error = Collector.Error.empty() ? "the compiler could not be run"
+                                    : Collector.Error;
+  fs::remove(Out);
+  return Ptx;
+}
+
+bool isDeviceCodeFixCheck(StringRef Check) {
+  return llvm::is_contained(
+      llvm::ArrayRef<StringRef>{
+          "cuda-double-promotion", "cuda-integer-division",
+          "cuda-missing-restrict", "cuda-shared-bank-conflict",
+          "cuda-uncoalesced-access", "cuda-local-memory-array",
+          "cuda-constant-divergent-access"},
+      Check);
+}
+
+namespace {
+
+struct Verdict {
+  enum Kind {
+    NotRun,
+    NotCompiled,
+    Identical,
+    NonCoherentOnly,
+    Changed
+  } K = NotRun;
+  std::string Change; ///< describeChange, for Changed.
+  std::string Error;  ///< The first compile error, for NotCompiled.
+};
+
+/// The unit that sees \p F's file and every file its fix edits.
+const VerifyUnit *unitFor(const Finding &F, llvm::ArrayRef<VerifyUnit> Units) {
+  auto Sees = [](const VerifyUnit &U, StringRef File) {
+    return U.File == File || U.Files.count(File.str());
+  };
+  for (const VerifyUnit &U : Units) {
+    if (!Sees(U, F.File))
+      continue;
+    if (llvm::all_of(F.Diag.Message.Fix, [&](const auto &E) {
+          return E.second.empty() || Sees(U, E.first());
+        }))
+      return &U;
+  }
+  return nullptr;
+}
+
+/// How many times each opcode occurs in \p Ptx, with ld.global.nc loads
+/// counted as plain global loads: two compilations that differ only in
+/// non-coherent loads (and in register names and order) have the same.
+std::map<std::string, unsigned> opcodesBesidesNonCoherent(StringRef Ptx) {
+  std::map<std::string, unsigned> Out;
+  llvm::SmallVector<StringRef> Lines;
+  Ptx.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    StringRef Op = opcodeOf(L);
+    if (Op.empty())
+      continue;
+    std::string Key = Op.str();
+    if (Op.starts_with("ld.global.nc."))
+      Key = "ld.global." + Op.drop_front(strlen("ld.global.nc.")).str();
+    ++Out[Key];
+  }
+  return Out;
+}
+
+bool hasFix(const Finding &F) {
+  return llvm::any_of(F.Diag.Message.Fix,
+                      [](const auto &E) { return !E.second.empty(); });
+}
+
+const char *const NonCoherentReason =
+    "the fix moves or removes no instruction: at most it makes loads "
+    "ld.global.nc, which gains nothing measurable on sm_70 and later (the "
+    "read-only data cache is the L1 cache)";
+
+/// Caps \p F's impact rank at \p Cap with \p Reason, where it is higher.
+void capImpact(Finding &F, unsigned Cap, const std::string &Reason) {
+  for (clang::tooling::DiagnosticMessage &N : F.Diag.Notes) {
+    std::optional<ImpactNote> I = parseImpactNote(N.Message);
+    if (!I || I->Rank <= Cap)
+      continue;
+    I->Rank = Cap;
+    I->Level = impactLevel(Cap).str();
+    I->Reason = Reason;
+    N.Message = I->toMessage();
+  }
+}
+
+/// Rewrites \p F's impact and notes after its verdict.
+void record(Finding &F, const Verdict &V, StringRef Arch) {
+  std::string Where = "Clang's NVPTX back end, " + Arch.str() + ", -O3";
+  clang::tooling::DiagnosticMessage Note;
+  Note.FilePath = F.Diag.Message.FilePath;
+  Note.FileOffset = F.Diag.Message.FileOffset;
+  bool Restrict = F.Diag.DiagnosticName == "cuda-missing-restrict";
+  switch (V.K) {
+  case Verdict::Identical:
+    if (Restrict) {
+      // Clang's back end makes fewer loads ld.global.nc than nvcc (it
+      // needs the pointer's loads to be provably invariant): where the PTX
+      // is identical, nvcc may still add .nc, and nothing more.
+      capImpact(F, 30, NonCoherentReason + (" (" + Where + ")"));
+      Note.Message = "ptx: identical with and without the fix (" + Where +
+                     "); nvcc, which infers ld.global.nc more often, may "
+                     "make some of its loads non-coherent, no more";
+      break;
+    }
+    capImpact(F, 5,
+              "the fix changes no instruction: the PTX is identical with and "
+              "without it (" +
+                  Where + ")");
+    Note.Message = "ptx: identical with and without the fix (" + Where + ")";
+    break;
+  case Verdict::NonCoherentOnly:
+    // The same cap as cuda-missing-restrict's own (docs/impact.md).
+    capImpact(F, 30, NonCoherentReason + (" (" + Where + ")"));
+    Note.Message = "ptx: the fix only makes loads non-coherent: " + V.Change +
+                   "; no other instruction changes (" + Where + ")";
+    break;
+  default:
+    Note.Message =
+        "ptx: the fix changes the translation unit's PTX: " +
+        (V.Change.empty() ? std::string("other instructions, the same counts")
+                          : V.Change) +
+        " (" + Where + ")";
+  }
+  F.Diag.Notes.push_back(std::move(Note));
+}
+
+} // namespace
+
+PtxProofStats provePtx(std::vector<Finding> &Findings,
+                       llvm::ArrayRef<VerifyUnit> Units, unsigned Jobs) {
+  // The findings to prove, by unit.
+  std::map<const VerifyUnit *, std::vector<size_t>> ByUnit;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    const Finding &F = Findings[I];
+    if (!hasFix(F) || !isDeviceCodeFixCheck(F.Diag.DiagnosticName))
+      continue;
+    std::optional<ImpactNote> Impact = findingImpact(F.Diag);
+    if (!Impact || Impact->Rank <= 5)
+      continue;
+    if (const VerifyUnit *U = unitFor(F, Units))
+      ByUnit[U].push_back(I);
+  }
+  std::vector<Verdict> Verdicts(Findings.size());
+  std::map<const VerifyUnit *, std::optional<PtxCounts>> Base;
+  std::map<const VerifyUnit *, std::string> BaseText, BaseError;
+  std::mutex M;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Jobs)));
+  for (auto &[U, Is] : ByUnit)
+    Pool.async([&, U = U] {
+      std::string Error;
+      std::optional<std::string> Ptx = unitPtx(*U, {}, Error);
+      std::lock_guard<std::mutex> Lock(M);
+      if (Ptx) {
+        Base[U] = countPtx(*Ptx);
+        BaseText[U] = normalisePtx(*Ptx);
+      } else {
+        Base[U] = std::nullopt;
+        BaseError[U] = U->File + ": " + Error;
+      }
+    });
+  Pool.wait();
+  for (auto &[U, Is] : ByUnit) {
+    if (!Base[U]) {
+      for (size_t I : Is)
+        Verdicts[I] = {Verdict::NotCompiled, "", BaseError[U]};
+      continue;
+    }
+    for (size_t I : Is)
+      Pool.async([&, U = U, I] {
+        std::string Error;
+        std::optional<std::string> Ptx =
+            unitPtx(*U, unitContents(*U, {Findings[I]}), Error);
+        Verdict V;
+        if (!Ptx) {
+          V.K = Verdict::NotCompiled;
+          V.Error = Findings[I].File + ": with the fix: " + Error;
+        } else if (std::string After = normalisePtx(*Ptx);
+                   After == BaseText[U]) {
+          V.K = Verdict::Identical;
+        } else if (PtxCounts C = countPtx(*Ptx);
+                   C.NonCoherent != Base[U]->NonCoherent &&
+                   opcodesBesidesNonCoherent(After) ==
+                       opcodesBesidesNonCoherent(BaseText[U])) {
+          V.K = Verdict::NonCoherentOnly;
+          V.Change = describeChange(*Base[U], C);
+        } else {
+          V.K = Verdict::Changed;
+          V.Change = describeChange(*Base[U], countPtx(*Ptx));
+        }
+        std::lock_guard<std::mutex> Lock(M);
+        Verdicts[I] = std::move(V);
+      });
+  }
+  Pool.wait();
+  PtxProofStats Stats;
+  for (auto &[U, Is] : ByUnit) {
+    std::string Arch = gpuArch(*U);
+    for (size_t I : Is) {
+      const Verdict &V = Verdicts[I];
+      if (V.K == Verdict::NotCompiled || V.K == Verdict::NotRun) {
+        ++Stats.NotCompiled;
+        if (Stats.FirstError.empty())
+          Stats.FirstError = V.Error;
+        continue;
+      }
+      ++(V.K == Verdict::Identical         ? Stats.Identical
+         : V.K == Verdict::NonCoherentOnly ? Stats.NonCoherentOnly
+                                           : Stats.Changed);
+      record(Findings[I], V, Arch);
+    }
+  }
+  return Stats;
+}
+
+} // namespace cudalint
