@@ -36,6 +36,15 @@ StringRef opcodeOf(StringRef Line) {
   return Op.ends_with(";") ? Op.drop_back() : Op;
 }
 
+/// Calls \p Fn with the opcode of each instruction line of \p Ptx.
+template <typename Callback> void forEachOpcode(StringRef Ptx, Callback Fn) {
+  llvm::SmallVector<StringRef> Lines;
+  Ptx.split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (StringRef Op = opcodeOf(L); !Op.empty())
+      Fn(Op);
+}
+
 bool isIntegerDivision(StringRef Op) {
   if (!Op.starts_with("div.") && !Op.starts_with("rem."))
     return false;
@@ -82,18 +91,13 @@ std::string gpuArch(const VerifyUnit &U) {
 
 PtxCounts countPtx(StringRef Ptx) {
   PtxCounts C;
-  llvm::SmallVector<StringRef> Lines;
-  Ptx.split(Lines, '\n');
-  for (StringRef L : Lines) {
-    StringRef Op = opcodeOf(L);
-    if (Op.empty())
-      continue;
+  forEachOpcode(Ptx, [&](StringRef Op) {
     ++C.Instructions;
     C.F64 += Op.contains(".f64");
     C.NonCoherent += Op.starts_with("ld.global.nc");
     C.IntDivisions += isIntegerDivision(Op);
     C.LocalAccesses += Op.starts_with("ld.local") || Op.starts_with("st.local");
-  }
+  });
   return C;
 }
 
@@ -216,17 +220,12 @@ const VerifyUnit *unitFor(const Finding &F, llvm::ArrayRef<VerifyUnit> Units) {
 /// non-coherent loads (and in register names and order) have the same.
 std::map<std::string, unsigned> opcodesBesidesNonCoherent(StringRef Ptx) {
   std::map<std::string, unsigned> Out;
-  llvm::SmallVector<StringRef> Lines;
-  Ptx.split(Lines, '\n');
-  for (StringRef L : Lines) {
-    StringRef Op = opcodeOf(L);
-    if (Op.empty())
-      continue;
+  forEachOpcode(Ptx, [&](StringRef Op) {
     std::string Key = Op.str();
     if (Op.starts_with("ld.global.nc."))
       Key = "ld.global." + Op.drop_front(strlen("ld.global.nc.")).str();
     ++Out[Key];
-  }
+  });
   return Out;
 }
 
