@@ -307,7 +307,7 @@ std::string GeneralRaces::Impl::example(const Access &R, const Instance &I,
               : K + 1 == Ids.size() ? " and '"
                                     : ", '") +
              SymNames[Ids[K]] + "'";
-  return S + "the element of '" + R.Root->getName().str() + "' that " + Writer +
+  return S + "the element of '" + accessedName(R) + "' that " + Writer +
          " writes, whatever " + Names + (Ids.size() > 1 ? " are" : " is");
 }
 
@@ -322,7 +322,7 @@ std::string GeneralRaces::Impl::subscripted(const Access &X,
   }
   if (!Idx.empty())
     Idx[0] = Elem;
-  std::string S = X.Root->getName().str();
+  std::string S = accessedName(X);
   for (int64_t V : Idx)
     S += "[" + std::to_string(V) + "]";
   return S;

@@ -180,7 +180,7 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
 
 bool GeneralRaces::Impl::extents(const Access &X,
                                  SmallVectorImpl<int64_t> &Out) const {
-  QualType T = X.Root->getType();
+  QualType T = accessedType(X);
   for (size_t I = 0; I < X.Subs.size(); ++I) {
     if (const auto *CAT = Ctx.getAsConstantArrayType(T)) {
       Out.push_back(int64_t(CAT->getSize().getZExtValue()));

@@ -40,6 +40,19 @@ void Analysis::walkFunction(const FunctionDecl *FD, Guard Entry) {
 
 unsigned Analysis::flushes() const { return FlushOrders.size(); }
 
+void Analysis::separatePaths(const IfStmt *If, unsigned O0, unsigned O1) {
+  auto Mark = [&](SmallVectorImpl<Access> &Accesses) {
+    for (Access &X : Accesses)
+      if (!X.PathOf && X.Order >= O0) {
+        X.PathOf = If;
+        X.PathAfterBarrier = X.Order < O1;
+      }
+  };
+  for (auto &Region : Regions)
+    Mark(Region);
+  Mark(Current);
+}
+
 void Analysis::flushGrid() {
   if (!GridCurrent.empty())
     GridRegions.push_back(std::move(GridCurrent));
@@ -150,6 +163,15 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
     unsigned F1 = flushes(), O1 = Order;
     setSlot(If->getElse(), SlotKind::IfElse, If, GE);
     walkStmt(If->getElse(), GE, If->getElse());
+    // Barriers on both paths of a condition every thread of the block
+    // evaluates alike (`if (blockIdx.x > blockIdx.y) {...} else {...}`):
+    // the block takes one path, so the accesses after the then-path's last
+    // barrier never meet those before the else-path's first one, although
+    // they share a region. Other blocks may take the other path: the grid
+    // regions keep them.
+    if (F1 != F0 && flushes() != F1 &&
+        !varyingExpr(Cond, /*Builtins=*/true, /*Shared=*/false))
+      separatePaths(If, O0, O1);
     // `if (c) __syncthreads();`: on the path without the barrier, the
     // accesses before the branch meet those after it.
     if ((F1 != F0) != (flushes() != F1)) {
@@ -337,12 +359,29 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
     Subs.insert(Subs.begin(), Inner->getIdx());
     BaseE = Inner->getBase()->IgnoreParenImpCasts();
   }
+  // `q.p[i]`, `q.v.p[i]`: a pointer field of a struct passed by value.
+  const MemberExpr *Member = structParamPointer(BaseE);
+  if (Member) {
+    BaseE = Member->getBase()->IgnoreParenImpCasts();
+    while (const auto *Inner = dyn_cast<MemberExpr>(BaseE))
+      BaseE = Inner->getBase()->IgnoreParenImpCasts();
+  }
   const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
   if (!DRE || !isa<VarDecl>(DRE->getDecl()))
     return;
   // A local array is private to its thread; shared and global variables
   // and memory behind pointers are not.
   const auto *VD = cast<VarDecl>(DRE->getDecl());
+  if (Member) {
+    Access X{ASE,    Member->getMemberDecl(), Write, IndexForm(), G, Holder,
+             Order++};
+    X.Root = VD;
+    X.Member = Member;
+    X.Subs = std::move(Subs);
+    X.Stored = Stored;
+    push(std::move(X));
+    return;
+  }
   if (auto It = InlineBound.find(VD); It != InlineBound.end())
     VD = It->second;
   if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
@@ -389,6 +428,38 @@ void Analysis::push(Access X) {
     GridCurrent.push_back(std::move(Y));
   }
   Current.push_back(std::move(X));
+}
+
+const MemberExpr *Analysis::structParamPointer(const Expr *E) const {
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !ME->getType()->isPointerType())
+    return nullptr;
+  const Expr *B = ME;
+  while (const auto *M = dyn_cast<MemberExpr>(B)) {
+    if (M->isArrow() || !isa<FieldDecl>(M->getMemberDecl()))
+      return nullptr;
+    B = M->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(B);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || !P->getType()->isRecordType() || P->getType()->isReferenceType() ||
+      PrivateParams.count(P))
+    return nullptr;
+  return ME;
+}
+
+QualType accessedType(const Access &X) {
+  return X.Member ? X.Member->getType() : X.Root->getType();
+}
+
+std::string accessedName(const Access &X) {
+  if (!X.Member)
+    return X.Root->getName().str();
+  std::string S;
+  for (const Expr *E = X.Member; const auto *M = dyn_cast<MemberExpr>(E);
+       E = M->getBase()->IgnoreParenImpCasts())
+    S = "." + M->getMemberDecl()->getName().str() + S;
+  return X.Root->getName().str() + S;
 }
 
 const ArraySubscriptExpr *Analysis::storedElement(const Expr *LHS) {

@@ -225,7 +225,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                    "between, depending on the data: an index read from "
                    "memory may name an element another thread accesses",
                    25, "whether it races depends on an index read from memory")
-            << First.R->Root->getName();
+            << accessedName(*First.R);
         diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
              "another thread may write the element here", DiagnosticIDs::Note);
         diag(SM.getExpansionLoc(First.DataIndex->getBeginLoc()),
@@ -246,7 +246,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
                   "between, depending on the data: a race unless a "
                   "data-dependent condition lets only one thread at each "
                   "element")
-            << First.R->Root->getName();
+            << accessedName(*First.R);
         diag(SM.getExpansionLoc(First.W->E->getBeginLoc()),
              "another thread may write the element here", DiagnosticIDs::Note);
         if (First.DataCond)
@@ -275,7 +275,7 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
         if (R.General && (!Example || rank(R) > rank(*Example)))
           Example = &R;
       // The array as spelled at the read (an alias such as `vs` of `s`).
-      std::string Array = First.R->Root->getName().str();
+      std::string Array = accessedName(*First.R);
       std::vector<FixItHint> Fixes;
       std::string Why;
       bool Fixed = false;
@@ -502,7 +502,7 @@ void WarpSynchronousCheck::reportWriteWrite(
   SourceLocation Loc = SM.getExpansionLoc(Later.E->getBeginLoc());
   if (!Reported.insert(Loc.getRawEncoding()).second)
     return;
-  std::string Array = Later.Root->getName().str();
+  std::string Array = accessedName(Later);
   if (Found->CrossBlock || Later.GridOnly)
     diag(Loc, "threads of different blocks write different values to one "
               "element of '%0' with no grid-wide synchronization in between; "

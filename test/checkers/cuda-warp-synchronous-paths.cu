@@ -49,3 +49,47 @@ __global__ void bothBarriers(const float *in, float *out, int flag) {
   }
   out[tid] = s[tid + 64];
 }
+
+// Barriers on both paths of a condition on the block's position (tpacf's
+// ACFKernelSymm): a block takes one path, so the then-path's reads after
+// its barrier never meet the else-path's writes before its own.
+__global__ void blockPaths(const double *x, unsigned *out) {
+  __shared__ double sdata[128];
+  int tx = (blockIdx.x << 7) + threadIdx.x;
+  if (blockIdx.x < blockIdx.y) {
+    out[tx] = 1;
+  } else if (blockIdx.x > blockIdx.y) {
+    sdata[threadIdx.x] = x[tx];
+    __syncthreads();
+    double s = 0;
+    for (int i = 0; i < 128; ++i)
+      s += sdata[i];
+    out[tx] = s;
+  } else {
+    sdata[threadIdx.x] = 2 * x[tx];
+    __syncthreads();
+    double s = 0;
+    for (int i = 0; i < 128; ++i)
+      s += sdata[i];
+    out[tx] = s;
+  }
+}
+
+// The same on a condition on the thread: the paths meet.
+__global__ void threadPaths(const double *x, unsigned *out) {
+  __shared__ double sdata[128];
+  int tx = (blockIdx.x << 7) + threadIdx.x;
+  if (threadIdx.x > 64) {
+    sdata[threadIdx.x] = x[tx];
+    __syncthreads();
+    double s = 0;
+    for (int i = 0; i < 128; ++i)
+      s += sdata[i];
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: threads of different warps communicate through 'sdata' with no barrier in between; missing __syncthreads() [cuda-warp-synchronous]
+    out[tx] = s;
+  } else {
+    sdata[threadIdx.x] = 2 * x[tx];
+    // CHECK-NOTES: :[[@LINE-1]]:5: note: another thread writes the element here
+    __syncthreads();
+  }
+}

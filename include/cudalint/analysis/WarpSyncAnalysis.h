@@ -86,7 +86,9 @@ struct Access {
   /// every thread (no thread index, no call: `if (len[0] == 0)` after a
   /// barrier): the branch, and whether the access is on the path after
   /// that barrier. Every thread takes the same path, so the accesses after
-  /// the barrier never meet those of the other path.
+  /// the barrier never meet those of the other path. With barriers on both
+  /// paths, PathAfterBarrier tells the then-path's accesses from the
+  /// else-path's (separatePaths).
   const clang::IfStmt *PathOf = nullptr;
   bool PathAfterBarrier = false;
   /// The general analysis (WarpSyncGeneral.cpp): the array as declared
@@ -94,6 +96,10 @@ struct Access {
   /// walked once that enclose the access (innermost last), and the values
   /// of the halving or doubling loop variables it was walked with.
   const VarDecl *Root = nullptr;
+  /// The pointer field of Root that is indexed, when Root is a kernel
+  /// parameter passed by value as a struct (`q.p[0]`, `q.v.p[i]`): the
+  /// outermost member expression. Null for an array or pointer Root.
+  const clang::MemberExpr *Member = nullptr;
   SmallVector<const Expr *, 2> Subs;
   /// Added to the subscript: the element of Root that the pointer indexed
   /// points at (`float *p = &tile[e]; p[i]` is `tile[e + i]`).
@@ -126,6 +132,13 @@ struct Access {
   const FunctionDecl *InlinedFrom = nullptr;
   unsigned InlineDepth = 0;
 };
+
+/// The type indexed by an access's first subscript: the member's (a pointer
+/// field of a struct parameter) or its root's.
+clang::QualType accessedType(const Access &X);
+/// How the indexed array is spelled: `q.v.p` for a member, else the root's
+/// name.
+std::string accessedName(const Access &X);
 
 struct CallSite {
   const CallExpr *Call;
@@ -269,6 +282,9 @@ public:
 
   /// Barriers passed so far.
   unsigned flushes() const;
+  /// Marks the accesses made since \p O0 as on one path of \p If (those
+  /// before \p O1: its then-path) so that the two paths never meet.
+  void separatePaths(const clang::IfStmt *If, unsigned O0, unsigned O1);
 
   void flushGrid();
 
@@ -364,6 +380,11 @@ public:
 
   void record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
               const Stmt *Holder, const Expr *Stored = nullptr);
+
+  /// \p E when it is a pointer field of a struct that a parameter of the
+  /// analysed function holds by value (`q.p`, `q.v.p`: members with `.`
+  /// all the way down); null otherwise.
+  const clang::MemberExpr *structParamPointer(const Expr *E) const;
 
   /// The element an assignment or increment of \p LHS stores to: `s[i]`
   /// for `s[i]`, `s[i].x` and a vector lane of `s[i]`; null otherwise.
