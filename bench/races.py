@@ -876,7 +876,9 @@ FEATURES = [
 
 
 def race_array(h):
-    m = re.search(r"race on ([A-Za-z_]\w*)", " ".join(h["expected"]))
+    # `q.p\[0\]`, `q.v.p\[0\]`: a field of a struct is named with its path.
+    m = re.search(r"race on ([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)",
+                  " ".join(h["expected"]))
     return m.group(1) if m else None
 
 

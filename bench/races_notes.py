@@ -333,10 +333,11 @@ CAUSE_TEXT = {
     "ww-scalar": "write-write race on a shared scalar (`__shared__ int a; "
                  "a = tid;`): only subscripted accesses were tracked "
                  "(found since stop 31)",
-    "ww-member": "write-write race through an array reached through a "
-                 "struct member (`q.p[4][0] = tid`) or a member of a "
-                 "scalar: not tracked (a field or lane of an element, "
-                 "`G[3].y = gid`, is, since stop 31)",
+    "ww-member": "write-write race through an array of pointers inside a "
+                 "struct parameter (`q.p[4][0] = tid`): not tracked (a "
+                 "pointer field of a by-value struct parameter, `q.p[0]`, "
+                 "`q.v.p[0]`, is since stop 37; a field or lane of an "
+                 "element, `G[3].y = gid`, since stop 31)",
     "ww-cast": "write-write race through a cast pointer "
                "(`((unsigned *)x)[i] = tid`, `q` written through `(int *)q`): "
                "the base is not a variable",
