@@ -162,7 +162,7 @@ std::unique_ptr<ImpactModel> &sharedModel() {
 } // namespace
 
 Impact::Level Impact::levelOf(unsigned Rank) {
-  return Rank >= 65 ? High : Rank >= 35 ? Medium : Low;
+  return Rank >= HighFrom ? High : Rank >= MediumFrom ? Medium : Low;
 }
 
 llvm::StringRef Impact::levelName(Level L) {

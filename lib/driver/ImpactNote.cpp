@@ -1,6 +1,7 @@
 //===--- ImpactNote.cpp - cuda-lint ---------------------------------------===//
 
 #include "cudalint/driver/ImpactNote.h"
+#include "cudalint/analysis/Impact.h"
 #include "llvm/Support/Regex.h"
 
 namespace cudalint {
@@ -16,7 +17,10 @@ std::string ImpactNote::toMessage() const {
 }
 
 llvm::StringRef impactLevel(unsigned Rank) {
-  return Rank >= 65 ? "high" : Rank >= 35 ? "medium" : "low";
+  using clang::tidy::cuda::Impact;
+  return Rank >= Impact::HighFrom     ? "high"
+         : Rank >= Impact::MediumFrom ? "medium"
+                                      : "low";
 }
 
 std::optional<ImpactNote> parseImpactNote(llvm::StringRef Message) {

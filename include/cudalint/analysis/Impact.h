@@ -41,6 +41,10 @@ struct Impact {
   Level Lvl = Medium;
   std::string Reason;
 
+  /// The lowest ranks of the high and medium levels (docs/impact.md); the
+  /// driver reads levels back with them (cudalint::impactLevel).
+  static constexpr unsigned HighFrom = 65, MediumFrom = 35;
+
   /// The note text: `impact: low (rank 10/100): <reason>`.
   std::string note() const;
   static Level levelOf(unsigned Rank);
