@@ -360,11 +360,15 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
     BaseE = Inner->getBase()->IgnoreParenImpCasts();
   }
   // `q.p[i]`, `q.v.p[i]`: a pointer field of a struct passed by value.
-  const MemberExpr *Member = structParamPointer(BaseE);
-  if (Member) {
-    BaseE = Member->getBase()->IgnoreParenImpCasts();
-    while (const auto *Inner = dyn_cast<MemberExpr>(BaseE))
-      BaseE = Inner->getBase()->IgnoreParenImpCasts();
+  if (const MemberExpr *Member = structParamPointer(BaseE)) {
+    Access X{ASE,    Member->getMemberDecl(), Write, IndexForm(), G, Holder,
+             Order++};
+    X.Root = memberRoot(Member);
+    X.Member = Member;
+    X.Subs = std::move(Subs);
+    X.Stored = Stored;
+    push(std::move(X));
+    return;
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
   if (!DRE || !isa<VarDecl>(DRE->getDecl()))
@@ -372,16 +376,6 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
   // A local array is private to its thread; shared and global variables
   // and memory behind pointers are not.
   const auto *VD = cast<VarDecl>(DRE->getDecl());
-  if (Member) {
-    Access X{ASE,    Member->getMemberDecl(), Write, IndexForm(), G, Holder,
-             Order++};
-    X.Root = VD;
-    X.Member = Member;
-    X.Subs = std::move(Subs);
-    X.Stored = Stored;
-    push(std::move(X));
-    return;
-  }
   if (auto It = InlineBound.find(VD); It != InlineBound.end())
     VD = It->second;
   if (VD->hasLocalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
@@ -430,10 +424,7 @@ void Analysis::push(Access X) {
   Current.push_back(std::move(X));
 }
 
-const MemberExpr *Analysis::structParamPointer(const Expr *E) const {
-  const auto *ME = dyn_cast<MemberExpr>(E);
-  if (!ME || !ME->getType()->isPointerType())
-    return nullptr;
+const ParmVarDecl *Analysis::memberRoot(const MemberExpr *ME) {
   const Expr *B = ME;
   while (const auto *M = dyn_cast<MemberExpr>(B)) {
     if (M->isArrow() || !isa<FieldDecl>(M->getMemberDecl()))
@@ -441,9 +432,15 @@ const MemberExpr *Analysis::structParamPointer(const Expr *E) const {
     B = M->getBase()->IgnoreParenImpCasts();
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(B);
-  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-  if (!P || !P->getType()->isRecordType() || P->getType()->isReferenceType() ||
-      PrivateParams.count(P))
+  return DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+}
+
+const MemberExpr *Analysis::structParamPointer(const Expr *E) const {
+  const auto *ME = dyn_cast<MemberExpr>(E);
+  if (!ME || !ME->getType()->isPointerType())
+    return nullptr;
+  const ParmVarDecl *P = memberRoot(ME);
+  if (!P || !P->getType()->isRecordType() || PrivateParams.count(P))
     return nullptr;
   return ME;
 }

@@ -157,6 +157,10 @@ std::vector<std::string> clangSideArgs(const VerifyUnit &U, bool Host) {
   return Out;
 }
 
+namespace {
+
+/// The files as \p U sees them, with \p Contents (absolute path -> text) in
+/// place of those on disk, from the unit's directory.
 llvm::IntrusiveRefCntPtr<clang::FileManager>
 overlayFiles(const VerifyUnit &U,
              const std::map<std::string, std::string> &Contents) {
@@ -173,20 +177,31 @@ overlayFiles(const VerifyUnit &U,
       clang::FileSystemOptions(), Overlay);
 }
 
+} // namespace
+
+std::vector<std::string>
+runClang(const VerifyUnit &U,
+         const std::map<std::string, std::string> &Contents,
+         const std::vector<std::string> &Args,
+         std::unique_ptr<clang::FrontendAction> Action) {
+  auto Files = overlayFiles(U, Contents);
+  ErrorCollector Collector;
+  clang::tooling::ToolInvocation Inv(
+      Args, std::move(Action), Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  Inv.setDiagnosticConsumer(&Collector);
+  if (!Inv.run() && Collector.Errors.empty())
+    Collector.Errors.push_back("the compiler could not be run");
+  return std::move(Collector.Errors);
+}
+
 namespace {
 
 std::vector<std::string>
 clangErrors(const VerifyUnit &U, bool Host,
             const std::map<std::string, std::string> &Contents) {
-  auto Files = overlayFiles(U, Contents);
-  ErrorCollector Collector;
-  clang::tooling::ToolInvocation Inv(
-      clangSideArgs(U, Host), std::make_unique<clang::SyntaxOnlyAction>(),
-      Files.get(), std::make_shared<clang::PCHContainerOperations>());
-  Inv.setDiagnosticConsumer(&Collector);
-  if (!Inv.run() && Collector.Errors.empty())
-    Collector.Errors.push_back("the compiler could not be run");
-  return std::move(Collector.Errors);
+  return runClang(U, Contents, clangSideArgs(U, Host),
+                  std::make_unique<clang::SyntaxOnlyAction>());
 }
 
 std::string readText(StringRef File) {

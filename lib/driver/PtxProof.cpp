@@ -2,10 +2,7 @@
 
 #include "cudalint/driver/PtxProof.h"
 #include "cudalint/driver/ImpactNote.h"
-#include "clang/Basic/Diagnostic.h"
 #include "clang/CodeGen/CodeGenAction.h"
-#include "clang/Frontend/PCHContainerOperations.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -55,21 +52,6 @@ bool isIntegerDivision(StringRef Op) {
       llvm::ArrayRef<StringRef>{".s32", ".u32", ".s64", ".u64", ".s16", ".u16"},
       [&](StringRef T) { return Op.ends_with(T); });
 }
-
-/// Collects the first error of a compilation.
-class FirstError : public clang::DiagnosticConsumer {
-public:
-  std::string Error;
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
-                        const clang::Diagnostic &Info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < clang::DiagnosticsEngine::Error || !Error.empty())
-      return;
-    llvm::SmallString<256> Msg;
-    Info.FormatDiagnostic(Msg);
-    Error = std::string(Msg);
-  }
-};
 
 void initialiseNvptx() {
   static std::once_flag Once;
@@ -160,20 +142,16 @@ unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
   for (const char *A : {"-S", "-O3", "-g0", "-Wno-everything", "-o"})
     Args.push_back(A);
   Args.push_back(std::string(Out));
-  auto Files = overlayFiles(U, Contents);
-  FirstError Collector;
-  clang::tooling::ToolInvocation Inv(
-      Args, std::make_unique<clang::EmitAssemblyAction>(), Files.get(),
-      std::make_shared<clang::PCHContainerOperations>());
-  Inv.setDiagnosticConsumer(&Collector);
-  bool Ok = Inv.run();
+  std::vector<std::string> Errors = runClang(
+      U, Contents, Args, std::make_unique<clang::EmitAssemblyAction>());
   std::optional<std::string> Ptx;
   auto Buf = llvm::MemoryBuffer::getFile(Out);
-  if (Ok && Collector.Error.empty() && Buf)
-    Ptx = (*Buf)->getBuffer().str();
+  if (!Errors.empty())
+    Error = Errors.front();
+  else if (!Buf)
+    Error = "the compiler could not be run";
   else
-    Error = Collector.Error.empty() ? "the compiler could not be run"
-                                    : Collector.Error;
+    Ptx = (*Buf)->getBuffer().str();
   fs::remove(Out);
   return Ptx;
 }
@@ -263,6 +241,32 @@ std::map<std::string, unsigned> instructions(StringRef Ptx, bool PlainLoads) {
   });
   return Out;
 }
+
+/// A unit's PTX without any fix, prepared once for comparing with each
+/// fix's.
+struct Baseline {
+  PtxCounts Counts;
+  std::string Text; ///< normalisePtx
+  /// instructions(Text, false) and instructions(Text, true).
+  std::map<std::string, unsigned> Instructions, PlainInstructions;
+
+  explicit Baseline(StringRef Ptx)
+      : Counts(countPtx(Ptx)), Text(normalisePtx(Ptx)),
+        Instructions(instructions(Text, false)),
+        PlainInstructions(instructions(Text, true)) {}
+
+  /// What a fix whose PTX is \p Ptx changes.
+  Verdict verdict(StringRef Ptx) const {
+    std::string After = normalisePtx(Ptx);
+    if (After == Text || instructions(After, false) == Instructions)
+      return {Verdict::Identical};
+    PtxCounts C = countPtx(Ptx);
+    if (C.NonCoherent != Counts.NonCoherent &&
+        instructions(After, true) == PlainInstructions)
+      return {Verdict::NonCoherentOnly, describeChange(Counts, C)};
+    return {Verdict::Changed, describeChange(Counts, C)};
+  }
+};
 
 bool hasFix(const Finding &F) {
   return llvm::any_of(F.Diag.Message.Fix,
@@ -360,54 +364,39 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
       ByUnit[U].push_back(I);
   }
   std::vector<Verdict> Verdicts(Findings.size());
-  std::map<const VerifyUnit *, std::optional<PtxCounts>> Base;
-  std::map<const VerifyUnit *, std::string> BaseText, BaseError;
+  std::map<const VerifyUnit *, std::optional<Baseline>> Bases;
+  std::map<const VerifyUnit *, std::string> BaseErrors;
   std::mutex M;
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Jobs)));
   for (auto &[U, Is] : ByUnit)
     Pool.async([&, U = U] {
       std::string Error;
       std::optional<std::string> Ptx = unitPtx(*U, {}, Error);
+      std::optional<Baseline> B;
+      if (Ptx)
+        B = Baseline(*Ptx);
       std::lock_guard<std::mutex> Lock(M);
-      if (Ptx) {
-        Base[U] = countPtx(*Ptx);
-        BaseText[U] = normalisePtx(*Ptx);
-      } else {
-        Base[U] = std::nullopt;
-        BaseError[U] = U->File + ": " + Error;
-      }
+      Bases[U] = std::move(B);
+      if (!Ptx)
+        BaseErrors[U] = U->File + ": " + Error;
     });
   Pool.wait();
   for (auto &[U, Is] : ByUnit) {
-    if (!Base[U]) {
+    const std::optional<Baseline> &Base = Bases[U];
+    if (!Base) {
       for (size_t I : Is)
-        Verdicts[I] = {Verdict::NotCompiled, "", BaseError[U]};
+        Verdicts[I] = {Verdict::NotCompiled, "", BaseErrors[U]};
       continue;
     }
     for (size_t I : Is)
-      Pool.async([&, U = U, I] {
+      Pool.async([&, U = U, I, B = &*Base] {
         std::string Error;
         std::optional<std::string> Ptx =
             unitPtx(*U, unitContents(*U, {Findings[I]}), Error);
-        Verdict V;
-        if (!Ptx) {
-          V.K = Verdict::NotCompiled;
-          V.Error = Findings[I].File + ": with the fix: " + Error;
-        } else if (std::string After = normalisePtx(*Ptx);
-                   After == BaseText[U] ||
-                   instructions(After, false) ==
-                       instructions(BaseText[U], false)) {
-          V.K = Verdict::Identical;
-        } else if (PtxCounts C = countPtx(*Ptx);
-                   C.NonCoherent != Base[U]->NonCoherent &&
-                   instructions(After, true) ==
-                       instructions(BaseText[U], true)) {
-          V.K = Verdict::NonCoherentOnly;
-          V.Change = describeChange(*Base[U], C);
-        } else {
-          V.K = Verdict::Changed;
-          V.Change = describeChange(*Base[U], countPtx(*Ptx));
-        }
+        Verdict V =
+            Ptx ? B->verdict(*Ptx)
+                : Verdict{Verdict::NotCompiled, "",
+                          Findings[I].File + ": with the fix: " + Error};
         std::lock_guard<std::mutex> Lock(M);
         Verdicts[I] = std::move(V);
       });

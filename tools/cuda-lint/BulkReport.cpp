@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BulkReport.h"
+#include "cudalint/analysis/Impact.h"
 #include "cudalint/driver/Baseline.h"
 #include "cudalint/driver/CompileFlags.h"
 #include "cudalint/driver/FixVerify.h"
@@ -232,10 +233,6 @@ const clang::tooling::DiagnosticMessage *proofNote(const Finding &F) {
   return nullptr;
 }
 
-unsigned levelIndex(StringRef Level) {
-  return Level == "high" ? 2 : Level == "medium" ? 1 : 0;
-}
-
 } // namespace
 
 std::vector<Finding> proveFixes(const BulkOptions &Opts,
@@ -243,8 +240,9 @@ std::vector<Finding> proveFixes(const BulkOptions &Opts,
                                 llvm::ArrayRef<VerifyUnit> Units,
                                 unsigned Jobs) {
   PtxProofStats Stats = provePtx(Findings, Units, Jobs);
-  unsigned Threshold =
-      levelIndex(Opts.MinImpact.empty() ? "medium" : Opts.MinImpact);
+  using clang::tidy::cuda::Impact;
+  Impact::Level Threshold =
+      Impact::parseLevel(Opts.MinImpact).value_or(Impact::Medium);
   std::vector<Finding> Proven;
   unsigned Hidden = 0;
   llvm::erase_if(Findings, [&](const Finding &F) {
@@ -252,7 +250,8 @@ std::vector<Finding> proveFixes(const BulkOptions &Opts,
       return false;
     Proven.push_back(F);
     std::optional<ImpactNote> I = findingImpact(F.Diag);
-    bool Hide = I && levelIndex(I->Level) < Threshold;
+    bool Hide =
+        I && Impact::parseLevel(I->Level).value_or(Impact::Low) < Threshold;
     Hidden += Hide;
     return Hide;
   });

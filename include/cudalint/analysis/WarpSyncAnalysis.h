@@ -385,6 +385,9 @@ public:
   /// analysed function holds by value (`q.p`, `q.v.p`: members with `.`
   /// all the way down); null otherwise.
   const clang::MemberExpr *structParamPointer(const Expr *E) const;
+  /// The parameter at the root of a chain of `.` members (`q` of `q.v.p`);
+  /// null when a link is `->`, not a field, or the root is no parameter.
+  static const clang::ParmVarDecl *memberRoot(const clang::MemberExpr *ME);
 
   /// The element an assignment or increment of \p LHS stores to: `s[i]`
   /// for `s[i]`, `s[i].x` and a vector lane of `s[i]`; null otherwise.

@@ -15,11 +15,11 @@
 #define CUDA_LINT_FIXVERIFY_H
 
 #include "cudalint/driver/Bulk.h"
-#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/FrontendAction.h"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -68,11 +68,16 @@ struct Withdrawal {
 /// device-side prelude PCH.
 std::vector<std::string> clangSideArgs(const VerifyUnit &U, bool Host);
 
-/// The files as \p U sees them, with \p Contents (absolute path -> text) in
-/// place of those on disk, from the unit's directory.
-llvm::IntrusiveRefCntPtr<clang::FileManager>
-overlayFiles(const VerifyUnit &U,
-             const std::map<std::string, std::string> &Contents);
+/// Runs \p Action with the clang command \p Args over the files as \p U
+/// sees them, with \p Contents (absolute path -> text) in place of those on
+/// disk, from the unit's directory. Returns its errors, each
+/// `file:line:col: message` ("the compiler could not be run" when it failed
+/// without one).
+std::vector<std::string>
+runClang(const VerifyUnit &U,
+         const std::map<std::string, std::string> &Contents,
+         const std::vector<std::string> &Args,
+         std::unique_ptr<clang::FrontendAction> Action);
 
 /// The new contents of the files of \p U (its main file and the files it is
 /// known to see) when only the findings of \p Subset are fixed.
