@@ -1,6 +1,7 @@
 //===--- FixVerify.cpp - cuda-lint ----------------------------------------===//
 
 #include "cudalint/driver/FixVerify.h"
+#include "cudalint/driver/NvccCommand.h"
 #include "cudalint/driver/PrecompiledPrelude.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -15,7 +16,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -215,20 +215,7 @@ std::string readText(StringRef File) {
 std::vector<std::string>
 nvccErrors(const VerifyUnit &U,
            const std::map<std::string, std::string> &Contents) {
-  std::vector<std::string> Args;
-  for (size_t I = 0; I < U.NvccArgs.size(); ++I) {
-    StringRef A = U.NvccArgs[I];
-    if (A == "-o" || A == "--output-file" || A == "-MF" || A == "-MT" ||
-        A == "-MQ") {
-      ++I;
-      continue;
-    }
-    if (A == "-c" || A == "--compile" || A == "-M" || A == "-MM" ||
-        A == "-MD" || A == "-MMD" || A == "-MP" || A.starts_with("-o=") ||
-        A.starts_with("--output-file="))
-      continue;
-    Args.push_back(A.str());
-  }
+  std::vector<std::string> Args = nvccCommandWithoutOutputs(U);
   if (Args.empty())
     return {"no nvcc command"};
   Args.push_back("-c");
@@ -241,29 +228,14 @@ nvccErrors(const VerifyUnit &U,
     if (std::optional<std::string> E = writeFileAtomically(F, Text))
       Errors.push_back(F + ": cannot be written for nvcc: " + *E);
   }
-  llvm::SmallString<128> Log;
-  if (Errors.empty() &&
-      !fs::createTemporaryFile("cuda-lint-nvcc", "txt", Log)) {
-    std::vector<StringRef> Argv{"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"",
-                                U.Directory.empty() ? StringRef(".")
-                                                    : StringRef(U.Directory)};
-    for (const std::string &A : Args)
-      Argv.push_back(A);
-    std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
-                                            StringRef(Log)};
-    int RC =
-        llvm::sys::ExecuteAndWait("/bin/sh", Argv, std::nullopt, Redirects);
-    llvm::SmallVector<StringRef> Lines;
-    std::string Out = readText(Log);
-    StringRef(Out).split(Lines, '\n');
-    for (StringRef L : Lines)
-      if ((L.contains("error:") || L.contains("error :") ||
-           L.starts_with("nvcc fatal")) &&
-          !L.contains("detected in the compilation"))
-        Errors.push_back(L.trim().str());
-    if (RC != 0 && Errors.empty())
-      Errors.push_back("nvcc failed (exit code " + std::to_string(RC) + ")");
-    fs::remove(Log);
+  if (Errors.empty()) {
+    std::string Output;
+    int RC = runInUnitDirectory(U, Args, Output);
+    if (RC != -1) {
+      Errors = nvccErrorLines(Output);
+      if (RC != 0 && Errors.empty())
+        Errors.push_back("nvcc failed (exit code " + std::to_string(RC) + ")");
+    }
   }
   for (const auto &[F, Text] : Originals)
     (void)writeFileAtomically(F, Text);

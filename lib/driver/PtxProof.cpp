@@ -2,19 +2,22 @@
 
 #include "cudalint/driver/PtxProof.h"
 #include "cudalint/driver/ImpactNote.h"
+#include "cudalint/driver/NvccCommand.h"
 #include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/VirtualOutputBackend.h"
+#include "llvm/Support/VirtualOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstring>
 #include <mutex>
 
 using llvm::StringRef;
-namespace fs = llvm::sys::fs;
 
 namespace cudalint {
 
@@ -63,13 +66,73 @@ void initialiseNvptx() {
   });
 }
 
-/// The GPU architecture \p U compiles for, as its flags say.
+/// An output of the compiler kept in a string, not written to disk.
+class StringOutputFile final
+    : public llvm::RTTIExtends<StringOutputFile, llvm::vfs::OutputFileImpl> {
+public:
+  static char ID;
+  explicit StringOutputFile(std::string &Out) : Out(Out), OS(Buffer) {}
+  llvm::Error keep() override {
+    Out.assign(Buffer.begin(), Buffer.end());
+    return llvm::Error::success();
+  }
+  llvm::Error discard() override { return llvm::Error::success(); }
+  llvm::raw_pwrite_stream &getOS() override { return OS; }
+
+private:
+  std::string &Out;
+  llvm::SmallString<0> Buffer;
+  llvm::raw_svector_ostream OS;
+};
+char StringOutputFile::ID = 0;
+
+/// Every output file of a compilation kept in one string. On disk, Clang
+/// would also register the file for removal on a signal, which installs an
+/// alternate signal stack in the worker thread (AddressSanitizer then fails
+/// to unmap it when the thread ends).
+class StringOutputBackend : public llvm::vfs::OutputBackend {
+public:
+  explicit StringOutputBackend(std::string &Out) : Out(Out) {}
+
+protected:
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OutputBackend>
+  cloneImpl() const override {
+    return llvm::makeIntrusiveRefCnt<StringOutputBackend>(Out);
+  }
+  llvm::Expected<std::unique_ptr<llvm::vfs::OutputFileImpl>>
+  createFileImpl(StringRef, std::optional<llvm::vfs::OutputConfig>) override {
+    return std::make_unique<StringOutputFile>(Out);
+  }
+
+private:
+  std::string &Out;
+};
+
+/// Clang's EmitAssemblyAction with its output (the PTX) in \p Out.
+class EmitPtxToString : public clang::WrapperFrontendAction {
+public:
+  explicit EmitPtxToString(std::string &Out)
+      : WrapperFrontendAction(std::make_unique<clang::EmitAssemblyAction>()),
+        Out(Out) {}
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &CI) override {
+    CI.setOutputManager(llvm::makeIntrusiveRefCnt<StringOutputBackend>(Out));
+    return WrapperFrontendAction::BeginInvocation(CI);
+  }
+
+private:
+  std::string &Out;
+};
+
+/// The GPU architecture \p U compiles for, as its flags say ("" when they
+/// do not).
 std::string gpuArch(const VerifyUnit &U) {
   for (StringRef A : llvm::reverse(U.ClangArgs))
     for (StringRef Flag : {"--cuda-gpu-arch=", "--offload-arch="})
       if (A.starts_with(Flag))
         return A.drop_front(Flag.size()).str();
-  return "the default architecture";
+  return "";
 }
 
 } // namespace
@@ -132,28 +195,34 @@ unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
   for (size_t I = 0; I + 1 < Args.size(); ++I)
     if (Args[I] == "-include-pch")
       Args.erase(Args.begin() + I, Args.begin() + I + 2);
-  llvm::SmallString<128> Out;
-  if (fs::createTemporaryFile("cuda-lint-proof", "ptx", Out)) {
-    Error = "no temporary file for the PTX";
+  // The device code as nvcc compiles it: optimised whatever the host's -O,
+  // without debug information (which changes with every line moved). The
+  // output never reaches the disk (EmitPtxToString).
+  for (const char *A :
+       {"-S", "-O3", "-g0", "-Wno-everything", "-o", "cuda-lint-proof.ptx"})
+    Args.push_back(A);
+  std::string Out;
+  std::vector<std::string> Errors =
+      runClang(U, Contents, Args, std::make_unique<EmitPtxToString>(Out));
+  if (!Errors.empty()) {
+    Error = Errors.front();
     return std::nullopt;
   }
-  // The device code as nvcc compiles it: optimised whatever the host's -O,
-  // without debug information (which changes with every line moved).
-  for (const char *A : {"-S", "-O3", "-g0", "-Wno-everything", "-o"})
-    Args.push_back(A);
-  Args.push_back(std::string(Out));
-  std::vector<std::string> Errors = runClang(
-      U, Contents, Args, std::make_unique<clang::EmitAssemblyAction>());
-  std::optional<std::string> Ptx;
-  auto Buf = llvm::MemoryBuffer::getFile(Out);
-  if (!Errors.empty())
-    Error = Errors.front();
-  else if (!Buf)
-    Error = "the compiler could not be run";
-  else
-    Ptx = (*Buf)->getBuffer().str();
-  fs::remove(Out);
-  return Ptx;
+  if (Out.empty()) {
+    Error = "the compiler wrote no PTX";
+    return std::nullopt;
+  }
+  return Out;
+}
+
+std::optional<PtxBackend> parseProveValue(StringRef Value) {
+  if (Value == "ptx")
+    return PtxBackend::Auto;
+  if (Value == "ptx-clang")
+    return PtxBackend::Clang;
+  if (Value == "ptx-nvcc")
+    return PtxBackend::Nvcc;
+  return std::nullopt;
 }
 
 bool isDeviceCodeFixCheck(StringRef Check) {
@@ -178,6 +247,46 @@ struct Verdict {
   } K = NotRun;
   std::string Change; ///< describeChange, for Changed.
   std::string Error;  ///< The first compile error, for NotCompiled.
+};
+
+/// How one unit is compiled to PTX: by its own nvcc command (in a scratch
+/// mirror of its project files) or by Clang in process.
+struct UnitCompiler {
+  const VerifyUnit *U = nullptr;
+  bool Nvcc = false;
+  std::string Arch;                      ///< gpuArch
+  std::vector<std::string> ProjectFiles; ///< nvccProjectFiles, for nvcc.
+
+  UnitCompiler(const VerifyUnit &Unit, PtxBackend Backend)
+      : U(&Unit), Nvcc(Backend == PtxBackend::Nvcc ||
+                       (Backend == PtxBackend::Auto && nvccAvailable(Unit))),
+        Arch(gpuArch(Unit)) {}
+
+  /// Finds the project files nvcc reads (once, before the first ptx()).
+  bool prepare(std::string &Error) {
+    if (!Nvcc)
+      return true;
+    if (!nvccAvailable(*U)) {
+      Error = "no nvcc command to run for this translation unit";
+      return false;
+    }
+    std::optional<std::vector<std::string>> Files = nvccProjectFiles(*U, Error);
+    if (Files)
+      ProjectFiles = std::move(*Files);
+    return Files.has_value();
+  }
+
+  std::optional<std::string> ptx(const std::map<std::string, std::string> &C,
+                                 std::string &Error) const {
+    return Nvcc ? nvccPtx(*U, ProjectFiles, C, Arch, Error)
+                : unitPtx(*U, C, Error);
+  }
+
+  /// Which compiler, for the notes.
+  std::string where() const {
+    std::string A = Arch.empty() ? "the default architecture" : Arch;
+    return Nvcc ? "nvcc -ptx, " + A : "Clang's NVPTX back end, " + A + ", -O3";
+  }
 };
 
 /// The unit that sees \p F's file and every file its fix edits.
@@ -291,16 +400,16 @@ void capImpact(Finding &F, unsigned Cap, const std::string &Reason) {
   }
 }
 
-/// Rewrites \p F's impact and notes after its verdict.
-void record(Finding &F, const Verdict &V, StringRef Arch) {
-  std::string Where = "Clang's NVPTX back end, " + Arch.str() + ", -O3";
+/// Rewrites \p F's impact and notes after its verdict, made with \p C.
+void record(Finding &F, const Verdict &V, const UnitCompiler &C) {
+  std::string Where = C.where();
   clang::tooling::DiagnosticMessage Note;
   Note.FilePath = F.Diag.Message.FilePath;
   Note.FileOffset = F.Diag.Message.FileOffset;
   bool Restrict = F.Diag.DiagnosticName == "cuda-missing-restrict";
   switch (V.K) {
   case Verdict::Identical:
-    if (Restrict) {
+    if (Restrict && !C.Nvcc) {
       // Clang's back end makes fewer loads ld.global.nc than nvcc (it
       // needs the pointer's loads to be provably invariant): where the PTX
       // is identical, nvcc may still add .nc, and nothing more.
@@ -310,7 +419,7 @@ void record(Finding &F, const Verdict &V, StringRef Arch) {
                      "make some of its loads non-coherent, no more";
       break;
     }
-    if (F.Diag.DiagnosticName == "cuda-integer-division") {
+    if (F.Diag.DiagnosticName == "cuda-integer-division" && !C.Nvcc) {
       // Clang's back end knows the ranges of the thread and block indices
       // and drops a signed division's sign fix-up where the dividend cannot
       // be negative; nvcc keeps those few instructions (measured on
@@ -350,7 +459,8 @@ void record(Finding &F, const Verdict &V, StringRef Arch) {
 } // namespace
 
 PtxProofStats provePtx(std::vector<Finding> &Findings,
-                       llvm::ArrayRef<VerifyUnit> Units, unsigned Jobs) {
+                       llvm::ArrayRef<VerifyUnit> Units, unsigned Jobs,
+                       PtxBackend Backend) {
   // The findings to prove, by unit.
   std::map<const VerifyUnit *, std::vector<size_t>> ByUnit;
   for (size_t I = 0; I < Findings.size(); ++I) {
@@ -364,14 +474,19 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
       ByUnit[U].push_back(I);
   }
   std::vector<Verdict> Verdicts(Findings.size());
+  std::map<const VerifyUnit *, UnitCompiler> Compilers;
+  for (auto &[U, Is] : ByUnit)
+    Compilers.try_emplace(U, *U, Backend);
   std::map<const VerifyUnit *, std::optional<Baseline>> Bases;
   std::map<const VerifyUnit *, std::string> BaseErrors;
   std::mutex M;
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Jobs)));
   for (auto &[U, Is] : ByUnit)
-    Pool.async([&, U = U] {
+    Pool.async([&, U = U, C = &Compilers.at(U)] {
       std::string Error;
-      std::optional<std::string> Ptx = unitPtx(*U, {}, Error);
+      std::optional<std::string> Ptx;
+      if (C->prepare(Error))
+        Ptx = C->ptx({}, Error);
       std::optional<Baseline> B;
       if (Ptx)
         B = Baseline(*Ptx);
@@ -389,10 +504,10 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
       continue;
     }
     for (size_t I : Is)
-      Pool.async([&, U = U, I, B = &*Base] {
+      Pool.async([&, U = U, I, B = &*Base, C = &Compilers.at(U)] {
         std::string Error;
         std::optional<std::string> Ptx =
-            unitPtx(*U, unitContents(*U, {Findings[I]}), Error);
+            C->ptx(unitContents(*U, {Findings[I]}), Error);
         Verdict V =
             Ptx ? B->verdict(*Ptx)
                 : Verdict{Verdict::NotCompiled, "",
@@ -404,7 +519,7 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
   Pool.wait();
   PtxProofStats Stats;
   for (auto &[U, Is] : ByUnit) {
-    std::string Arch = gpuArch(*U);
+    const UnitCompiler &C = Compilers.at(U);
     for (size_t I : Is) {
       const Verdict &V = Verdicts[I];
       if (V.K == Verdict::NotCompiled || V.K == Verdict::NotRun) {
@@ -416,7 +531,7 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
       ++(V.K == Verdict::Identical         ? Stats.Identical
          : V.K == Verdict::NonCoherentOnly ? Stats.NonCoherentOnly
                                            : Stats.Changed);
-      record(Findings[I], V, Arch);
+      record(Findings[I], V, C);
     }
   }
   return Stats;

@@ -239,7 +239,7 @@ std::vector<Finding> proveFixes(const BulkOptions &Opts,
                                 std::vector<Finding> &Findings,
                                 llvm::ArrayRef<VerifyUnit> Units,
                                 unsigned Jobs) {
-  PtxProofStats Stats = provePtx(Findings, Units, Jobs);
+  PtxProofStats Stats = provePtx(Findings, Units, Jobs, Opts.ProveBackend);
   using clang::tidy::cuda::Impact;
   Impact::Level Threshold =
       Impact::parseLevel(Opts.MinImpact).value_or(Impact::Medium);

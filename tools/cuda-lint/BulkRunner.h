@@ -9,6 +9,7 @@
 #define CUDA_LINT_BULKRUNNER_H
 
 #include "cudalint/driver/FixVerify.h"
+#include "cudalint/driver/PtxProof.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,6 +54,8 @@ struct BulkOptions {
   /// finding whose fix changes no instruction is ranked low, and hidden
   /// below MinImpact.
   bool ProvePtx = false;
+  /// --prove=ptx-nvcc, ptx-clang (Auto: nvcc where it can be run).
+  PtxBackend ProveBackend = PtxBackend::Auto;
   /// --min-impact as given ("" for the default, medium).
   std::string MinImpact;
   /// How --fix checks that the translation units still compile (--verify=).

@@ -9,6 +9,7 @@
 #include "Driver.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "cudalint/analysis/Impact.h"
+#include "cudalint/driver/PtxProof.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -248,14 +249,17 @@ clang-tidy's options (below), it takes:
                           Correctness findings are never hidden;
                           --min-impact=low shows everything. Check option:
                           MinImpact. See docs/impact.md.
-  --prove=ptx             compile the device code to PTX (in process, Clang's
-                          NVPTX back end) with and without each performance
-                          fix: a fix that leaves the PTX identical changes no
-                          instruction, and its finding is ranked low; one
-                          that changes it gets a note saying what changed
-                          (f64 instructions, ld.global.nc loads, integer
-                          divisions). A bulk run; about one device compile
-                          per fix. See docs/impact.md.
+  --prove=ptx             compile the device code to PTX with and without
+                          each performance fix: a fix that leaves the PTX
+                          identical changes no instruction, and its finding
+                          is ranked low; one that changes it gets a note
+                          saying what changed (f64 instructions,
+                          ld.global.nc loads, integer divisions). With the
+                          unit's own nvcc command where its nvcc can be run
+                          (files copied to a scratch mirror), else in process
+                          with Clang's NVPTX back end; ptx-nvcc or ptx-clang
+                          choose. A bulk run; about one device compile per
+                          fix. See docs/impact.md.
 
 Bulk runs (a directory, -p without files, or any option below): one process
 per translation unit, progress on stderr, a summary at the end.
@@ -376,9 +380,11 @@ void parseLintOptions(const std::vector<std::string> &In, LintOptions &O) {
       continue;
     }
     if (matchOption(In, I, "prove", Value)) {
-      if (Value != "ptx" && Value != "none")
-        fail("--prove=" + Value, "expected ptx or none");
-      Bulk.ProvePtx = Value == "ptx";
+      std::optional<PtxBackend> Backend = parseProveValue(Value);
+      if (!Backend && Value != "none")
+        fail("--prove=" + Value, "expected ptx, ptx-nvcc, ptx-clang or none");
+      Bulk.ProvePtx = Backend.has_value();
+      Bulk.ProveBackend = Backend.value_or(PtxBackend::Auto);
       BulkMode |= Bulk.ProvePtx;
       continue;
     }
