@@ -353,7 +353,8 @@ bool ThreadDependence::isDependent(const Expr *E) const {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return false;
-    if (VD->getName() == "threadIdx")
+    if (VD->getName() == "threadIdx" ||
+        (Level == Scope::Grid && VD->getName() == "blockIdx"))
       return true;
     if (ParamsDependent && isa<ParmVarDecl>(VD))
       return true;

@@ -95,9 +95,15 @@ CudaDiag CudaCheck::diagCapped(SourceLocation Loc, StringRef Description,
   return diagRanked(Loc, Description, DiagnosticIDs::Warning, MaxRank, Why);
 }
 
+CudaDiag CudaCheck::diagAtLeast(SourceLocation Loc, StringRef Description,
+                                unsigned MinRank, StringRef Why) {
+  return diagRanked(Loc, Description, DiagnosticIDs::Warning, 100, Why,
+                    MinRank);
+}
+
 CudaDiag CudaCheck::diagRanked(SourceLocation Loc, StringRef Description,
                                DiagnosticIDs::Level Level, unsigned MaxRank,
-                               StringRef Why) {
+                               StringRef Why, unsigned MinRank) {
   if (Level == DiagnosticIDs::Note || Level == DiagnosticIDs::Remark) {
     if (LastWarningHidden)
       return CudaDiag(std::nullopt);
@@ -107,9 +113,9 @@ CudaDiag CudaCheck::diagRanked(SourceLocation Loc, StringRef Description,
   if (!impactEnabled() || !Ctx || Loc.isInvalid())
     return CudaDiag(ClangTidyCheck::diag(Loc, Description, Level));
   Impact I = impactModelFor(*Ctx).estimate(Loc);
-  if (I.Rank > MaxRank) {
-    I.Rank = MaxRank;
-    I.Lvl = Impact::levelOf(MaxRank);
+  if (I.Rank > MaxRank || I.Rank < MinRank) {
+    I.Rank = std::clamp(I.Rank, MinRank, MaxRank);
+    I.Lvl = Impact::levelOf(I.Rank);
     I.Reason = Why.str();
   }
   Impact::Level Min = minImpactOverride().value_or(MinImpact);

@@ -93,6 +93,11 @@ protected:
   /// stand when they are already lower.
   CudaDiag diagCapped(SourceLocation Loc, StringRef Description,
                       unsigned MaxRank, StringRef Why);
+  /// diag() for a warning whose worth does not depend on where the code
+  /// runs (a build break): ranked at least \p MinRank, with \p Why as the
+  /// reason when that raises the model's rank.
+  CudaDiag diagAtLeast(SourceLocation Loc, StringRef Description,
+                       unsigned MinRank, StringRef Why);
   /// The rank the impact model gives a finding at \p Loc (50 where the
   /// model is off): for a finding made of several sites, to report it at
   /// the one that runs hottest.
@@ -104,7 +109,7 @@ private:
   void emitNote(SourceLocation Loc, StringRef Note);
   CudaDiag diagRanked(SourceLocation Loc, StringRef Description,
                       DiagnosticIDs::Level Level, unsigned MaxRank = 100,
-                      StringRef Why = "");
+                      StringRef Why = "", unsigned MinRank = 0);
 
   ASTContext *Ctx = nullptr;
   /// A correctness check: ranked, never hidden.

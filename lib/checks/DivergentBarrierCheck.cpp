@@ -158,9 +158,12 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   // A cooperative-groups sync is named as written (`block.sync()`).
   std::string Name = Callee->getName().str();
+  bool IsGrid = false;
   if (Name == "sync") {
-    if (!syncedGroup(*Call))
+    const CXXRecordDecl *Group = syncedGroup(*Call);
+    if (!Group)
       return;
+    IsGrid = Group->getName() == "grid_group";
     StringRef Text = Lexer::getSourceText(
         CharSourceRange::getTokenRange(Call->getSourceRange()),
         Ctx.getSourceManager(), Ctx.getLangOpts());
@@ -180,10 +183,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       Launches = std::make_unique<KernelLaunches>(Ctx);
     return Launches->onlyX(FD);
   };
-  auto Level =
-      IsWarp ? ThreadDependence::Scope::Warp : ThreadDependence::Scope::Block;
-  std::unique_ptr<ThreadDependence> &TD =
-      IsWarp ? WarpAnalyses[FD] : BlockAnalyses[FD];
+  auto Level = IsWarp   ? ThreadDependence::Scope::Warp
+               : IsGrid ? ThreadDependence::Scope::Grid
+                        : ThreadDependence::Scope::Block;
+  std::unique_ptr<ThreadDependence> &TD = ByScope[unsigned(Level)][FD];
   if (!TD)
     TD = std::make_unique<ThreadDependence>(*FD, Ctx, Level, launchedX());
   // A `return` in a kernel ends the thread, and so does reaching its end;
@@ -203,6 +206,24 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   // (`__syncthreads`) is released when the threads it still waits for exit
   // (PTX ISA, `exit`). Neither hangs, and __syncwarp is well defined.
   bool Exited = Div.EarlyExit && EndExits && !Div.OtherBarrier;
+  // A grid sync is not a hardware barrier: thread 0 of each block arrives
+  // for its block (cooperative_groups' sync_grids), and the other blocks
+  // spin until every block has.
+  if (Exited && IsGrid) {
+    diag(Call->getBeginLoc(),
+         "'%0' is not reached by the threads that %select{return before "
+         "it|skip it and run to the end of the kernel}1; a grid-wide sync "
+         "waits for every block of the cooperative launch, and a block whose "
+         "thread 0 has exited never arrives, so the grid can hang")
+        << Name << !isa<ReturnStmt>(Div.Cause);
+    diag(Div.Cause->getBeginLoc(),
+         isa<ReturnStmt>(Div.Cause)
+             ? "some threads return here, before the barrier"
+             : "the threads this condition keeps from the barrier reach no "
+               "other barrier before they exit",
+         DiagnosticIDs::Note);
+    return;
+  }
   if (Exited && (IsWarp || !ReportExitedThreads))
     return;
   if (Exited && isa<ReturnStmt>(Div.Cause)) {
@@ -239,7 +260,7 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   // finding says what must hold.
   if (!Div.EarlyExit) {
     std::unique_ptr<ThreadDependence> &TM =
-        IsWarp ? WarpMultiples[FD] : BlockMultiples[FD];
+        MultiplesByScope[unsigned(Level)][FD];
     if (!TM)
       TM = std::make_unique<ThreadDependence>(*FD, Ctx, Level, launchedX(),
                                               /*ParamsDependent=*/false,
@@ -286,14 +307,14 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
       // less than a barrier that diverges whatever the input.
       diagCapped(
           Call->getBeginLoc(),
-          "'%0' is reached by every thread of the %select{block|warp}1 only if "
-          "'%2' is a multiple of the loop's step %3; otherwise only some "
-          "threads run the last iteration, and a barrier that not every "
+          "'%0' is reached by every thread of the %select{block|warp|grid}1 "
+          "only if '%2' is a multiple of the loop's step %3; otherwise only "
+          "some threads run the last iteration, and a barrier that not every "
           "thread reaches is undefined behaviour and can hang",
           /*MaxRank=*/25,
           "the barrier diverges only if the loop's bound is not a multiple "
           "of its step")
-          << Name << IsWarp << Text(Bound) << StepText;
+          << Name << unsigned(Level) << Text(Bound) << StepText;
       diag(Loop->getCond()->getBeginLoc(),
            "the threads run this loop equally often only when its bound is a "
            "multiple of its step",
@@ -311,10 +332,10 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   // in a kernel: both are `bar.sync 0`, the returning threads arrive at it
   // once and exit, and the barrier waits for no exited thread afterwards
   // (moe_align). Nothing hangs; the guide's letter is not kept.
-  bool PairedWithExit = !IsWarp && Div.EarlyExit && EndExits &&
-                        Div.OtherBarrier &&
+  bool PairedWithExit = Level == ThreadDependence::Scope::Block &&
+                        Div.EarlyExit && EndExits && Div.OtherBarrier &&
                         !isInsideLoop(Ctx, Div.OtherBarrier, FD->getBody());
-  Pendings.push_back({Call, Name, IsWarp, Div, PairedWithExit});
+  Pendings.push_back({Call, Name, Level, Div, PairedWithExit});
 }
 
 void DivergentBarrierCheck::onEndOfTranslationUnit() {
@@ -348,10 +369,10 @@ void DivergentBarrierCheck::onEndOfTranslationUnit() {
     report(P);
   }
   Pendings.clear();
-  BlockAnalyses.clear();
-  WarpAnalyses.clear();
-  BlockMultiples.clear();
-  WarpMultiples.clear();
+  for (Analyses &A : ByScope)
+    A.clear();
+  for (Analyses &A : MultiplesByScope)
+    A.clear();
   TailCalled.clear();
   Launches.reset();
 }
@@ -360,10 +381,10 @@ void DivergentBarrierCheck::report(const Pending &P) {
   const CallExpr *Call = P.Call;
   const ThreadDependence::Divergence &Div = P.Div;
   diag(Call->getBeginLoc(),
-       "'%0' is reached by only some threads of the %select{block|warp}1; a "
-       "barrier that not every thread reaches is undefined behaviour and can "
-       "hang")
-      << P.Name << P.IsWarp;
+       "'%0' is reached by only some threads of the %select{block|warp|grid}1; "
+       "a barrier that not every thread reaches is undefined behaviour and "
+       "can hang")
+      << P.Name << unsigned(P.Level);
   if (Div.OtherBarrier) {
     diag(Div.Cause->getBeginLoc(),
          "some threads return here, before the barrier, after waiting at "
@@ -380,8 +401,9 @@ void DivergentBarrierCheck::report(const Pending &P) {
   else
     diag(Div.Cause->getBeginLoc(),
          "the barrier is under this condition, which depends on the thread "
-         "index",
-         DiagnosticIDs::Note);
+         "%select{index|index|or block index}0",
+         DiagnosticIDs::Note)
+        << unsigned(P.Level);
 }
 
 } // namespace clang::tidy::cuda

@@ -8,6 +8,7 @@
 #include "cudalint/analysis/ThreadDependence.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <array>
 #include <memory>
 
 namespace clang::tidy::cuda {
@@ -36,7 +37,7 @@ private:
   struct Pending {
     const CallExpr *Call;
     std::string Name; ///< The barrier as the messages name it.
-    bool IsWarp;
+    ThreadDependence::Scope Level;
     ThreadDependence::Divergence Div;
     /// The returning threads wait at Div.OtherBarrier once and then exit:
     /// both are barrier 0, and the barrier cannot hang.
@@ -54,14 +55,15 @@ private:
   const bool ReportExitedThreads;
   /// The launches of this translation unit's kernels, read at first use.
   std::unique_ptr<KernelLaunches> Launches;
-  /// Thread dependence per function, at block scope (`__syncthreads`) and
-  /// at warp scope (`__syncwarp`).
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
-      BlockAnalyses, WarpAnalyses;
+  /// Thread dependence per function, by scope (ThreadDependence::Scope):
+  /// block (`__syncthreads`, `block.sync()`), warp (`__syncwarp`), grid
+  /// (`grid.sync()`).
+  using Analyses =
+      llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>;
+  std::array<Analyses, 3> ByScope;
   /// The same, taking the bound of each block-stride loop to be a multiple
   /// of its step (ThreadDependence::assumedMultiple).
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ThreadDependence>>
-      BlockMultiples, WarpMultiples;
+  std::array<Analyses, 3> MultiplesByScope;
 };
 
 } // namespace clang::tidy::cuda

@@ -3,18 +3,11 @@
 #include "cudalint/driver/PtxProof.h"
 #include "cudalint/driver/ImpactNote.h"
 #include "cudalint/driver/NvccCommand.h"
-#include "clang/CodeGen/CodeGenAction.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
+#include "cudalint/driver/PtxClang.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/VirtualOutputBackend.h"
-#include "llvm/Support/VirtualOutputFile.h"
-#include "llvm/Support/raw_ostream.h"
-#include <cstring>
 #include <mutex>
 
 using llvm::StringRef;
@@ -22,108 +15,6 @@ using llvm::StringRef;
 namespace cudalint {
 
 namespace {
-
-/// The opcode of an instruction line (after a `@%p` guard), or "" for a
-/// directive, a label, a brace or a declaration.
-StringRef opcodeOf(StringRef Line) {
-  Line = Line.split("//").first.trim();
-  if (Line.empty() || Line.starts_with(".") || Line.starts_with("{") ||
-      Line.starts_with("}") || Line.starts_with(")") || Line.ends_with(":") ||
-      Line.ends_with(","))
-    return "";
-  if (Line.starts_with("@"))
-    Line = Line.split(' ').second.ltrim();
-  StringRef Op = Line.take_until([](char C) { return C == ' ' || C == '\t'; });
-  return Op.ends_with(";") ? Op.drop_back() : Op;
-}
-
-/// Calls \p Fn with each instruction line of \p Ptx (without its comment)
-/// and its opcode.
-template <typename Callback>
-void forEachInstruction(StringRef Ptx, Callback Fn) {
-  llvm::SmallVector<StringRef> Lines;
-  Ptx.split(Lines, '\n');
-  for (StringRef L : Lines)
-    if (StringRef Op = opcodeOf(L); !Op.empty())
-      Fn(L.split("//").first.trim(), Op);
-}
-
-bool isIntegerDivision(StringRef Op) {
-  if (!Op.starts_with("div.") && !Op.starts_with("rem."))
-    return false;
-  return llvm::any_of(
-      llvm::ArrayRef<StringRef>{".s32", ".u32", ".s64", ".u64", ".s16", ".u16"},
-      [&](StringRef T) { return Op.ends_with(T); });
-}
-
-void initialiseNvptx() {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
-  });
-}
-
-/// An output of the compiler kept in a string, not written to disk.
-class StringOutputFile final
-    : public llvm::RTTIExtends<StringOutputFile, llvm::vfs::OutputFileImpl> {
-public:
-  static char ID;
-  explicit StringOutputFile(std::string &Out) : Out(Out), OS(Buffer) {}
-  llvm::Error keep() override {
-    Out.assign(Buffer.begin(), Buffer.end());
-    return llvm::Error::success();
-  }
-  llvm::Error discard() override { return llvm::Error::success(); }
-  llvm::raw_pwrite_stream &getOS() override { return OS; }
-
-private:
-  std::string &Out;
-  llvm::SmallString<0> Buffer;
-  llvm::raw_svector_ostream OS;
-};
-char StringOutputFile::ID = 0;
-
-/// Every output file of a compilation kept in one string. On disk, Clang
-/// would also register the file for removal on a signal, which installs an
-/// alternate signal stack in the worker thread (AddressSanitizer then fails
-/// to unmap it when the thread ends).
-class StringOutputBackend : public llvm::vfs::OutputBackend {
-public:
-  explicit StringOutputBackend(std::string &Out) : Out(Out) {}
-
-protected:
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OutputBackend>
-  cloneImpl() const override {
-    return llvm::makeIntrusiveRefCnt<StringOutputBackend>(Out);
-  }
-  llvm::Expected<std::unique_ptr<llvm::vfs::OutputFileImpl>>
-  createFileImpl(StringRef, std::optional<llvm::vfs::OutputConfig>) override {
-    return std::make_unique<StringOutputFile>(Out);
-  }
-
-private:
-  std::string &Out;
-};
-
-/// Clang's EmitAssemblyAction with its output (the PTX) in \p Out.
-class EmitPtxToString : public clang::WrapperFrontendAction {
-public:
-  explicit EmitPtxToString(std::string &Out)
-      : WrapperFrontendAction(std::make_unique<clang::EmitAssemblyAction>()),
-        Out(Out) {}
-
-protected:
-  bool BeginInvocation(clang::CompilerInstance &CI) override {
-    CI.setOutputManager(llvm::makeIntrusiveRefCnt<StringOutputBackend>(Out));
-    return WrapperFrontendAction::BeginInvocation(CI);
-  }
-
-private:
-  std::string &Out;
-};
 
 /// The GPU architecture \p U compiles for, as its flags say ("" when they
 /// do not).
@@ -136,84 +27,6 @@ std::string gpuArch(const VerifyUnit &U) {
 }
 
 } // namespace
-
-PtxCounts countPtx(StringRef Ptx) {
-  PtxCounts C;
-  forEachInstruction(Ptx, [&](StringRef, StringRef Op) {
-    ++C.Instructions;
-    C.F64 += Op.contains(".f64");
-    C.NonCoherent += Op.starts_with("ld.global.nc");
-    C.IntDivisions += isIntegerDivision(Op);
-    C.LocalAccesses += Op.starts_with("ld.local") || Op.starts_with("st.local");
-  });
-  return C;
-}
-
-std::string normalisePtx(StringRef Ptx) {
-  std::string Out;
-  llvm::SmallVector<StringRef> Lines;
-  Ptx.split(Lines, '\n');
-  for (StringRef L : Lines) {
-    L = L.split("//").first.rtrim();
-    if (L.trim().empty() || L.starts_with(".version") ||
-        L.starts_with(".target"))
-      continue;
-    Out += L;
-    Out += '\n';
-  }
-  return Out;
-}
-
-std::string describeChange(const PtxCounts &Before, const PtxCounts &After) {
-  std::string Out;
-  auto Add = [&](StringRef What, unsigned B, unsigned A) {
-    if (B == A)
-      return;
-    Out += (Out.empty() ? "" : ", ") + What.str() + " " + std::to_string(B) +
-           " -> " + std::to_string(A);
-  };
-  Add("f64 instructions", Before.F64, After.F64);
-  Add("ld.global.nc loads", Before.NonCoherent, After.NonCoherent);
-  Add("integer divisions", Before.IntDivisions, After.IntDivisions);
-  Add("local-memory accesses", Before.LocalAccesses, After.LocalAccesses);
-  Add("instructions", Before.Instructions, After.Instructions);
-  return Out;
-}
-
-std::optional<std::string>
-unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
-        std::string &Error) {
-  initialiseNvptx();
-  std::vector<std::string> Args = clangSideArgs(U, /*Host=*/false);
-  if (Args.empty()) {
-    Error = "no compile command";
-    return std::nullopt;
-  }
-  llvm::erase(Args, "-fsyntax-only");
-  // The analysis' precompiled prelude was built without -O3: the headers
-  // are parsed again.
-  for (size_t I = 0; I + 1 < Args.size(); ++I)
-    if (Args[I] == "-include-pch")
-      Args.erase(Args.begin() + I, Args.begin() + I + 2);
-  // The device code as nvcc compiles it: optimised whatever the host's -O,
-  // without debug information (which changes with every line moved). The
-  // output never reaches the disk (EmitPtxToString).
-  for (const char *A :
-       {"-S", "-O3", "-g0", "-Wno-everything", "-o", "cuda-lint-proof.ptx"})
-    Args.push_back(A);
-  std::string Out;
-  std::vector<std::string> Errors =
-      runClang(U, Contents, Args, std::make_unique<EmitPtxToString>(Out));
-  if (!Errors.empty()) {
-    Error = Errors.front();
-    return std::nullopt;
-  }
-  if (Out.empty()) {
-    Error = "the compiler wrote no PTX";
-    return std::nullopt;
-  }
-  return Out;
-}
 
 std::optional<PtxBackend> parseProveValue(StringRef Value) {
   if (Value == "ptx")
@@ -279,7 +92,7 @@ struct UnitCompiler {
   std::optional<std::string> ptx(const std::map<std::string, std::string> &C,
                                  std::string &Error) const {
     return Nvcc ? nvccPtx(*U, ProjectFiles, C, Arch, Error)
-                : unitPtx(*U, C, Error);
+                : clangPtx(*U, C, Error);
   }
 
   /// Which compiler, for the notes.
@@ -305,73 +118,27 @@ const VerifyUnit *unitFor(const Finding &F, llvm::ArrayRef<VerifyUnit> Units) {
   return nullptr;
 }
 
-/// \p Line with register numbers, branch labels and mangled names left out
-/// (`%rd12` is `%rd`, `$L__BB0_3` is `$L`, `_Z4stepPfPKf` is `_Z`): a fix
-/// renumbers the registers after it, and adding `const` to a pointer
-/// parameter renames the kernel.
-std::string withoutNames(StringRef Line) {
-  auto Ident = [](char C) { return llvm::isAlnum(C) || C == '_' || C == '$'; };
-  std::string Out;
-  for (size_t I = 0; I < Line.size();) {
-    char C = Line[I];
-    bool Start = I == 0 || !Ident(Line[I - 1]);
-    if (C == '%') {
-      size_t J = I + 1;
-      while (J < Line.size() && llvm::isAlpha(Line[J]))
-        ++J;
-      Out += Line.slice(I, J);
-      while (J < Line.size() && llvm::isDigit(Line[J]))
-        ++J;
-      I = J;
-    } else if (Start && (Line.substr(I).starts_with("_Z") ||
-                         Line.substr(I).starts_with("$L__"))) {
-      Out += C == '_' ? "_Z" : "$L";
-      while (I < Line.size() && Ident(Line[I]))
-        ++I;
-    } else {
-      Out += C;
-      ++I;
-    }
-  }
-  return Out;
-}
-
-/// How many times each instruction occurs in \p Ptx, names left out
-/// (withoutNames); with \p PlainLoads, ld.global.nc loads counted as plain
-/// global loads. Two compilations with the same instructions in another
-/// order or other registers have the same.
-std::map<std::string, unsigned> instructions(StringRef Ptx, bool PlainLoads) {
-  std::map<std::string, unsigned> Out;
-  forEachInstruction(Ptx, [&](StringRef Line, StringRef Op) {
-    std::string Key = withoutNames(Line);
-    if (PlainLoads && Op.starts_with("ld.global.nc."))
-      Key.erase(Key.find("ld.global.nc.") + strlen("ld.global."), 3);
-    ++Out[Key];
-  });
-  return Out;
-}
-
 /// A unit's PTX without any fix, prepared once for comparing with each
 /// fix's.
 struct Baseline {
   PtxCounts Counts;
   std::string Text; ///< normalisePtx
-  /// instructions(Text, false) and instructions(Text, true).
+  /// instructionMultiset(Text, false) and instructionMultiset(Text, true).
   std::map<std::string, unsigned> Instructions, PlainInstructions;
 
   explicit Baseline(StringRef Ptx)
       : Counts(countPtx(Ptx)), Text(normalisePtx(Ptx)),
-        Instructions(instructions(Text, false)),
-        PlainInstructions(instructions(Text, true)) {}
+        Instructions(instructionMultiset(Text, false)),
+        PlainInstructions(instructionMultiset(Text, true)) {}
 
   /// What a fix whose PTX is \p Ptx changes.
   Verdict verdict(StringRef Ptx) const {
     std::string After = normalisePtx(Ptx);
-    if (After == Text || instructions(After, false) == Instructions)
+    if (After == Text || instructionMultiset(After, false) == Instructions)
       return {Verdict::Identical};
     PtxCounts C = countPtx(Ptx);
     if (C.NonCoherent != Counts.NonCoherent &&
-        instructions(After, true) == PlainInstructions)
+        instructionMultiset(After, true) == PlainInstructions)
       return {Verdict::NonCoherentOnly, describeChange(Counts, C)};
     return {Verdict::Changed, describeChange(Counts, C)};
   }

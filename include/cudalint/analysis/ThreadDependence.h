@@ -49,9 +49,12 @@ namespace clang::tidy::cuda {
 /// such an index with a multiple of 32 (`idx < nWarps * 32`), the results of
 /// warp votes (`__any`, `__all`, `__ballot`, their `_sync` forms,
 /// `__activemask`) and of a shuffle from a warp-uniform source lane.
+///
+/// At grid scope (for a cooperative-groups grid sync, which every thread of
+/// the grid must reach), the block index is thread-dependent too.
 class ThreadDependence {
 public:
-  enum class Scope { Block, Warp };
+  enum class Scope { Block, Warp, Grid };
   /// \p LaunchedX: the block's x extent where every launch of the kernel
   /// has the same one (at warp scope, `threadIdx.y` and `.z` are the same
   /// in every lane of a warp when it is a multiple of 32; `threadIdx.x` is

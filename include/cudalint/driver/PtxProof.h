@@ -30,6 +30,7 @@
 
 #include "cudalint/driver/Bulk.h"
 #include "cudalint/driver/FixVerify.h"
+#include "cudalint/driver/PtxText.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <map>
@@ -38,33 +39,6 @@
 #include <vector>
 
 namespace cudalint {
-
-/// What a PTX text holds, counted per instruction line.
-struct PtxCounts {
-  unsigned Instructions = 0;
-  unsigned F64 = 0;           ///< Instructions with an .f64 type.
-  unsigned NonCoherent = 0;   ///< ld.global.nc loads.
-  unsigned IntDivisions = 0;  ///< div/rem on integer types.
-  unsigned LocalAccesses = 0; ///< ld.local / st.local.
-};
-
-/// Counts the instructions of \p Ptx.
-PtxCounts countPtx(llvm::StringRef Ptx);
-
-/// \p Ptx without comments, blank lines and the header (`.version`,
-/// `.target`), for comparing two compilations.
-std::string normalisePtx(llvm::StringRef Ptx);
-
-/// "f64 instructions 4 -> 0, instructions 31 -> 27": the counts that differ,
-/// or "" when none does.
-std::string describeChange(const PtxCounts &Before, const PtxCounts &After);
-
-/// The device-side PTX of \p U with \p Contents (absolute path -> text) in
-/// place of the files on disk, compiled in process with -O3; std::nullopt
-/// with \p Error set (the first compile error) when it does not compile.
-std::optional<std::string>
-unitPtx(const VerifyUnit &U, const std::map<std::string, std::string> &Contents,
-        std::string &Error);
 
 /// Which compiler --prove compiles with: `ptx` (Auto) the unit's own nvcc
 /// command where its nvcc can be run, else Clang; `ptx-clang`; `ptx-nvcc`.
