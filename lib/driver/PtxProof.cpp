@@ -67,26 +67,39 @@ struct Verdict {
 struct UnitCompiler {
   const VerifyUnit *U = nullptr;
   bool Nvcc = false;
+  /// --prove=ptx: nvcc where it can be run and compiles the unit, else
+  /// Clang.
+  bool Auto = false;
   std::string Arch;                      ///< gpuArch
   std::vector<std::string> ProjectFiles; ///< nvccProjectFiles, for nvcc.
 
   UnitCompiler(const VerifyUnit &Unit, PtxBackend Backend)
       : U(&Unit), Nvcc(Backend == PtxBackend::Nvcc ||
                        (Backend == PtxBackend::Auto && nvccAvailable(Unit))),
-        Arch(gpuArch(Unit)) {}
+        Auto(Backend == PtxBackend::Auto), Arch(gpuArch(Unit)) {}
 
-  /// Finds the project files nvcc reads (once, before the first ptx()).
-  bool prepare(std::string &Error) {
-    if (!Nvcc)
-      return true;
-    if (!nvccAvailable(*U)) {
-      Error = "no nvcc command to run for this translation unit";
-      return false;
+  /// The unit's PTX without any fix; for nvcc, first the project files it
+  /// reads. With Auto, a unit that nvcc does not compile as its command
+  /// stands (flags in Clang's spelling after `--`, say) is compiled with
+  /// Clang from then on.
+  std::optional<std::string> baseline(std::string &Error) {
+    if (Nvcc) {
+      std::optional<std::vector<std::string>> Files;
+      if (!nvccAvailable(*U))
+        Error = "no nvcc command to run for this translation unit";
+      else
+        Files = nvccProjectFiles(*U, Error);
+      if (Files)
+        ProjectFiles = std::move(*Files);
+      std::optional<std::string> Ptx;
+      if (Files)
+        Ptx = ptx({}, Error);
+      if (Ptx || !Auto)
+        return Ptx;
+      Nvcc = false;
+      Error.clear();
     }
-    std::optional<std::vector<std::string>> Files = nvccProjectFiles(*U, Error);
-    if (Files)
-      ProjectFiles = std::move(*Files);
-    return Files.has_value();
+    return ptx({}, Error);
   }
 
   std::optional<std::string> ptx(const std::map<std::string, std::string> &C,
@@ -251,9 +264,7 @@ PtxProofStats provePtx(std::vector<Finding> &Findings,
   for (auto &[U, Is] : ByUnit)
     Pool.async([&, U = U, C = &Compilers.at(U)] {
       std::string Error;
-      std::optional<std::string> Ptx;
-      if (C->prepare(Error))
-        Ptx = C->ptx({}, Error);
+      std::optional<std::string> Ptx = C->baseline(Error);
       std::optional<Baseline> B;
       if (Ptx)
         B = Baseline(*Ptx);

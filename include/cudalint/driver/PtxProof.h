@@ -41,7 +41,8 @@
 namespace cudalint {
 
 /// Which compiler --prove compiles with: `ptx` (Auto) the unit's own nvcc
-/// command where its nvcc can be run, else Clang; `ptx-clang`; `ptx-nvcc`.
+/// command where its nvcc can be run and compiles the unit, else Clang;
+/// `ptx-clang`; `ptx-nvcc`.
 enum class PtxBackend { Auto, Clang, Nvcc };
 
 /// Parses a --prove= value other than `none`.
