@@ -374,11 +374,6 @@ CAUSE_TEXT = {
                        "of such kernels are found since stop 36 (p[0]++, "
                        "v = A[0]; A[0] = v + 1), not through a pointer "
                        "chosen by a condition",
-    "loop-while": "loop back edge of a Hillis-Steele scan written as "
-                  "`while (i < get_local_size(0)) { ...; i = i * 2; }`: "
-                  "the back-edge race is found for `for (i = 1; i < 1024; "
-                  "i *= 2)`, not for a while loop nor for a bound of "
-                  "blockDim.x or a parameter",
     "cg-divergence": "a thread_block sync under a thread-dependent "
                      "condition whose skipping threads run to the end of "
                      "the kernel: exited threads do not hold up a block's "
@@ -484,7 +479,6 @@ _MISS = {
         O + "misc/fail/miscfail10/kernel.cl",
         O + "test_for_benign_read_write_bug/kernel.cl",
     ],
-    "loop-while": [O + "test_line_number_problem/kernel.cl"],
     "cg-divergence": [
         T + "cooperative_groups/fail/divergence_thread_block/kernel.cu",
     ],

@@ -214,17 +214,24 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
     LoopCond = Do->getCond();
     Body = Do->getBody();
   }
-  if (const auto *For = dyn_cast<ForStmt>(S)) {
+  {
     const VarDecl *Var = nullptr;
     SmallVector<int64_t, 8> Values;
-    if ((halvingLoop(For, Var, Values) || doublingLoop(For, Var, Values)) &&
-        !divergentExit(For->getBody(), true)) {
-      // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`: the
-      // same trip count for every thread; walked once per value of `o`.
+    const Expr *ShapeCond = nullptr;
+    if (unrolledLoop(S, Var, Values, ShapeCond)) {
+      // `for (o = C; o > 0; o >>= 1)`, `for (o = 1; o < C; o <<= 1)`,
+      // `o = 1; while (o < blockDim.x) { ...; o *= 2; }`: the same trip
+      // count for every thread of a block; walked once per value of `o`.
+      // Up to a bound on the block's shape, the values go to the largest
+      // block, and each holds only where the model block meets the
+      // loop's condition.
+      Guard GI = G;
+      if (ShapeCond)
+        GI.Conds.push_back({ShapeCond, true});
       setSlot(Body, SlotKind::Other, S, G);
       for (int64_t V : Values) {
         LoopValues[Var] = V;
-        walkStmt(Body, G, Body);
+        walkStmt(Body, GI, Body);
       }
       LoopValues.erase(Var);
       return;
@@ -266,84 +273,6 @@ void Analysis::walkStmt(const Stmt *S, Guard G, const Stmt *Holder) {
   }
   for (const Stmt *Child : S->children())
     walkStmt(Child, G, Holder);
-}
-
-std::optional<int64_t> Analysis::loopStart(const ForStmt *For,
-                                           const VarDecl *&Var,
-                                           const BinaryOperator *&Cond) const {
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  if (!Init || !Init->isSingleDecl())
-    return std::nullopt;
-  Var = dyn_cast<VarDecl>(Init->getSingleDecl());
-  if (!Var || !Var->getInit() || !Var->getType()->isIntegerType())
-    return std::nullopt;
-  std::optional<int64_t> Start = constant(Var->getInit());
-  if (!Start || *Start <= 0 || *Start > 4096)
-    return std::nullopt;
-  Cond = dyn_cast_or_null<BinaryOperator>(For->getCond());
-  if (!Cond || !refersTo(Cond->getLHS(), Var))
-    return std::nullopt;
-  return Start;
-}
-
-bool Analysis::stepsByTwo(const Stmt *IncS, const Stmt *Body,
-                          const VarDecl *Var, bool Up) const {
-  const auto *Inc = dyn_cast_or_null<BinaryOperator>(IncS);
-  if (!Inc || !refersTo(Inc->getLHS(), Var) || assignedIn(Body, Var))
-    return false;
-  std::optional<int64_t> By = constant(Inc->getRHS());
-  BinaryOperatorKind Op = Inc->getOpcode();
-  if (Op == (Up ? BO_ShlAssign : BO_ShrAssign))
-    return By == 1;
-  if (Op == (Up ? BO_MulAssign : BO_DivAssign))
-    return By == 2;
-  if (Op == BO_AddAssign)
-    return Up && refersTo(Inc->getRHS(), Var);
-  const auto *RHS = dyn_cast<BinaryOperator>(Inc->getRHS()->IgnoreParens());
-  std::optional<int64_t> RC = RHS ? constant(RHS->getRHS()) : std::nullopt;
-  if (Op != BO_Assign || !RC || !refersTo(RHS->getLHS(), Var))
-    return false;
-  return (RHS->getOpcode() == (Up ? BO_Shl : BO_Shr) && *RC == 1) ||
-         (RHS->getOpcode() == (Up ? BO_Mul : BO_Div) && *RC == 2);
-}
-
-bool Analysis::halvingLoop(const ForStmt *For, const VarDecl *&Var,
-                           SmallVector<int64_t, 8> &Values) const {
-  const BinaryOperator *Cond = nullptr;
-  std::optional<int64_t> Start = loopStart(For, Var, Cond);
-  if (!Start)
-    return false;
-  std::optional<int64_t> Bound = constant(Cond->getRHS());
-  if (!Bound || !((Cond->getOpcode() == BO_GT && *Bound == 0) ||
-                  (Cond->getOpcode() == BO_NE && *Bound == 0) ||
-                  (Cond->getOpcode() == BO_GE && *Bound == 1)))
-    return false;
-  if (!stepsByTwo(For->getInc(), For->getBody(), Var, /*Up=*/false))
-    return false;
-  Values.clear();
-  for (int64_t V = *Start; V > 0; V /= 2)
-    Values.push_back(V);
-  return true;
-}
-
-bool Analysis::doublingLoop(const ForStmt *For, const VarDecl *&Var,
-                            SmallVector<int64_t, 8> &Values) const {
-  const BinaryOperator *Cond = nullptr;
-  std::optional<int64_t> Start = loopStart(For, Var, Cond);
-  if (!Start)
-    return false;
-  if (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE)
-    return false;
-  std::optional<int64_t> Bound = constant(Cond->getRHS());
-  if (!Bound || *Bound > 4096)
-    return false;
-  int64_t End = Cond->getOpcode() == BO_LT ? *Bound : *Bound + 1;
-  if (!stepsByTwo(For->getInc(), For->getBody(), Var, /*Up=*/true))
-    return false;
-  Values.clear();
-  for (int64_t V = *Start; V < End; V *= 2)
-    Values.push_back(V);
-  return true;
 }
 
 void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,

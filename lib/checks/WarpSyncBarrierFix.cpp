@@ -236,11 +236,7 @@ const Stmt *Fixer::liftOutOfLoops(const Stmt *Late, const Stmt *Early,
     }
     if (!P || !isa<ForStmt, WhileStmt, DoStmt>(P))
       break;
-    const VarDecl *Var;
-    SmallVector<int64_t, 8> Values;
-    if (const auto *For = dyn_cast<ForStmt>(P);
-        For &&
-        (A.halvingLoop(For, Var, Values) || A.doublingLoop(For, Var, Values)))
+    if (A.unrolledLoop(P))
       break;
     unsigned B = SM.getFileOffset(SM.getExpansionLoc(P->getBeginLoc()));
     unsigned E = SM.getFileOffset(SM.getExpansionLoc(P->getEndLoc()));
@@ -312,6 +308,13 @@ unsigned Fixer::stmtOrder(const Stmt *S) const {
 
 bool Fixer::planBarriers(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
                          llvm::MapVector<const Stmt *, Plan> &Plans) {
+  // A pair that meets across the back edge of a loop walked per offset is
+  // separated by the barrier at the end of its body (backEdgeLoops).
+  SmallVector<Race, 8> InBody;
+  for (const Race &R : Races)
+    if (!A.crossIterationLoop(*R.W, *R.R))
+      InBody.push_back(R);
+  Races = InBody;
   for (const Race &R : Races) {
     Plan &P = Plans[R.R->Stmt];
     if (llvm::none_of(P.Reads, [&](const Access *X) { return X->E == R.R->E; }))
@@ -383,19 +386,21 @@ bool Fixer::planBarriers(llvm::ArrayRef<Race> Races, bool Warp, bool AtEntry,
 llvm::SetVector<const Stmt *> Fixer::backEdgeLoops(llvm::ArrayRef<Race> Races) {
   llvm::SetVector<const Stmt *> BackEdges;
   for (const Race &R : Races) {
+    // A loop walked once per offset: the pair meets across its back edge
+    // when the write is in an earlier iteration.
+    if (const Stmt *L = A.crossIterationLoop(*R.W, *R.R)) {
+      BackEdges.insert(L);
+      continue;
+    }
     unsigned WO = stmtOrder(R.W->Stmt);
     for (const Stmt *X = R.R->Stmt; X;) {
       auto It = A.Slots.find(X);
       if (It == A.Slots.end())
         break;
       const Stmt *P = It->second.Parent;
-      const VarDecl *Var;
-      SmallVector<int64_t, 8> Values;
       if (P && isa<ForStmt, WhileStmt, DoStmt>(P) && stmtOrder(P) <= WO &&
           WO <= SM.getFileOffset(SM.getExpansionLoc(P->getEndLoc()))) {
-        const auto *For = dyn_cast<ForStmt>(P);
-        if (!For || (!A.halvingLoop(For, Var, Values) &&
-                     !A.doublingLoop(For, Var, Values)))
+        if (!A.unrolledLoop(P))
           BackEdges.insert(P);
         break;
       }

@@ -342,9 +342,24 @@ public:
   /// Whether \p Inc doubles \p Var (\p Up: `o <<= 1`, `o *= 2`,
   /// `o = o << 1`, `o = o * 2`, `o += o`) or halves it (`o >>= 1`,
   /// `o /= 2`, `o = o >> 1`, `o = o / 2`), and the loop's body \p Body
-  /// leaves it alone.
+  /// leaves it alone (a null \p Body: not checked).
   bool stepsByTwo(const Stmt *Inc, const Stmt *Body, const VarDecl *Var,
                   bool Up) const;
+
+  /// Whether the walk takes \p Loop once per value of its variable \p Var
+  /// (halvingLoop, doublingLoop, doublingWhile, and no thread leaves the
+  /// body early): its \p Values, and \p ShapeCond, the condition on the
+  /// block's shape each value holds under (doublingValues), or null.
+  bool unrolledLoop(const Stmt *Loop, const VarDecl *&Var,
+                    SmallVector<int64_t, 8> &Values,
+                    const Expr *&ShapeCond) const;
+  bool unrolledLoop(const Stmt *Loop) const;
+  /// The loop walked once per value (unrolledLoop) around \p R in which
+  /// \p W is in another iteration (its variable has another value): the
+  /// pair meets across the loop's back edge, and a barrier at the end of
+  /// its body separates them. Null when there is none, and for accesses of
+  /// one statement (the fixer splits it, ending with a barrier).
+  const Stmt *crossIterationLoop(const Access &W, const Access &R) const;
 
   /// `for (T o = C; o > 0; o >>= 1)` (or `o /= 2`, `o >= 1`, `o != 0`) with
   /// `o` not assigned in the body: the values of `o`, C, C / 2, ..., 1.
@@ -353,9 +368,23 @@ public:
 
   /// `for (T o = C0; o < C; o <<= 1)` (or `o *= 2`, `o = o * 2`,
   /// `o = o << 1`, `o += o`, `o <= C`) with `o` not assigned in the body: the
-  /// values of `o`, C0, 2 C0, ... below C.
+  /// values of `o`, C0, 2 C0, ... below C (doublingValues).
   bool doublingLoop(const ForStmt *For, const VarDecl *&Var,
-                    SmallVector<int64_t, 8> &Values) const;
+                    SmallVector<int64_t, 8> &Values,
+                    const Expr *&ShapeCond) const;
+  /// The same for `T o = C0; ... while (o < C) { ...; o *= 2; }`: `o`
+  /// declared before the loop in the block that holds it, not assigned in
+  /// between, and stepped only by the body's last statement.
+  bool doublingWhile(const WhileStmt *While, const VarDecl *&Var,
+                     SmallVector<int64_t, 8> &Values,
+                     const Expr *&ShapeCond) const;
+  /// The values C0, 2 C0, ... that `o` takes under \p Cond (`o < C`,
+  /// `o <= C`). Where C is a bound on the block's shape (`blockDim.x`),
+  /// up to the largest block, with \p Cond in \p ShapeCond for the model
+  /// block to decide each value.
+  bool doublingValues(int64_t Start, const BinaryOperator *Cond,
+                      SmallVector<int64_t, 8> &Values,
+                      const Expr *&ShapeCond) const;
 
   /// Whether \p S assigns \p Var or takes its address.
   static bool assignedIn(const Stmt *S, const VarDecl *Var);
