@@ -208,46 +208,29 @@ void DivergentBarrierCheck::check(const MatchFinder::MatchResult &Result) {
   bool Exited = Div.EarlyExit && EndExits && !Div.OtherBarrier;
   // A grid sync is not a hardware barrier: thread 0 of each block arrives
   // for its block (cooperative_groups' sync_grids), and the other blocks
-  // spin until every block has.
-  if (Exited && IsGrid) {
-    diag(Call->getBeginLoc(),
-         "'%0' is not reached by the threads that %select{return before "
-         "it|skip it and run to the end of the kernel}1; a grid-wide sync "
-         "waits for every block of the cooperative launch, and a block whose "
-         "thread 0 has exited never arrives, so the grid can hang")
-        << Name << !isa<ReturnStmt>(Div.Cause);
-    diag(Div.Cause->getBeginLoc(),
-         isa<ReturnStmt>(Div.Cause)
-             ? "some threads return here, before the barrier"
-             : "the threads this condition keeps from the barrier reach no "
-               "other barrier before they exit",
-         DiagnosticIDs::Note);
+  // spin until every block has. Exited threads do hold it up.
+  if (Exited && !IsGrid && (IsWarp || !ReportExitedThreads))
     return;
-  }
-  if (Exited && (IsWarp || !ReportExitedThreads))
-    return;
-  if (Exited && isa<ReturnStmt>(Div.Cause)) {
-    diag(Call->getBeginLoc(),
-         "'%0' is not reached by the threads that returned before it; exited "
-         "threads do not hold up the barrier, but the CUDA programming "
-         "guide asks every thread of the block to reach a barrier in "
-         "conditional code")
-        << Name;
-    diag(Div.Cause->getBeginLoc(),
-         "some threads return here, before the barrier", DiagnosticIDs::Note);
-    return;
-  }
   if (Exited) {
-    diag(
-        Call->getBeginLoc(),
-        "'%0' is not reached by the threads that skip it and run to the end of "
-        "the kernel; exited threads do not hold up the barrier, but the CUDA "
-        "programming guide asks every thread of the block to reach a "
-        "barrier in conditional code")
-        << Name;
+    bool Skipped = !isa<ReturnStmt>(Div.Cause);
+    if (IsGrid)
+      diag(Call->getBeginLoc(),
+           "'%0' is not reached by the threads that %select{return before "
+           "it|skip it and run to the end of the kernel}1; a grid-wide sync "
+           "waits for every block of the cooperative launch, and a block "
+           "whose thread 0 has exited never arrives, so the grid can hang")
+          << Name << Skipped;
+    else
+      diag(Call->getBeginLoc(),
+           "'%0' is not reached by the threads that %select{returned before "
+           "it|skip it and run to the end of the kernel}1; exited threads do "
+           "not hold up the barrier, but the CUDA programming guide asks "
+           "every thread of the block to reach a barrier in conditional code")
+          << Name << Skipped;
     diag(Div.Cause->getBeginLoc(),
-         "the threads this condition keeps from the barrier reach no other "
-         "barrier before they exit",
+         Skipped ? "the threads this condition keeps from the barrier reach "
+                   "no other barrier before they exit"
+                 : "some threads return here, before the barrier",
          DiagnosticIDs::Note);
     return;
   }

@@ -1,6 +1,7 @@
 //===--- FixVerify.cpp - cuda-lint ----------------------------------------===//
 
 #include "cudalint/driver/FixVerify.h"
+#include "BulkSupport.h"
 #include "cudalint/driver/NvccCommand.h"
 #include "cudalint/driver/PrecompiledPrelude.h"
 #include "clang/Basic/Diagnostic.h"
@@ -204,12 +205,6 @@ clangErrors(const VerifyUnit &U, bool Host,
                   std::make_unique<clang::SyntaxOnlyAction>());
 }
 
-std::string readText(StringRef File) {
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  return Buf ? (*Buf)->getBuffer().str() : std::string();
-}
-
 /// nvcc, with the files of \p Contents written in place for the compile
 /// (atomically) and put back right after.
 std::vector<std::string>
@@ -224,7 +219,8 @@ nvccErrors(const VerifyUnit &U,
   std::map<std::string, std::string> Originals;
   std::vector<std::string> Errors;
   for (const auto &[F, Text] : Contents) {
-    Originals[F] = readText(F);
+    bool Read;
+    Originals[F] = bulk::readFile(F, Read);
     if (std::optional<std::string> E = writeFileAtomically(F, Text))
       Errors.push_back(F + ": cannot be written for nvcc: " + *E);
   }

@@ -1,11 +1,11 @@
 //===--- NvccCommand.cpp - cuda-lint --------------------------------------===//
 
 #include "cudalint/driver/NvccCommand.h"
+#include "BulkSupport.h"
 #include "cudalint/driver/Bulk.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,19 +19,16 @@ namespace cudalint {
 
 namespace {
 
-std::string readText(StringRef File) {
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  return Buf ? (*Buf)->getBuffer().str() : std::string();
-}
-
 /// The nvcc that \p U's command names, as a path; "" when there is none.
 std::string nvccProgram(const VerifyUnit &U) {
   if (U.NvccArgs.empty())
     return "";
   StringRef Name = U.NvccArgs.front();
-  if (path::has_parent_path(Name))
-    return fs::can_execute(Name) ? makeAbsolute(Name, U.Directory) : "";
+  if (path::has_parent_path(Name)) {
+    // A path in the command is the unit directory's, not ours.
+    std::string Abs = makeAbsolute(Name, U.Directory);
+    return fs::can_execute(Abs) ? Abs : "";
+  }
   llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Name);
   return Found ? *Found : "";
 }
@@ -104,7 +101,8 @@ int runInUnitDirectory(const VerifyUnit &U, llvm::ArrayRef<std::string> Args,
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log),
                                           StringRef(Log)};
   int RC = llvm::sys::ExecuteAndWait("/bin/sh", Argv, std::nullopt, Redirects);
-  Output = readText(Log);
+  bool Read;
+  Output = bulk::readFile(Log, Read);
   fs::remove(Log);
   return RC;
 }
@@ -260,9 +258,11 @@ nvccPtx(const VerifyUnit &U, llvm::ArrayRef<std::string> ProjectFiles,
     std::string Copy = Root.str().str() + File;
     auto It = Contents.find(File);
     std::error_code EC = fs::create_directories(path::parent_path(Copy));
-    if (!EC) {
+    if (!EC && It == Contents.end()) {
+      EC = fs::copy_file(File, Copy);
+    } else if (!EC) {
       llvm::raw_fd_ostream OS(Copy, EC);
-      OS << (It != Contents.end() ? It->second : readText(File));
+      OS << It->second;
     }
     if (EC) {
       Error = File + ": cannot be copied for nvcc: " + EC.message();
@@ -275,8 +275,10 @@ nvccPtx(const VerifyUnit &U, llvm::ArrayRef<std::string> ProjectFiles,
   int RC =
       runInUnitDirectory(U, ptxCommand(U, Arch, Root, Mirrored, Out), Output);
   std::optional<std::string> Ptx;
-  if (RC == 0 && fs::exists(Out)) {
-    Ptx = readText(Out);
+  bool Read = false;
+  std::string Text = RC == 0 ? bulk::readFile(Out, Read) : std::string();
+  if (Read) {
+    Ptx = std::move(Text);
   } else {
     std::vector<std::string> Errors = nvccErrorLines(Output);
     Error = Errors.empty()

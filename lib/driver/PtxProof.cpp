@@ -84,21 +84,24 @@ struct UnitCompiler {
   /// Clang from then on.
   std::optional<std::string> baseline(std::string &Error) {
     if (Nvcc) {
-      std::optional<std::vector<std::string>> Files;
-      if (!nvccAvailable(*U))
-        Error = "no nvcc command to run for this translation unit";
-      else
-        Files = nvccProjectFiles(*U, Error);
-      if (Files)
-        ProjectFiles = std::move(*Files);
-      std::optional<std::string> Ptx;
-      if (Files)
-        Ptx = ptx({}, Error);
-      if (Ptx || !Auto)
+      if (std::optional<std::string> Ptx = nvccBaseline(Error); Ptx || !Auto)
         return Ptx;
       Nvcc = false;
       Error.clear();
     }
+    return ptx({}, Error);
+  }
+
+  /// baseline() with nvcc.
+  std::optional<std::string> nvccBaseline(std::string &Error) {
+    if (!nvccAvailable(*U)) {
+      Error = "no nvcc command to run for this translation unit";
+      return std::nullopt;
+    }
+    std::optional<std::vector<std::string>> Files = nvccProjectFiles(*U, Error);
+    if (!Files)
+      return std::nullopt;
+    ProjectFiles = std::move(*Files);
     return ptx({}, Error);
   }
 
