@@ -50,6 +50,20 @@ bool isAtomicFunction(const FunctionDecl *F) {
   return F && F->getIdentifier() && isAtomicFunctionName(F->getName());
 }
 
+bool isPureIntegerFunction(const FunctionDecl *Callee) {
+  if (!Callee)
+    return false;
+  if (Callee->getBuiltinID() != 0)
+    return true;
+  if (!Callee->getIdentifier())
+    return false;
+  return llvm::is_contained({"min", "max", "umin", "umax", "llmin", "llmax",
+                             "abs", "labs", "llabs", "__mul24", "__umul24",
+                             "__mulhi", "__umulhi", "__clz", "__popc", "__ffs",
+                             "__brev"},
+                            Callee->getName());
+}
+
 bool isKernelQueryArgument(ASTContext &Ctx, const Expr *Ref) {
   DynTypedNode N = DynTypedNode::create(*Ref);
   for (unsigned Depth = 0; Depth < 6; ++Depth) {

@@ -10,6 +10,7 @@
 
 #include "KernelLaunchesImpl.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/IntegerFold.h"
 #include "cudalint/analysis/KernelLaunches.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -386,24 +387,12 @@ std::optional<int64_t> evaluateInt(const Expr *E, const FunctionDecl *Caller,
       L ? evaluateInt(BO->getRHS(), Caller, Ctx, Depth + 1) : std::nullopt;
   if (!L || !Rt || *L < 0 || *Rt < 0 || *L > INT32_MAX || *Rt > INT32_MAX)
     return std::nullopt;
-  switch (BO->getOpcode()) {
-  case BO_Add:
-    return *L + *Rt;
-  case BO_Sub:
-    return *L - *Rt;
-  case BO_Mul:
-    return *L * *Rt;
-  case BO_Div:
-    return *Rt ? std::optional<int64_t>(*L / *Rt) : std::nullopt;
-  case BO_Rem:
-    return *Rt ? std::optional<int64_t>(*L % *Rt) : std::nullopt;
-  case BO_Shl:
-    return *Rt < 31 ? std::optional<int64_t>(*L << *Rt) : std::nullopt;
-  case BO_Shr:
-    return *Rt < 63 ? std::optional<int64_t>(*L >> *Rt) : std::nullopt;
-  default:
+  // The arithmetic of an extent; `<<` only as far as it stays within 32
+  // bits.
+  if (!BO->isAdditiveOp() && !BO->isMultiplicativeOp() && !BO->isShiftOp())
     return std::nullopt;
-  }
+  return foldIntegerOperator(BO->getOpcode(), *L, *Rt, /*Unsigned=*/false,
+                             BO->getOpcode() == BO_Shl ? 30 : 62);
 }
 
 } // namespace launches

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cudalint/analysis/LaneGuards.h"
+#include "cudalint/analysis/IntegerFold.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -128,32 +129,11 @@ std::optional<int64_t> LaneGuards::evalInt(const Expr *E, unsigned Depth) {
     auto R = evalInt(BO->getRHS(), Depth + 1);
     if (!L || !R)
       return std::nullopt;
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      return *L + *R;
-    case BO_Sub:
-      return *L - *R;
-    case BO_Mul:
-      return *L * *R;
-    case BO_Div:
-      return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-    case BO_Rem:
-      return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-    case BO_And:
-      return *L & *R;
-    case BO_Or:
-      return *L | *R;
-    case BO_Xor:
-      return *L ^ *R;
-    case BO_Shl:
-      return *R >= 0 && *R < 32 ? std::optional<int64_t>(*L << *R)
-                                : std::nullopt;
-    case BO_Shr:
-      return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R)
-                                : std::nullopt;
-    default:
+    // Comparisons are evalBool's.
+    if (BO->isComparisonOp())
       return std::nullopt;
-    }
+    return foldIntegerOperator(BO->getOpcode(), *L, *R, /*Unsigned=*/false,
+                               BO->getOpcode() == BO_Shl ? 31 : 62);
   }
   return std::nullopt;
 }

@@ -67,6 +67,50 @@ const VarDecl *assignedLocal(const Expr *LHS) {
 
 using Definition = ThreadDependence::Definition;
 
+/// Whether the reference \p DRE may let its variable change where the
+/// definitions do not show it: anything but a read, a definition (the left
+/// of an assignment, `++`), `sizeof` or a member's base, such as `&x` or a
+/// binding to a non-const reference.
+bool escapes(const DeclRefExpr *DRE,
+             const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  const Stmt *Cur = DRE;
+  const Stmt *P = Parents.lookup(Cur);
+  while (isa_and_nonnull<ParenExpr>(P)) {
+    Cur = P;
+    P = Parents.lookup(P);
+  }
+  // In a template's pattern the conversions that tell a read are not there
+  // yet.
+  if (!P || (isa<Expr>(P) && cast<Expr>(P)->isInstantiationDependent()))
+    return false;
+  if (const auto *Cast = dyn_cast<ImplicitCastExpr>(P))
+    return !(
+        Cast->getCastKind() == CK_LValueToRValue ||
+        Cast->getCastKind() == CK_ArrayToPointerDecay ||
+        (Cast->getCastKind() == CK_NoOp && Cast->getType().isConstQualified()));
+  if (isa<UnaryExprOrTypeTraitExpr, MemberExpr>(P))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return !(BO->isAssignmentOp() && BO->getLHS() == Cur);
+  if (const auto *UO = dyn_cast<UnaryOperator>(P))
+    return !UO->isIncrementDecrementOp();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P))
+    return !(Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
+             Op->getArg(0) == Cur);
+  return true;
+}
+
+/// The loop (or, for `break`, switch) that \p Jump leaves; null if none.
+const Stmt *
+jumpTarget(const Stmt *Jump,
+           const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  for (const Stmt *S = Parents.lookup(Jump); S; S = Parents.lookup(S))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) ||
+        (isa<BreakStmt>(Jump) && isa<SwitchStmt>(S)))
+      return S;
+  return nullptr;
+}
+
 /// Whether \p S holds a `continue` of the loop whose body it is.
 bool continues(const Stmt *S) {
   if (!S)
@@ -126,14 +170,35 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 
 } // namespace
 
+bool ThreadDependence::startsVariable(const Stmt *S, const VarDecl *V) {
+  const auto *For = dyn_cast<ForStmt>(S);
+  const Stmt *Init = For ? For->getInit() : nullptr;
+  if (!Init)
+    return false;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
+    Init = EWC->getSubExpr();
+  const auto *BO = dyn_cast<BinaryOperator>(Init);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  if (!DRE || DRE->getDecl() != V)
+    return false;
+  std::function<bool(const Stmt *)> Reads = [&](const Stmt *X) {
+    if (const auto *R = dyn_cast_or_null<DeclRefExpr>(X))
+      return R->getDecl() == V;
+    return X && llvm::any_of(X->children(), Reads);
+  };
+  return !Reads(BO->getRHS());
+}
+
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                                    Scope Level,
                                    std::optional<int64_t> LaunchedX,
                                    bool ParamsDependent, unsigned CallDepth,
-                                   bool AssumeMultiples)
+                                   bool AssumeMultiples, bool UnseenDependent)
     : Ctx(Ctx), Function(FD), Level(Level), LaunchedX(LaunchedX),
       AssumeMultiples(AssumeMultiples), ParamsDependent(ParamsDependent),
-      CallDepth(CallDepth) {
+      UnseenDependent(UnseenDependent), CallDepth(CallDepth) {
   collect(FD.getBody(), Defs, Returns);
   for (const auto &[I, D] : llvm::enumerate(Defs)) {
     if (!isa<DeclStmt>(D.At))
@@ -143,6 +208,17 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (isa<GotoStmt, IndirectGotoStmt, LabelStmt, SwitchStmt>(S))
       HasJumps = true;
+    if (isa<GotoStmt, IndirectGotoStmt, LabelStmt>(S))
+      HasGoto = true;
+    if (isa<BreakStmt, ContinueStmt>(S))
+      Jumps.push_back(S);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        Refs[V].push_back(DRE);
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          DeclStmts[V] = DS;
     for (const Stmt *Child : S->children())
       if (Child) {
         Parents[Child] = S;
@@ -151,6 +227,14 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
   };
   if (FD.getBody())
     Walk(FD.getBody());
+  for (const auto &[V, VRefs] : Refs)
+    if ((V->hasLocalStorage() || isa<ParmVarDecl>(V)) &&
+        (V->getType()->isIntegralOrEnumerationType() ||
+         V->getType()->isPointerType()) &&
+        llvm::any_of(VRefs, [&](const DeclRefExpr *DRE) {
+          return escapes(DRE, Parents);
+        }))
+      Escaped.insert(V);
   // Iterate to a fixed point: each round can only add definitions. A use
   // of a variable is thread-dependent when a thread-dependent definition of
   // it may reach the use.
@@ -193,7 +277,74 @@ ThreadDependence::dependentLoopsOf(unsigned I) const {
     Loops.push_back(P);
     At = P;
   }
+  if (!addDivergentJumps(D, Loops))
+    return std::nullopt;
   return Loops;
+}
+
+bool ThreadDependence::isAncestor(const Stmt *A, const Stmt *S) const {
+  for (; S; S = Parents.lookup(S))
+    if (S == A)
+      return true;
+  return false;
+}
+
+bool ThreadDependence::isLoopBorn(const VarDecl *V) const {
+  if (isa<ParmVarDecl>(V))
+    return false;
+  auto [It, New] = LoopBornCache.try_emplace(V, false);
+  if (!New)
+    return It->second;
+  auto VRefs = Refs.find(V);
+  bool Born = VRefs != Refs.end() && !VRefs->second.empty() &&
+              llvm::all_of(VRefs->second, [&](const DeclRefExpr *R) {
+                for (const Stmt *S = R; S; S = Parents.lookup(S))
+                  if (startsVariable(S, V))
+                    return true;
+                return false;
+              });
+  LoopBornCache[V] = Born;
+  return Born;
+}
+
+const Stmt *ThreadDependence::bornIn(const VarDecl *V, const Stmt *At) const {
+  if (isLoopBorn(V)) {
+    for (const Stmt *S = At; S; S = Parents.lookup(S))
+      if (startsVariable(S, V))
+        return S;
+    return nullptr;
+  }
+  const DeclStmt *DS = DeclStmts.lookup(V);
+  return DS ? Parents.lookup(DS) : nullptr;
+}
+
+bool ThreadDependence::addDivergentJumps(
+    const Definition &D, llvm::SmallVectorImpl<const Stmt *> &Loops) const {
+  for (const Stmt *Jump : Jumps) {
+    const Stmt *Target = jumpTarget(Jump, Parents);
+    if (!Target || !isAncestor(Target, D.At) ||
+        !dependentCondition(*Jump, nullptr, nullptr, Target))
+      continue;
+    // Born inside the loop the jump leaves: the threads that stay start it
+    // together.
+    const Stmt *Scope = bornIn(D.Var, D.At);
+    if (Scope && Scope != Target && isAncestor(Target, Scope))
+      continue;
+    const auto *For = dyn_cast<ForStmt>(Target);
+    if (For && isAncestor(For->getInit(), D.At))
+      continue;
+    // Born in that loop and changed by its increment: the threads that
+    // leave it no longer use it, and the others step it together.
+    if (For && Scope == Target && isAncestor(For->getInc(), D.At))
+      continue;
+    // The threads still in a loop that some left by `break` ran the same
+    // iterations; a `continue` lets some skip the rest of an iteration.
+    if (!isa<BreakStmt>(Jump) || isa<SwitchStmt>(Target))
+      return false;
+    if (!llvm::is_contained(Loops, Target))
+      Loops.push_back(Target);
+  }
+  return true;
 }
 
 bool ThreadDependence::killedWithin(const DeclRefExpr *DRE,
@@ -328,7 +479,8 @@ bool ThreadDependence::returnsUniformValue(const CallExpr *Call) const {
     return It->second;
   UniformReturnCache[Def] = false; // Recursion.
   ThreadDependence Callee(*Def, Ctx, Level, std::nullopt,
-                          /*ParamsDependent=*/true, CallDepth + 1);
+                          /*ParamsDependent=*/true, CallDepth + 1,
+                          /*AssumeMultiples=*/false, UnseenDependent);
   bool Uniform = !Callee.Returns.empty() && !Callee.HasJumps &&
                  llvm::all_of(Callee.Returns, [&](const ReturnStmt *RS) {
                    return RS->getRetValue() &&
@@ -337,6 +489,31 @@ bool ThreadDependence::returnsUniformValue(const CallExpr *Call) const {
                  });
   UniformReturnCache[Def] = Uniform;
   return Uniform;
+}
+
+ThreadDependence::CalleeReturn
+ThreadDependence::calleeReturn(const CallExpr *Call) const {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (CallDepth >= 2 || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
+      !FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return CalleeReturn::Unseen;
+  if (auto It = CalleeReturnCache.find(Def); It != CalleeReturnCache.end())
+    return It->second;
+  CalleeReturnCache[Def] = CalleeReturn::Unseen; // Recursion.
+  ThreadDependence Callee(*Def, Ctx, Level, std::nullopt,
+                          /*ParamsDependent=*/false, CallDepth + 1,
+                          /*AssumeMultiples=*/false, UnseenDependent);
+  bool PerThread = Callee.HasJumps ||
+                   llvm::any_of(Callee.Returns, [&](const ReturnStmt *RS) {
+                     return Callee.isDependent(RS->getRetValue()) ||
+                            Callee.dependentCondition(*RS);
+                   });
+  CalleeReturn Result =
+      PerThread ? CalleeReturn::PerThread : CalleeReturn::OfArguments;
+  CalleeReturnCache[Def] = Result;
+  return Result;
 }
 
 bool ThreadDependence::isDependent(const Expr *E) const {
@@ -357,6 +534,10 @@ bool ThreadDependence::isDependent(const Expr *E) const {
         (Level == Scope::Grid && VD->getName() == "blockIdx"))
       return true;
     if (ParamsDependent && isa<ParmVarDecl>(VD))
+      return true;
+    // Changed through a pointer or reference, or reached across a goto.
+    if (UnseenDependent &&
+        (Escaped.contains(VD) || (HasGoto && Reassigned.contains(VD))))
       return true;
     if (!DependentVars.contains(VD))
       return false;
@@ -393,9 +574,27 @@ bool ThreadDependence::isDependent(const Expr *E) const {
     // What the callee returns, not what it is given, decides.
     if (returnsUniformValue(Call))
       return false;
+    switch (calleeReturn(Call)) {
+    case CalleeReturn::PerThread:
+      return true;
+    case CalleeReturn::OfArguments:
+      break;
+    case CalleeReturn::Unseen:
+      if (UnseenDependent && !isPureIntegerFunction(Call->getDirectCallee()))
+        return true;
+      break;
+    }
   }
   if (isa<LambdaExpr>(E))
     return false;
+  // A GNU statement expression (`({ int _x = (x); _x > 0 ? _x : 0; })`, a
+  // `max` macro) has the value of its last statement.
+  if (const auto *SE = dyn_cast<StmtExpr>(E)) {
+    const CompoundStmt *CS = SE->getSubStmt();
+    const auto *Last =
+        CS->body_empty() ? nullptr : dyn_cast<Expr>(CS->body_back());
+    return Last && isDependent(Last);
+  }
   // `threadIdx.x` is a property access whose base is an opaque value.
   if (const auto *OVE = dyn_cast<OpaqueValueExpr>(E))
     return isDependent(OVE->getSourceExpr());

@@ -98,7 +98,8 @@ bool ThreadDependence::runsToEnd(const Stmt *P, const Stmt *Cur) const {
 
 const Expr *ThreadDependence::dependentCondition(const Stmt &S,
                                                  const VarDecl *Var,
-                                                 const Expr **ExitCause) const {
+                                                 const Expr **ExitCause,
+                                                 const Stmt *Stop) const {
   const Stmt *Body = Function.getBody();
   const SourceManager &SM = Ctx.getSourceManager();
   auto Declares = [&](const Stmt *P) {
@@ -126,7 +127,11 @@ const Expr *ThreadDependence::dependentCondition(const Stmt &S,
         continue;
       return nullptr;
     }
-    if (isa<LambdaExpr>(P))
+    if (isa<LambdaExpr>(P) || P == Stop)
+      return nullptr;
+    // A variable born again in each run of a loop: the conditions above
+    // the loop, and its own, decide only which threads run it together.
+    if (Var && startsVariable(P, Var) && isLoopBorn(Var))
       return nullptr;
     const Expr *Cond = nullptr;
     if (const auto *If = dyn_cast<IfStmt>(P)) {

@@ -10,6 +10,8 @@
 
 #include "cudalint/analysis/ThreadIndex.h"
 #include "ThreadIndexImpl.h"
+#include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/ThreadDependence.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -60,26 +62,9 @@ bool isIntegerLike(QualType T) {
   return T->isIntegralOrUnscopedEnumerationType() && !T->isBooleanType();
 }
 
-// Functions of their arguments only: with uniform arguments, a uniform
-// result.
-bool isPureIntegerFunction(const FunctionDecl *Callee) {
-  if (!Callee)
-    return false;
-  if (Callee->getBuiltinID() != 0)
-    return true;
-  if (!Callee->getIdentifier())
-    return false;
-  return llvm::is_contained({"min", "max", "umin", "umax", "llmin", "llmax",
-                             "abs", "labs", "llabs", "__mul24", "__umul24",
-                             "__mulhi", "__umulhi", "__clz", "__popc", "__ffs",
-                             "__brev"},
-                            Callee->getName());
-}
-
 } // namespace threadindex
 
 using threadindex::isIntegerLike;
-using threadindex::isPureIntegerFunction;
 
 ThreadIndexAnalysis::ThreadIndexAnalysis(ASTContext &Ctx,
                                          const FunctionDecl *FD)
@@ -151,7 +136,7 @@ IndexForm ThreadIndexAnalysis::analyzeVariable(const VarDecl *V,
   // counter, a reassigned parameter, a pointer moved along a row): a uniform
   // value the analysis does not know. One symbol per use, since the uses
   // may see different definitions.
-  if (F.Poly || !F.MayDependOnThread || !Ref || !isUniformVariable(V))
+  if (F.Poly || !F.MayDependOnThread || !Ref || !isUniformUse(V, Ref))
     return F;
   if (isIntegerLike(V->getType()))
     return uniformOpaque(sameValueUse(V, Ref));

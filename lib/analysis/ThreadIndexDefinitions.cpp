@@ -136,15 +136,9 @@ void ThreadIndexAnalysis::scanBody() {
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
     if (isa<GotoStmt, IndirectGotoStmt>(S))
       HasGoto = true;
-    if (isa<BreakStmt, ContinueStmt>(S))
-      Jumps.push_back(S);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
         Refs[V].push_back(DRE);
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (const auto *V = dyn_cast<VarDecl>(D))
-          DeclStmts[V] = DS;
     for (const Stmt *Child : S->children())
       if (Child) {
         Parents[Child] = S;

@@ -16,10 +16,6 @@ namespace clang::tidy::cuda::threadindex {
 /// An integer or unscoped enumeration type other than bool.
 bool isIntegerLike(QualType T);
 
-/// Functions of their arguments only: with uniform arguments, a uniform
-/// result (builtins, min, max, abs, __popc, ...).
-bool isPureIntegerFunction(const FunctionDecl *Callee);
-
 } // namespace clang::tidy::cuda::threadindex
 
 #endif // CUDA_LINT_THREADINDEXIMPL_H

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpSyncGeneralImpl.h"
+#include "cudalint/analysis/IntegerFold.h"
 
 namespace clang::tidy::cuda::warpsync {
 
@@ -124,58 +125,10 @@ std::optional<int64_t> GeneralRaces::Impl::eval(int N, const Env &En) const {
     return int64_t(Nd.Op == BO_Add   ? UL + UR
                    : Nd.Op == BO_Sub ? UL - UR
                                      : UL * UR);
-  int64_t V;
-  switch (Nd.Op) {
-  case BO_Add:
-    V = int64_t(UL + UR);
-    break;
-  case BO_Sub:
-    V = int64_t(UL - UR);
-    break;
-  case BO_Mul:
-    V = int64_t(UL * UR);
-    break;
-  case BO_Div:
-  case BO_Rem:
-    if (*R == 0 || (*R == -1 && *L == std::numeric_limits<int64_t>::min()))
-      return std::nullopt;
-    V = Nd.Op == BO_Div ? *L / *R : *L % *R;
-    break;
-  case BO_Shl:
-    if (*R < 0 || *R >= 63)
-      return std::nullopt;
-    V = int64_t(UL << *R);
-    break;
-  case BO_Shr:
-    if (*R < 0 || *R >= 63)
-      return std::nullopt;
-    V = *L >> *R;
-    break;
-  case BO_And:
-    V = *L & *R;
-    break;
-  case BO_Or:
-    V = *L | *R;
-    break;
-  case BO_Xor:
-    V = *L ^ *R;
-    break;
-  case BO_LT:
-    return int64_t(*L < *R);
-  case BO_LE:
-    return int64_t(*L <= *R);
-  case BO_GT:
-    return int64_t(*L > *R);
-  case BO_GE:
-    return int64_t(*L >= *R);
-  case BO_EQ:
-    return int64_t(*L == *R);
-  case BO_NE:
-    return int64_t(*L != *R);
-  default:
-    return std::nullopt;
-  }
-  return wrap(V, Nd.Width, Nd.Unsigned);
+  std::optional<int64_t> V = foldIntegerOperator(Nd.Op, *L, *R);
+  if (!V || BinaryOperator::isComparisonOp(Nd.Op))
+    return V;
+  return wrap(*V, Nd.Width, Nd.Unsigned);
 }
 
 bool GeneralRaces::Impl::extents(const Access &X,

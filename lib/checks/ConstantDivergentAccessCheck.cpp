@@ -11,6 +11,7 @@
 
 #include "ConstantDivergentAccessCheck.h"
 #include "cudalint/analysis/DeviceCode.h"
+#include "cudalint/analysis/IntegerFold.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -96,55 +97,11 @@ public:
       std::optional<int64_t> Rv = eval(BO->getRHS(), Depth + 1);
       if (!L || !Rv)
         return std::nullopt;
-      bool Unsigned = E->getType()->isUnsignedIntegerOrEnumerationType();
-      switch (BO->getOpcode()) {
-      case BO_Add:
-        return *L + *Rv;
-      case BO_Sub:
-        return *L - *Rv;
-      case BO_Mul:
-        return *L * *Rv;
-      case BO_Div:
-        if (*Rv == 0)
-          return std::nullopt;
-        return Unsigned ? int64_t(uint64_t(*L) / uint64_t(*Rv)) : *L / *Rv;
-      case BO_Rem:
-        if (*Rv == 0)
-          return std::nullopt;
-        return Unsigned ? int64_t(uint64_t(*L) % uint64_t(*Rv)) : *L % *Rv;
-      case BO_Shl:
-        if (*Rv < 0 || *Rv > 31)
-          return std::nullopt;
-        return *L << *Rv;
-      case BO_Shr:
-        if (*Rv < 0 || *Rv > 31)
-          return std::nullopt;
-        return *L >> *Rv;
-      case BO_And:
-        return *L & *Rv;
-      case BO_Or:
-        return *L | *Rv;
-      case BO_Xor:
-        return *L ^ *Rv;
-      case BO_LT:
-        return *L < *Rv;
-      case BO_GT:
-        return *L > *Rv;
-      case BO_LE:
-        return *L <= *Rv;
-      case BO_GE:
-        return *L >= *Rv;
-      case BO_EQ:
-        return *L == *Rv;
-      case BO_NE:
-        return *L != *Rv;
-      case BO_LAnd:
-        return *L && *Rv;
-      case BO_LOr:
-        return *L || *Rv;
-      default:
-        return std::nullopt;
-      }
+      if (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)
+        return int64_t(BO->getOpcode() == BO_LAnd ? *L && *Rv : *L || *Rv);
+      return foldIntegerOperator(
+          BO->getOpcode(), *L, *Rv,
+          E->getType()->isUnsignedIntegerOrEnumerationType(), 31);
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
       std::optional<int64_t> V = eval(UO->getSubExpr(), Depth + 1);

@@ -224,7 +224,7 @@ void discountSameSubscripts(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
         }))
       continue;
     const Expr *First = Accesses.front().Indices[D];
-    if (isThreadInvariant(Ctx, TIA, First, FD->getBody()) &&
+    if (isFixedInEachThread(Ctx, TIA, First, FD->getBody()) &&
         llvm::all_of(Accesses, [&](const Classified &A) {
           return sameExpr(Ctx, A.Indices[D], First);
         }))

@@ -150,7 +150,7 @@ bool inPlaceElementwise(ASTContext &Ctx, const FunctionDecl *Kernel,
   for (const DeclRefExpr *Ref : U.InRefs) {
     const ArraySubscriptExpr *ASE = subscriptOf(Ctx, Ref);
     if (!ASE || elementUse(Ctx, ASE) != 0 || isInsideLoop(Ctx, ASE, Body) ||
-        !isThreadInvariant(Ctx, TIA, ASE->getIdx(), Body))
+        !isFixedInEachThread(Ctx, TIA, ASE->getIdx(), Body))
       return false;
     Reads.push_back({ASE, Profile(ASE->getIdx())});
   }

@@ -104,6 +104,53 @@ __global__ void dependent(float *a, int n) {
   a[tx * 4 + e] = 0.0f;
 }
 
+// A counter that two loops start again, the second at a thread-dependent
+// value: the first loop's threads still share it (each use sees the
+// definitions that reach it, not every definition of the variable).
+__global__ void insertSorted(int *arrays, const int *lens, int n, int stride) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < n) {
+    int start = idx * stride;
+    int length = lens[idx];
+    int i;
+    for (i = 0; i < length; i++)
+      if (arrays[start + i] == 7)
+        // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: uncoalesced load from global memory: consecutive threads access elements 'stride' apart, so a warp request touches up to 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+        return;
+    for (i = length; i > 0; i--)
+      arrays[start + i] = arrays[start + i - 1];
+  }
+}
+
+// A value the index analysis cannot form (a conditional), the same in every
+// thread: a uniform unknown, as any other.
+__global__ void clamped(float *out, int lo, int width) {
+  int tx = blockIdx.x * blockDim.x + threadIdx.x;
+  int first = lo < 0 ? -lo : 0;
+  int row = first;
+  if (width > 8)
+    row = first + 1;
+  out[tx * 8 + row] = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: uncoalesced store to global memory: consecutive threads access elements 8 apart, so a warp request touches 32 32-byte sectors instead of 4 [cuda-uncoalesced-access]
+}
+
+// A GNU statement-expression max (PPCG's ppcg_max) of the thread index: a
+// loop started at it runs at a different place in each thread.
+#define stmt_max(x, y)                                                         \
+  ({                                                                           \
+    __typeof__(x) _x = (x);                                                    \
+    __typeof__(y) _y = (y);                                                    \
+    _x > _y ? _x : _y;                                                         \
+  })
+__global__ void skewed(float *out, const float *in, int n) {
+  int t0 = threadIdx.x;
+  float acc = 0.0f;
+  for (int c1 = 0; c1 < n; c1 += 16)
+    for (int c3 = stmt_max(0, 12 * t0 - c1); c3 <= 15; c3 += 1)
+      acc += in[13 * t0 + c1 + c3];
+  out[t0] = acc;
+}
+
 // Host code is never analysed.
 void host(float *a, int n) {
   int j;

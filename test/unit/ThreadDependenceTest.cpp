@@ -190,4 +190,112 @@ TEST(ThreadDependence, WarpScope) {
     EXPECT_TRUE(Warp.isDependentVar(var(*AST, Name))) << Name;
 }
 
+/// The references to \p Name in the main file, in source order.
+std::vector<const DeclRefExpr *> uses(ASTUnit &AST, llvm::StringRef Name) {
+  auto M =
+      match(declRefExpr(to(varDecl(hasName(Name))), isExpansionInMainFile())
+                .bind("r"),
+            AST.getASTContext());
+  std::vector<const DeclRefExpr *> Out;
+  for (const BoundNodes &B : M)
+    Out.push_back(B.getNodeAs<DeclRefExpr>("r"));
+  const SourceManager &SM = AST.getSourceManager();
+  llvm::sort(Out, [&](const DeclRefExpr *A, const DeclRefExpr *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return Out;
+}
+
+TEST(ThreadDependence, LoopBornCounter) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      int j, m;
+      if (threadIdx.x < n) {
+        for (j = 0; j < 4; j++)
+          p[j] = 0;
+        for (m = 0; m < 4; m++)
+          p[m] = 0;
+      }
+      p[m] = 1;
+    })");
+  // Every reference to j is in a loop that starts it: the threads that
+  // run the loop together count together, whichever threads they are.
+  for (const DeclRefExpr *Use : uses(*A.AST, "j"))
+    EXPECT_FALSE(A.TD->isDependent(Use));
+  // m is read after the divergent region: 4 in some threads, not set in
+  // the others.
+  EXPECT_TRUE(A.TD->isDependent(uses(*A.AST, "m").back()));
+}
+
+TEST(ThreadDependence, DivergentJumps) {
+  Analysed A = analyse(R"(
+    __global__ void k(int *p, int n) {
+      int b = 0, c = 0, u = 0;
+      for (int i = 0; i < n; i++) {
+        if (p[threadIdx.x] > i)
+          break;
+        b++;
+      }
+      for (int i = 0; i < n; i++) {
+        if (p[threadIdx.x] > i)
+          continue;
+        c++;
+      }
+      for (int i = 0; i < n; i++) {
+        if (p[blockIdx.x] > i)
+          break;
+        u++;
+      }
+      p[0] = b + c + u;
+    })");
+  // The threads that left the loop early counted less.
+  EXPECT_TRUE(A.TD->isDependent(uses(*A.AST, "b").back()));
+  // Those that skipped an iteration counted less.
+  EXPECT_TRUE(A.TD->isDependent(uses(*A.AST, "c").back()));
+  EXPECT_FALSE(A.TD->isDependent(uses(*A.AST, "u").back()));
+}
+
+TEST(ThreadDependence, UnseenChanges) {
+  const char *Code = R"(
+    __device__ void set(int *q);
+    __device__ void setRef(int &q);
+    __global__ void k(int *p) {
+      int e = 0, r = 0, g = 0;
+      set(&e);
+      setRef(r);
+      if (p[0] > 1)
+        goto out;
+      g = 1;
+    out:
+      p[e + r + g] = 0;
+    })";
+  std::unique_ptr<ASTUnit> AST = parse(Code);
+  ASSERT_TRUE(AST);
+  const FunctionDecl *FD = function(*AST, "k");
+  ThreadDependence Default(*FD, AST->getASTContext());
+  ThreadDependence Strict(*FD, AST->getASTContext(),
+                          ThreadDependence::Scope::Block, std::nullopt,
+                          /*ParamsDependent=*/false, /*CallDepth=*/0,
+                          /*AssumeMultiples=*/false, /*UnseenDependent=*/true);
+  // What the definitions do not show: uniform to a check that must prove a
+  // value thread-dependent, thread-dependent to one that must prove it
+  // uniform.
+  for (const char *Name : {"e", "r", "g"}) {
+    EXPECT_FALSE(Default.isDependent(uses(*AST, Name).back())) << Name;
+    EXPECT_TRUE(Strict.isDependent(uses(*AST, Name).back())) << Name;
+  }
+}
+
+TEST(ThreadDependence, StatementExpression) {
+  Analysed A = analyse(R"(
+    #define smax(x, y) ({ int _x = (x); int _y = (y); _x > _y ? _x : _y; })
+    __global__ void k(int *p, int n) {
+      int dep = smax(0, (int)threadIdx.x - n);
+      int uni = smax(0, (int)blockIdx.x - n);
+      p[dep + uni] = 0;
+    })");
+  EXPECT_TRUE(A.TD->isDependentVar(var(*A.AST, "dep")));
+  EXPECT_FALSE(A.TD->isDependentVar(var(*A.AST, "uni")));
+}
+
 } // namespace

@@ -34,6 +34,10 @@ bool isAtomicFunctionName(llvm::StringRef Name);
 /// isAtomicFunctionName of \p F's name; false for null or unnamed.
 bool isAtomicFunction(const FunctionDecl *F);
 
+/// Functions of their arguments only: with uniform arguments, a uniform
+/// result (builtins, min, max, abs, __popc, ...).
+bool isPureIntegerFunction(const FunctionDecl *Callee);
+
 /// Whether \p Ref, a reference to a kernel, is (through casts, `&` and
 /// parentheses) an argument of a CUDA runtime call that reads or sets the
 /// kernel's attributes without launching it (`cudaFuncSetCacheConfig`,

@@ -3,7 +3,10 @@
 // A small, self-contained analysis of which values in a device function can
 // differ between the threads of a block, and which statements only some
 // threads reach. Used by the checks that must tell a block-uniform branch
-// from a divergent one (cuda-divergent-barrier, cuda-legacy-warp-intrinsic).
+// from a divergent one (cuda-divergent-barrier, cuda-legacy-warp-intrinsic),
+// and by ThreadIndex, whose uniform unknowns (a variable with several
+// definitions, a value it cannot form as a polynomial) it decides: the one
+// notion of uniformity of the project.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +34,14 @@ namespace clang::tidy::cuda {
 /// `for (i = tid; ...)` reuses the counter with a uniform value), a
 /// read through a pointer or array at a thread-dependent
 /// index, or the result of a call that returns per-thread values (atomics,
-/// warp shuffles, `clock`), or a call with a thread-dependent argument.
+/// warp shuffles, `clock`, a visible function that returns a
+/// thread-dependent value with uniform arguments), or a call with a
+/// thread-dependent argument. A definition that a `break` or `continue`
+/// under a thread-dependent condition lets some threads skip is
+/// thread-dependent where those threads meet the others again. A counter
+/// that every loop using it starts afresh (`int j; ... for (j = 0; ...)`)
+/// is born in each: the conditions around the loop decide only which
+/// threads run it together.
 ///
 /// Everything else is taken as block-uniform: `blockIdx`, `blockDim`,
 /// `gridDim`, constants, parameters (kernel parameters are uniform; the
@@ -61,11 +71,18 @@ public:
   /// below it).
   /// \p ParamsDependent: take every parameter as thread-dependent (for
   /// deciding what a callee returns whatever its arguments).
+  /// \p UnseenDependent: what the definitions do not show, an integer or
+  /// pointer variable whose address is taken or that is bound to a
+  /// reference, or one assigned in a function with `goto`, is
+  /// thread-dependent: for the analyses whose claims rest on a value being
+  /// uniform (ThreadIndex's symbols). By default it is uniform, for those
+  /// whose claims rest on a value being thread-dependent (a divergent
+  /// barrier).
   ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
                    Scope Level = Scope::Block,
                    std::optional<int64_t> LaunchedX = std::nullopt,
                    bool ParamsDependent = false, unsigned CallDepth = 0,
-                   bool AssumeMultiples = false);
+                   bool AssumeMultiples = false, bool UnseenDependent = false);
 
   /// True if \p E can have different values in different threads.
   bool isDependent(const Expr *E) const;
@@ -138,8 +155,30 @@ private:
   /// With \p ExitCause, dependent conditions whose excluded threads run to
   /// the end of the function (see runsToEnd) are skipped; the first of them
   /// is stored there.
+  /// With \p Stop, only the conditions below \p Stop count (not Stop's own).
   const Expr *dependentCondition(const Stmt &S, const VarDecl *Var = nullptr,
-                                 const Expr **ExitCause = nullptr) const;
+                                 const Expr **ExitCause = nullptr,
+                                 const Stmt *Stop = nullptr) const;
+  /// Whether every reference to local variable \p V is inside a
+  /// `for (V = E; ...)` loop whose \p E does not read V: V is born again
+  /// in each such loop (a C-style counter `int j; ... for (j = 0; ...)`),
+  /// and only the threads that run that loop together read it.
+  bool isLoopBorn(const VarDecl *V) const;
+  /// Whether \p S is `for (V = E; ...)` with an \p E that does not read
+  /// \p V: the loop starts \p V afresh.
+  static bool startsVariable(const Stmt *S, const VarDecl *V);
+  /// The statement \p V is born in for its definition at \p At: the
+  /// innermost loop that starts it where it is loop-born, else the one
+  /// that holds its declaration; null for a parameter.
+  const Stmt *bornIn(const VarDecl *V, const Stmt *At) const;
+  /// Adds to \p Loops the loops that a `break` only some threads take
+  /// leaves while definition \p D is made in them; false when a
+  /// `continue` (or a `break` out of a `switch`) only some threads take
+  /// skips \p D in the others: the threads that stay in the loop then
+  /// disagree too.
+  bool addDivergentJumps(const Definition &D,
+                         llvm::SmallVectorImpl<const Stmt *> &Loops) const;
+  bool isAncestor(const Stmt *A, const Stmt *S) const;
   /// Whether nothing runs after \p S in the function (but `return;`).
   bool inTailPosition(const Stmt *S) const;
   /// The `__syncthreads` calls in \p Region whose place is between \p After
@@ -193,6 +232,15 @@ private:
   /// parameters taken as thread-dependent (a block reduction returning
   /// `s[0]` from shared memory after a barrier).
   bool returnsUniformValue(const CallExpr *Call) const;
+  /// What the value of \p Call rests on, where returnsUniformValue does not
+  /// settle it: the thread (its visible callee returns a thread-dependent
+  /// value, or returns under a thread-dependent condition, with uniform
+  /// arguments: `lane()` returning `threadIdx.x & 31`), its arguments (the
+  /// callee returns the same value in every thread given the same
+  /// arguments), or what this analysis does not see (a callee without a
+  /// body, a method).
+  enum class CalleeReturn { PerThread, OfArguments, Unseen };
+  CalleeReturn calleeReturn(const CallExpr *Call) const;
 
   /// The definitions of the variable \p DRE names that may reach it (indices
   /// into Defs), or null when every definition may.
@@ -221,8 +269,10 @@ private:
   bool AssumeMultiples = false;
   mutable llvm::SmallPtrSet<const ForStmt *, 2> Assumed;
   bool ParamsDependent = false;
+  bool UnseenDependent = false;
   unsigned CallDepth = 0;
   mutable llvm::DenseMap<const FunctionDecl *, bool> UniformReturnCache;
+  mutable llvm::DenseMap<const FunctionDecl *, CalleeReturn> CalleeReturnCache;
   llvm::DenseSet<const VarDecl *> Reassigned;
   llvm::DenseSet<const VarDecl *> DependentVars;
   llvm::SmallVector<const ReturnStmt *, 4> Returns;
@@ -237,6 +287,17 @@ private:
   llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> DefsAt;
   bool HasJumps = false; ///< goto, labels, switch: no structural reaching.
+  bool HasGoto = false;  ///< goto or labels: no structural conditions.
+  /// The `break` and `continue` statements of the body.
+  llvm::SmallVector<const Stmt *, 4> Jumps;
+  /// Every reference to each local variable or parameter in the body.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>
+      Refs;
+  llvm::DenseMap<const VarDecl *, const DeclStmt *> DeclStmts;
+  /// Local variables and parameters whose address is taken or that are
+  /// bound to a reference: changed where this analysis does not see.
+  llvm::DenseSet<const VarDecl *> Escaped;
+  mutable llvm::DenseMap<const VarDecl *, bool> LoopBornCache;
   mutable llvm::DenseMap<const DeclRefExpr *,
                          std::optional<llvm::SmallVector<unsigned, 4>>>
       ReachingCache;

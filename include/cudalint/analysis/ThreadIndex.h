@@ -20,10 +20,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace clang::tidy::cuda {
+
+class ThreadDependence;
 
 /// One symbol of an index polynomial.
 struct IndexSymbol {
@@ -159,6 +162,7 @@ public:
   /// \p FD is the function whose body holds the expressions (its parameters
   /// and local variables are followed); it may be null for global code.
   ThreadIndexAnalysis(ASTContext &Ctx, const FunctionDecl *FD);
+  ~ThreadIndexAnalysis();
 
   /// The polynomial form of \p E.
   IndexForm analyze(const Expr *E);
@@ -225,30 +229,18 @@ private:
   IndexForm analyzeVariable(const VarDecl *V, const Expr *Ref);
   IndexForm analyzeVariableImpl(const VarDecl *V, const Expr *Ref);
   /// True when the local variable or parameter \p V (an integer or a
-  /// pointer) holds the same value in all the threads that read it
-  /// together, however many definitions it has: every value it is given is
-  /// uniform (if \p V is), and every condition between its scope and a
-  /// definition is too. Its scope is where it is declared, or, when every
-  /// reference to it is inside `for (V = E; ...)` loops, the loop (a C-style
-  /// counter `int j; ... for (j = 0; j < n; j++)` is born again in each).
-  /// A divergent `break` or `continue` in a loop that holds a definition,
-  /// other than of a variable born in that loop by its increment, a
-  /// `goto`, or the variable escaping, make it non-uniform.
-  bool isUniformVariable(const VarDecl *V);
+  /// pointer), read at \p Use, holds the same value in all the threads that
+  /// read it there together, however many definitions it has. The one
+  /// notion of uniformity the analyses share: ThreadDependence decides
+  /// (ThreadDependence.h: reaching definitions, the conditions they are
+  /// made under, divergent jumps, loop-born counters).
+  bool isUniformUse(const VarDecl *V, const Expr *Use);
   /// The first reference to \p V (in the body's order) that provably reads
   /// the same value as \p Use: no definition of \p V, label or `case`
   /// comes between them in straight-line code (`r = y[jj].re;
   /// i = y[jj].im;` read one `jj`, whatever defines it elsewhere); \p Use
   /// itself when there is none.
   const Expr *sameValueUse(const VarDecl *V, const Expr *Use);
-  /// True when \p E is uniform, taking \p V to be.
-  bool isUniformModulo(const Expr *E, const VarDecl *V);
-  /// True when every condition that decides whether \p S runs, from \p S
-  /// up to \p Stop (null: the body), is uniform, taking \p V to be.
-  bool controlledUniformly(const Stmt *S, const Stmt *Stop, const VarDecl *V);
-  /// The statement in which \p V is born for its definition \p Def (see
-  /// isUniformVariable); null for the whole body.
-  const Stmt *scopeOf(const VarDecl *V, const Stmt *Def, bool LoopScoped);
   bool isAncestor(const Stmt *A, const Stmt *S) const;
   IndexForm uniformOpaque(const Expr *E);
   /// True when every value \p P can take (its built-in variables within the
@@ -269,15 +261,11 @@ private:
   llvm::DenseMap<const VarDecl *, IndexForm> VarCache;
   llvm::DenseMap<const VarDecl *, bool> InProgress;
   llvm::DenseMap<const Stmt *, const Stmt *> Parents; ///< Of the body.
-  /// Every `break` and `continue` of the body.
-  llvm::SmallVector<const Stmt *, 4> Jumps;
   /// Every reference to each local variable or parameter in the body.
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<const DeclRefExpr *, 4>>
       Refs;
-  /// The declaration statement of each local variable.
-  llvm::DenseMap<const VarDecl *, const DeclStmt *> DeclStmts;
-  enum class Uniformity : unsigned char { InProgress, Uniform, Varying };
-  llvm::DenseMap<const VarDecl *, Uniformity> Uniform;
+  /// Which values differ between threads, built when first asked.
+  std::unique_ptr<ThreadDependence> Dependence;
 };
 
 /// Whether \p S is, or holds, a label or a `case`: a jump may land inside.
@@ -313,11 +301,13 @@ forLoopSpan(const ForStmt &For, const VarDecl *V, const Expr *Init,
 bool isInsideLoop(ASTContext &Ctx, const Stmt *S, const Stmt *Top);
 
 /// Whether \p E has one value in each thread throughout the function body
-/// \p Body, from where it can first be used: constants, built-in thread and
-/// block indices, unmodified parameters, and unmodified local variables
-/// declared outside every loop, combined by operators without side effects.
-bool isThreadInvariant(ASTContext &Ctx, ThreadIndexAnalysis &TIA, const Expr *E,
-                       const Stmt *Body);
+/// \p Body, from where it can first be used (constancy in time within a
+/// thread, not uniformity across threads, which ThreadDependence decides):
+/// constants, built-in thread and block indices, unmodified parameters, and
+/// unmodified local variables declared outside every loop, combined by
+/// operators without side effects.
+bool isFixedInEachThread(ASTContext &Ctx, ThreadIndexAnalysis &TIA,
+                         const Expr *E, const Stmt *Body);
 
 } // namespace clang::tidy::cuda
 
