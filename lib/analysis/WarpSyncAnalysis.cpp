@@ -388,8 +388,12 @@ std::optional<Race> raceBetween(const Access &W, const Access &R,
   int64_t Lo = std::max(RLo, WLo - D), Hi = std::min(RHi, WHi - D);
   if (Lo >= Hi)
     return std::nullopt;
-  if (!Tid)
-    return Race{&W, &R, D > -WarpSize && D < WarpSize};
+  if (!Tid) {
+    bool Same = D > -WarpSize && D < WarpSize;
+    if (!Same && W.WarpWindow && R.WarpWindow)
+      return std::nullopt;
+    return Race{&W, &R, Same};
+  }
   // The lanes each side's guards let in (`if (lane < o)` with
   // `lane = tid & 31`): whether t and t + D are in the same warp, and
   // whether both lanes pass, depends on t % 32 only, so the first 64
@@ -401,8 +405,11 @@ std::optional<Race> raceBetween(const Access &W, const Access &R,
     if (L < R.G.LaneLo || L >= R.G.LaneHi || LW < W.G.LaneLo ||
         LW >= W.G.LaneHi)
       continue;
+    bool Same = T >= 0 && T + D >= 0 && T / WarpSize == (T + D) / WarpSize;
+    if (!Same && W.WarpWindow && R.WarpWindow)
+      continue;
     Any = true;
-    SameWarp &= T >= 0 && T + D >= 0 && T / WarpSize == (T + D) / WarpSize;
+    SameWarp &= Same;
   }
   if (!Any)
     return std::nullopt;

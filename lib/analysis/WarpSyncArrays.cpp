@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cudalint/analysis/ThreadDependence.h"
+#include "cudalint/analysis/ThreadIndex.h"
 #include "cudalint/analysis/WarpSyncAnalysis.h"
 #include <functional>
 
@@ -107,6 +109,175 @@ void Analysis::collectPrivateParams() {
   }
 }
 
+namespace {
+
+/// Whether \p E, an argument of a call in \p Caller, points at a window of
+/// a __shared__ array that is the same for the lanes of a warp and differs
+/// between warps: `s + (threadIdx.x >> 5) * 512`, `&s[warp * 32]`, or a
+/// local pointer never moved (\p Reassigned) that is initialised so.
+bool warpWindowArg(ASTContext &Ctx,
+                   const llvm::DenseSet<const ValueDecl *> &Reassigned,
+                   const Expr *E, const FunctionDecl *Caller) {
+  if (!Caller || !Caller->getBody())
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isPointerType() && VD->getInit() &&
+        !Reassigned.count(VD))
+      E = VD->getInit()->IgnoreParenImpCasts();
+  const Expr *Base = nullptr, *Off = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Add) {
+    bool LeftPtr = BO->getLHS()->getType()->isPointerType();
+    Base = LeftPtr ? BO->getLHS() : BO->getRHS();
+    Off = LeftPtr ? BO->getRHS() : BO->getLHS();
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->getOpcode() == UO_AddrOf) {
+    if (const auto *ASE =
+            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens())) {
+      Base = ASE->getBase();
+      Off = ASE->getIdx();
+    }
+  }
+  const auto *DRE =
+      Base ? dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()) : nullptr;
+  const auto *Shared = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!Shared || !Shared->hasAttr<CUDASharedAttr>() ||
+      !Shared->getType()->isArrayType())
+    return false;
+  ThreadDependence Warp(*Caller, Ctx, ThreadDependence::Scope::Warp);
+  ThreadDependence Block(*Caller, Ctx);
+  return !Warp.isDependent(Off) && Block.isDependent(Off);
+}
+
+} // namespace
+
+void Analysis::collectWarpWindowParams() {
+  for (const auto &[Callee, Sites] : Calls) {
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (Sites.empty() || !Def || Def->hasAttr<CUDAGlobalAttr>())
+      continue;
+    for (const ParmVarDecl *P : Def->parameters()) {
+      if (!P->getType()->isPointerType())
+        continue;
+      unsigned I = P->getFunctionScopeIndex();
+      if (llvm::all_of(Sites, [&](const CallSite &CS) {
+            return I < CS.Call->getNumArgs() &&
+                   warpWindowArg(Ctx, Reassigned, CS.Call->getArg(I),
+                                 CS.Caller);
+          }))
+        WarpWindowParams.insert(P);
+    }
+  }
+}
+
+namespace {
+
+/// Whether every use of \p P in \p Body is `P[c]` with a constant
+/// 0 <= c < \p K.
+bool onlyConstantSlots(ASTContext &Ctx, const Stmt *Body, const ParmVarDecl *P,
+                       int64_t K) {
+  bool Ok = true;
+  std::function<void(const Stmt *, const Stmt *)> Visit =
+      [&](const Stmt *S, const Stmt *Parent) {
+        if (!S || !Ok)
+          return;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+            DRE && DRE->getDecl() == P) {
+          // DRE <- implicit cast (load) <- subscript base.
+          const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(Parent);
+          std::optional<llvm::APSInt> C =
+              ASE && !ASE->getIdx()->isValueDependent()
+                  ? ASE->getIdx()->getIntegerConstantExpr(Ctx)
+                  : std::nullopt;
+          Ok = C && !C->isNegative() && C->getSignificantBits() < 63 &&
+               C->getExtValue() < K;
+          return;
+        }
+        const Stmt *Me = isa<ImplicitCastExpr, ParenExpr>(S) ? Parent : S;
+        for (const Stmt *Child : S->children())
+          Visit(Child, Me);
+      };
+  Visit(Body, nullptr);
+  return Ok;
+}
+
+/// For an argument `B + E` of a call in \p Caller whose offset E is K times
+/// the thread index plus a uniform part (K a constant; for memory other than
+/// __shared__, E mentions blockIdx too): |K|.
+std::optional<int64_t> threadWindowWidth(ASTContext &Ctx, const Expr *E,
+                                         const FunctionDecl *Caller) {
+  if (!Caller || !Caller->getBody())
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || BO->getOpcode() != BO_Add)
+    return std::nullopt;
+  bool LeftPtr = BO->getLHS()->getType()->isPointerType();
+  const Expr *Base =
+      (LeftPtr ? BO->getLHS() : BO->getRHS())->IgnoreParenImpCasts();
+  const Expr *Off = LeftPtr ? BO->getRHS() : BO->getLHS();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+  const auto *B = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!B)
+    return std::nullopt;
+  ThreadIndexAnalysis TIA(Ctx, Caller);
+  cuda::IndexForm F = TIA.analyze(Off);
+  LaneStride S = TIA.laneStride(F);
+  if (!F.Poly || !S.isConstant() || S.Value == 0)
+    return std::nullopt;
+  // Global memory is shared by the blocks: the offset must tell them
+  // apart too (a global thread index).
+  bool Shared = B->hasAttr<CUDASharedAttr>();
+  if (!Shared && !F.Poly->mentions(IndexSymbol::BlockIdx))
+    return std::nullopt;
+  return S.Value < 0 ? -S.Value : S.Value;
+}
+
+} // namespace
+
+void Analysis::collectThreadWindowParams() {
+  for (const auto &[Callee, Sites] : Calls) {
+    const FunctionDecl *Def = Callee->getDefinition();
+    if (Sites.empty() || !Def || !Def->getBody() ||
+        Def->hasAttr<CUDAGlobalAttr>())
+      continue;
+    for (const ParmVarDecl *P : Def->parameters()) {
+      if (!P->getType()->isPointerType() || PrivateParams.count(P))
+        continue;
+      unsigned I = P->getFunctionScopeIndex();
+      std::optional<int64_t> Width;
+      bool All = llvm::all_of(Sites, [&](const CallSite &CS) {
+        std::optional<int64_t> K =
+            I < CS.Call->getNumArgs()
+                ? threadWindowWidth(Ctx, CS.Call->getArg(I), CS.Caller)
+                : std::nullopt;
+        if (!K)
+          return false;
+        Width = Width ? std::min(*Width, *K) : *K;
+        return true;
+      });
+      if (All && Width && onlyConstantSlots(Ctx, Def->getBody(), P, *Width))
+        PrivateParams.insert(P);
+    }
+  }
+}
+
+bool Analysis::inWarpWindow(const ValueDecl *Array) const {
+  const auto *VD = dyn_cast_or_null<VarDecl>(Array);
+  // A view of the parameter in other units (`unsigned char *bytes =
+  // (unsigned char *)window;`) is its own array, in the same window.
+  if (VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage() &&
+      VD->getType()->isPointerType() && VD->getInit() && !Reassigned.count(VD))
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts()))
+      VD = dyn_cast<VarDecl>(DRE->getDecl());
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
+  return P && WarpWindowParams.count(P);
+}
+
 bool Analysis::rebased(const VarDecl *VD) const {
   if (!VD->getType()->isPointerType())
     return false;
@@ -123,9 +294,21 @@ const ValueDecl *Analysis::canonicalArray(const ValueDecl *D) const {
     return D;
   const auto *Target = dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts());
   const auto *TV = Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
-  if (TV && (TV->hasAttr<CUDASharedAttr>() || TV->getType()->isPointerType()))
-    return TV;
-  return D;
+  if (!TV || !(TV->hasAttr<CUDASharedAttr>() || TV->getType()->isPointerType()))
+    return D;
+  // A view with elements of another size (`unsigned char *bytes = (unsigned
+  // char *)words;`) counts in other units: its indices are not the
+  // target's.
+  QualType Mine = VD->getType()->getPointeeType();
+  QualType Theirs =
+      TV->getType()->isPointerType()
+          ? TV->getType()->getPointeeType()
+          : QualType(TV->getType()->getPointeeOrArrayElementType(), 0);
+  if (!Mine->isIncompleteType() && !Theirs->isIncompleteType() &&
+      !Mine->isDependentType() && !Theirs->isDependentType() &&
+      Ctx.getTypeSizeInChars(Mine) != Ctx.getTypeSizeInChars(Theirs))
+    return D;
+  return TV;
 }
 
 bool Analysis::assignedIn(const Stmt *S, const VarDecl *Var) {

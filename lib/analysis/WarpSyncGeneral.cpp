@@ -242,7 +242,7 @@ std::optional<Race> GeneralRaces::Impl::match(const Access &W, const Access &R,
       if (C == None || C == I.Thread)
         continue;
       int K = C / 1024 != I.Thread / 1024 ? 2 : C / 32 != I.Thread / 32;
-      if (K == 2 && SameBlockOnly)
+      if ((K == 2 && SameBlockOnly) || (K > 0 && W.WarpWindow && R.WarpWindow))
         continue;
       if (K > Rank)
         Rank = K, Ex = C;

@@ -16,6 +16,15 @@ GeneralRaces::Impl::Impl(Analysis &A, const FunctionDecl *FD, bool Kernel,
     : A(A), Ctx(A.Ctx), FD(FD), Kernel(Kernel), TIA(A.Ctx, FD),
       Launched(Launched), LaunchedOnly(LaunchedOnly) {}
 
+int GeneralRaces::Impl::converted(int Sub, QualType T) {
+  Node N;
+  N.Kind = Node::Wrap;
+  N.Width = unsigned(Ctx.getIntWidth(T));
+  N.Unsigned = T->isUnsignedIntegerOrEnumerationType();
+  N.L = Sub;
+  return add(N);
+}
+
 int GeneralRaces::Impl::add(Node N) {
   N.HasSym = N.Kind == Node::Sym;
   for (int C : {N.L, N.R, N.X})
@@ -201,14 +210,8 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
     case CK_LValueToRValue:
     case CK_NoOp:
       return Sub;
-    case CK_IntegralCast: {
-      Node N;
-      N.Kind = Node::Wrap;
-      N.Width = Width;
-      N.Unsigned = Unsigned;
-      N.L = Sub;
-      return add(N);
-    }
+    case CK_IntegralCast:
+      return converted(Sub, T);
     case CK_IntegralToBoolean: {
       Node N;
       N.Kind = Node::Bin;
@@ -262,12 +265,7 @@ int GeneralRaces::Impl::compile(const Expr *E, const Access &X,
         Def && Following.insert(V).second) {
       int D = compile(Def, X, Vars, Depth + 1);
       Following.erase(V);
-      Node N;
-      N.Kind = Node::Wrap;
-      N.Width = Width;
-      N.Unsigned = Unsigned;
-      N.L = D;
-      return add(N);
+      return converted(D, T);
     }
     if (int S = symbol({V}); S >= 0)
       return S;
@@ -356,21 +354,13 @@ int GeneralRaces::Impl::helperValue(const VarDecl *V, const DeclRefExpr *Use,
   if (!HT)
     HT = std::make_unique<ThreadIndexAnalysis>(Ctx, H);
   QualType T = V->getType();
-  auto converted = [&](int N) {
-    Node W;
-    W.Kind = Node::Wrap;
-    W.Width = unsigned(Ctx.getIntWidth(T));
-    W.Unsigned = T->isUnsignedIntegerOrEnumerationType();
-    W.L = N;
-    return add(W);
-  };
   if (!T->isIntegralOrUnscopedEnumerationType())
     return -1;
   if (const Expr *Def = HT->definitionAt(V, Use);
       Def && Following.insert(V).second) {
     int D = compile(Def, X, Vars, Depth + 1);
     Following.erase(V);
-    return converted(D);
+    return converted(D, T);
   }
   const auto *P = dyn_cast<ParmVarDecl>(V);
   if (!P || P->getFunctionScopeIndex() >= X.Via->getNumArgs())
@@ -378,7 +368,8 @@ int GeneralRaces::Impl::helperValue(const VarDecl *V, const DeclRefExpr *Use,
   if (paramWritten(H, P))
     return -1;
   return converted(
-      compile(X.Via->getArg(P->getFunctionScopeIndex()), X, Vars, Depth + 1));
+      compile(X.Via->getArg(P->getFunctionScopeIndex()), X, Vars, Depth + 1),
+      T);
 }
 
 int GeneralRaces::Impl::compileSub(const Access &X, size_t I,

@@ -150,6 +150,9 @@ struct GeneralRaces::Impl {
   llvm::SmallPtrSet<const VarDecl *, 8> Following; ///< Definitions in progress.
 
   int add(Node N);
+  /// Node \p Sub converted to the integer type \p T (its width and
+  /// signedness).
+  int converted(int Sub, QualType T);
   int constant(int64_t C);
   int unknown();
 

@@ -337,6 +337,7 @@ void Analysis::record(const ArraySubscriptExpr *ASE, bool Write, const Guard &G,
 
 void Analysis::push(Access X) {
   X.Atomic = RecordingAtomic;
+  X.WarpWindow = inWarpWindow(X.Array);
   X.Inlined = !InlineStack.empty();
   X.Via = X.Inlined ? InlineVia : nullptr;
   X.InlinedFrom = X.Inlined ? InlineStack.back() : nullptr;

@@ -147,12 +147,21 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   // First walk: the guards at every call site.
   for (const FunctionDecl *FD : Fns)
     A.walkFunction(FD, Guard());
+  A.collectThreadWindowParams();
   A.collectPrivateParams();
+  A.collectWarpWindowParams();
   auto Calls = std::move(A.Calls);
 
   llvm::DenseSet<unsigned> Reported;
   KernelLaunches Launches(*Ctx);
+  const SourceManager &FileSM = Ctx->getSourceManager();
   for (const FunctionDecl *FD : Fns) {
+    // A helper of a header that this unit never calls is analysed where it
+    // is called, with what its callers pass (a per-warp window, say); here
+    // its parameters could only be guessed.
+    if (!isKernel(FD) && !Calls.count(FD->getCanonicalDecl()) &&
+        !FileSM.isInMainFile(FileSM.getExpansionLoc(FD->getLocation())))
+      continue;
     Guard Entry = entryGuard(A, FD, Calls);
     A.walkFunction(FD, Entry);
     boundThreads(A, FD);

@@ -124,6 +124,11 @@ struct Access {
   /// Made by an atomic (`atomicAdd(&s[i], v)`: a read and a write): two
   /// atomics never race with each other, an atomic and a plain access do.
   bool Atomic = false;
+  /// Through a helper's pointer parameter that every call binds to its
+  /// warp's own window of a shared array (see collectWarpWindowParams):
+  /// threads of different warps reach different windows, so only lanes of
+  /// one warp race there.
+  bool WarpWindow = false;
   /// The caller's call that led to it, for an inlined access.
   const CallExpr *Via = nullptr;
   /// For an inlined access: the helper whose body holds it, and how many
@@ -322,6 +327,22 @@ public:
   /// fixed point through helpers that pass them on.
   void collectPrivateParams();
 
+  /// The pointer parameters of helpers that every call in the translation
+  /// unit binds to its warp's own window of a __shared__ array (`s +
+  /// (threadIdx.x >> 5) * 512`), taken to be disjoint: their accesses are
+  /// marked Access::WarpWindow. From the calls of the first walk.
+  void collectWarpWindowParams();
+
+  /// The pointer parameters of helpers that every call offsets by K times
+  /// the thread's index (`scratch + (threadIdx.x + blockIdx.x * blockDim.x)
+  /// * 16`; block-local memory, or a global index for global memory) while
+  /// the helper uses them only as `p[c]` with constants 0 <= c < |K|: each
+  /// thread's own window, added to PrivateParams.
+  void collectThreadWindowParams();
+  /// Whether accesses to \p Array (an Access::Array) are made through a
+  /// per-warp window parameter, directly or through a local view of it.
+  bool inWarpWindow(const ValueDecl *Array) const;
+
   /// Whether \p VD is a pointer that may point at a different element in
   /// each thread: assigned after its declaration (`p = &p[x];`,
   /// `p += x;`), or a local initialised from the thread
@@ -463,7 +484,9 @@ public:
   /// after it is the callee's business (a block-wide reduction, say).
   llvm::DenseSet<const VarDecl *> Opaque;
   llvm::DenseSet<const ParmVarDecl *> PrivateParams; ///< collectPrivateParams
-  llvm::DenseSet<const Expr *> SpinReads;            ///< See collectSpinReads.
+  /// collectWarpWindowParams
+  llvm::DenseSet<const ParmVarDecl *> WarpWindowParams;
+  llvm::DenseSet<const Expr *> SpinReads; ///< See collectSpinReads.
 
   SmallVector<unsigned, 8> FlushOrders;   ///< Order at each barrier passed.
   SmallVector<const Stmt *, 4> LoopStack; ///< Loops walked once, around.
