@@ -111,6 +111,54 @@ jumpTarget(const Stmt *Jump,
   return nullptr;
 }
 
+/// The definition of the function \p Call calls, where its body can be
+/// read: a plain call (a method reads its object, which may be the thread's
+/// own) of a non-void function whose body is visible and not a template
+/// pattern; null otherwise.
+const FunctionDecl *visibleCallee(const CallExpr *Call) {
+  if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def ||
+      Def->isDependentContext())
+    return nullptr;
+  return Def;
+}
+
+/// ThreadDependence::startsVariable.
+bool startsAfresh(const Stmt *S, const VarDecl *V) {
+  const auto *For = dyn_cast<ForStmt>(S);
+  const Stmt *Init = For ? For->getInit() : nullptr;
+  if (!Init)
+    return false;
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
+    Init = EWC->getSubExpr();
+  const auto *BO = dyn_cast<BinaryOperator>(Init);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  if (!DRE || DRE->getDecl() != V)
+    return false;
+  std::function<bool(const Stmt *)> Reads = [&](const Stmt *X) {
+    if (const auto *R = dyn_cast_or_null<DeclRefExpr>(X))
+      return R->getDecl() == V;
+    return X && llvm::any_of(X->children(), Reads);
+  };
+  return !Reads(BO->getRHS());
+}
+
+/// The innermost `for (V = E; ...)` loop around \p S (or \p S itself) that
+/// starts \p V afresh; null if none.
+const Stmt *
+startingLoop(const Stmt *S, const VarDecl *V,
+             const llvm::DenseMap<const Stmt *, const Stmt *> &Parents) {
+  for (; S; S = Parents.lookup(S))
+    if (startsAfresh(S, V))
+      return S;
+  return nullptr;
+}
+
 /// Whether \p S holds a `continue` of the loop whose body it is.
 bool continues(const Stmt *S) {
   if (!S)
@@ -171,24 +219,7 @@ void collect(const Stmt *S, llvm::SmallVectorImpl<Definition> &Defs,
 } // namespace
 
 bool ThreadDependence::startsVariable(const Stmt *S, const VarDecl *V) {
-  const auto *For = dyn_cast<ForStmt>(S);
-  const Stmt *Init = For ? For->getInit() : nullptr;
-  if (!Init)
-    return false;
-  if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
-    Init = EWC->getSubExpr();
-  const auto *BO = dyn_cast<BinaryOperator>(Init);
-  if (!BO || BO->getOpcode() != BO_Assign)
-    return false;
-  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
-  if (!DRE || DRE->getDecl() != V)
-    return false;
-  std::function<bool(const Stmt *)> Reads = [&](const Stmt *X) {
-    if (const auto *R = dyn_cast_or_null<DeclRefExpr>(X))
-      return R->getDecl() == V;
-    return X && llvm::any_of(X->children(), Reads);
-  };
-  return !Reads(BO->getRHS());
+  return startsAfresh(S, V);
 }
 
 ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
@@ -227,8 +258,9 @@ ThreadDependence::ThreadDependence(const FunctionDecl &FD, ASTContext &Ctx,
   };
   if (FD.getBody())
     Walk(FD.getBody());
+  // Only the UnseenDependent policy reads them.
   for (const auto &[V, VRefs] : Refs)
-    if ((V->hasLocalStorage() || isa<ParmVarDecl>(V)) &&
+    if (UnseenDependent && (V->hasLocalStorage() || isa<ParmVarDecl>(V)) &&
         (V->getType()->isIntegralOrEnumerationType() ||
          V->getType()->isPointerType()) &&
         llvm::any_of(VRefs, [&](const DeclRefExpr *DRE) {
@@ -292,28 +324,20 @@ bool ThreadDependence::isAncestor(const Stmt *A, const Stmt *S) const {
 bool ThreadDependence::isLoopBorn(const VarDecl *V) const {
   if (isa<ParmVarDecl>(V))
     return false;
-  auto [It, New] = LoopBornCache.try_emplace(V, false);
-  if (!New)
+  if (auto It = LoopBornCache.find(V); It != LoopBornCache.end())
     return It->second;
   auto VRefs = Refs.find(V);
   bool Born = VRefs != Refs.end() && !VRefs->second.empty() &&
               llvm::all_of(VRefs->second, [&](const DeclRefExpr *R) {
-                for (const Stmt *S = R; S; S = Parents.lookup(S))
-                  if (startsVariable(S, V))
-                    return true;
-                return false;
+                return startingLoop(R, V, Parents) != nullptr;
               });
   LoopBornCache[V] = Born;
   return Born;
 }
 
 const Stmt *ThreadDependence::bornIn(const VarDecl *V, const Stmt *At) const {
-  if (isLoopBorn(V)) {
-    for (const Stmt *S = At; S; S = Parents.lookup(S))
-      if (startsVariable(S, V))
-        return S;
-    return nullptr;
-  }
+  if (isLoopBorn(V))
+    return startingLoop(At, V, Parents);
   const DeclStmt *DS = DeclStmts.lookup(V);
   return DS ? Parents.lookup(DS) : nullptr;
 }
@@ -354,11 +378,7 @@ bool ThreadDependence::killedWithin(const DeclRefExpr *DRE,
   // Strictly inside: a loop that is itself the killing statement (its init
   // assigns the variable) precedes the use.
   const Stmt *Kill = KillCache.lookup(DRE);
-  for (const Stmt *X = Kill ? Parents.lookup(Kill) : nullptr; X;
-       X = Parents.lookup(X))
-    if (X == Loop)
-      return true;
-  return false;
+  return Kill && isAncestor(Loop, Parents.lookup(Kill));
 }
 
 bool ThreadDependence::mustDefine(const Stmt *S, const VarDecl *V) const {
@@ -391,14 +411,9 @@ void ThreadDependence::addDefinitionsIn(
   auto It = DefsOf.find(V);
   if (It == DefsOf.end())
     return;
-  for (unsigned I : It->second) {
-    for (const Stmt *X = Defs[I].At; X; X = Parents.lookup(X))
-      if (X == S) {
-        if (!llvm::is_contained(Out, I))
-          Out.push_back(I);
-        break;
-      }
-  }
+  for (unsigned I : It->second)
+    if (isAncestor(S, Defs[I].At) && !llvm::is_contained(Out, I))
+      Out.push_back(I);
 }
 
 const llvm::SmallVector<unsigned, 4> *
@@ -467,13 +482,8 @@ ThreadDependence::reaching(const DeclRefExpr *DRE) const {
 }
 
 bool ThreadDependence::returnsUniformValue(const CallExpr *Call) const {
-  // A method reads its object, which may be the thread's own.
-  if (CallDepth >= 2 || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
-    return false;
-  const FunctionDecl *FD = Call->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (!FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def ||
-      Def->isDependentContext())
+  const FunctionDecl *Def = CallDepth < 2 ? visibleCallee(Call) : nullptr;
+  if (!Def)
     return false;
   if (auto It = UniformReturnCache.find(Def); It != UniformReturnCache.end())
     return It->second;
@@ -493,11 +503,8 @@ bool ThreadDependence::returnsUniformValue(const CallExpr *Call) const {
 
 ThreadDependence::CalleeReturn
 ThreadDependence::calleeReturn(const CallExpr *Call) const {
-  const FunctionDecl *FD = Call->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (CallDepth >= 2 || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) ||
-      !FD || FD->getReturnType()->isVoidType() || !FD->hasBody(Def) || !Def ||
-      Def->isDependentContext())
+  const FunctionDecl *Def = CallDepth < 2 ? visibleCallee(Call) : nullptr;
+  if (!Def)
     return CalleeReturn::Unseen;
   if (auto It = CalleeReturnCache.find(Def); It != CalleeReturnCache.end())
     return It->second;

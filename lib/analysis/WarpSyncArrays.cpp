@@ -111,15 +111,49 @@ void Analysis::collectPrivateParams() {
 
 namespace {
 
+/// The variable a local pointer \p VD that is never moved (\p Reassigned)
+/// is initialised to (`T *p = (T *)q;`, casts aside); null otherwise.
+const VarDecl *
+viewedVariable(const ValueDecl *D,
+               const llvm::DenseSet<const ValueDecl *> &Reassigned) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(D);
+  if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
+      isa<ParmVarDecl>(VD) || !VD->getInit() || Reassigned.count(VD))
+    return nullptr;
+  const auto *Target = dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts());
+  return Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
+}
+
+/// What the window tests ask of a caller, each built once per caller.
+struct CallerAnalyses {
+  ASTContext &Ctx;
+  const FunctionDecl &Caller;
+  std::unique_ptr<ThreadDependence> Warp, Block;
+  std::unique_ptr<ThreadIndexAnalysis> Index;
+  ThreadDependence &warp() {
+    if (!Warp)
+      Warp = std::make_unique<ThreadDependence>(Caller, Ctx,
+                                                ThreadDependence::Scope::Warp);
+    return *Warp;
+  }
+  ThreadDependence &block() {
+    if (!Block)
+      Block = std::make_unique<ThreadDependence>(Caller, Ctx);
+    return *Block;
+  }
+  ThreadIndexAnalysis &index() {
+    if (!Index)
+      Index = std::make_unique<ThreadIndexAnalysis>(Ctx, &Caller);
+    return *Index;
+  }
+};
+
 /// Whether \p E, an argument of a call in \p Caller, points at a window of
 /// a __shared__ array that is the same for the lanes of a warp and differs
 /// between warps: `s + (threadIdx.x >> 5) * 512`, `&s[warp * 32]`, or a
 /// local pointer never moved (\p Reassigned) that is initialised so.
-bool warpWindowArg(ASTContext &Ctx,
-                   const llvm::DenseSet<const ValueDecl *> &Reassigned,
-                   const Expr *E, const FunctionDecl *Caller) {
-  if (!Caller || !Caller->getBody())
-    return false;
+bool warpWindowArg(const llvm::DenseSet<const ValueDecl *> &Reassigned,
+                   const Expr *E, CallerAnalyses &Caller) {
   E = E->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -147,31 +181,10 @@ bool warpWindowArg(ASTContext &Ctx,
   if (!Shared || !Shared->hasAttr<CUDASharedAttr>() ||
       !Shared->getType()->isArrayType())
     return false;
-  ThreadDependence Warp(*Caller, Ctx, ThreadDependence::Scope::Warp);
-  ThreadDependence Block(*Caller, Ctx);
-  return !Warp.isDependent(Off) && Block.isDependent(Off);
+  return !Caller.warp().isDependent(Off) && Caller.block().isDependent(Off);
 }
 
 } // namespace
-
-void Analysis::collectWarpWindowParams() {
-  for (const auto &[Callee, Sites] : Calls) {
-    const FunctionDecl *Def = Callee->getDefinition();
-    if (Sites.empty() || !Def || Def->hasAttr<CUDAGlobalAttr>())
-      continue;
-    for (const ParmVarDecl *P : Def->parameters()) {
-      if (!P->getType()->isPointerType())
-        continue;
-      unsigned I = P->getFunctionScopeIndex();
-      if (llvm::all_of(Sites, [&](const CallSite &CS) {
-            return I < CS.Call->getNumArgs() &&
-                   warpWindowArg(Ctx, Reassigned, CS.Call->getArg(I),
-                                 CS.Caller);
-          }))
-        WarpWindowParams.insert(P);
-    }
-  }
-}
 
 namespace {
 
@@ -207,10 +220,8 @@ bool onlyConstantSlots(ASTContext &Ctx, const Stmt *Body, const ParmVarDecl *P,
 /// For an argument `B + E` of a call in \p Caller whose offset E is K times
 /// the thread index plus a uniform part (K a constant; for memory other than
 /// __shared__, E mentions blockIdx too): |K|.
-std::optional<int64_t> threadWindowWidth(ASTContext &Ctx, const Expr *E,
-                                         const FunctionDecl *Caller) {
-  if (!Caller || !Caller->getBody())
-    return std::nullopt;
+std::optional<int64_t> threadWindowWidth(const Expr *E,
+                                         CallerAnalyses &Caller) {
   E = E->IgnoreParenImpCasts();
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (!BO || BO->getOpcode() != BO_Add)
@@ -223,7 +234,7 @@ std::optional<int64_t> threadWindowWidth(ASTContext &Ctx, const Expr *E,
   const auto *B = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!B)
     return std::nullopt;
-  ThreadIndexAnalysis TIA(Ctx, Caller);
+  ThreadIndexAnalysis &TIA = Caller.index();
   cuda::IndexForm F = TIA.analyze(Off);
   LaneStride S = TIA.laneStride(F);
   if (!F.Poly || !S.isConstant() || S.Value == 0)
@@ -238,43 +249,59 @@ std::optional<int64_t> threadWindowWidth(ASTContext &Ctx, const Expr *E,
 
 } // namespace
 
-void Analysis::collectThreadWindowParams() {
+void Analysis::collectWindowParams() {
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<CallerAnalyses>>
+      ByCaller;
+  auto caller = [&](const CallSite &CS) -> CallerAnalyses * {
+    if (!CS.Caller || !CS.Caller->getBody())
+      return nullptr;
+    std::unique_ptr<CallerAnalyses> &A = ByCaller[CS.Caller];
+    if (!A)
+      A.reset(new CallerAnalyses{Ctx, *CS.Caller, nullptr, nullptr, nullptr});
+    return A.get();
+  };
   for (const auto &[Callee, Sites] : Calls) {
     const FunctionDecl *Def = Callee->getDefinition();
-    if (Sites.empty() || !Def || !Def->getBody() ||
-        Def->hasAttr<CUDAGlobalAttr>())
+    if (Sites.empty() || !Def || Def->hasAttr<CUDAGlobalAttr>())
       continue;
     for (const ParmVarDecl *P : Def->parameters()) {
-      if (!P->getType()->isPointerType() || PrivateParams.count(P))
+      if (!P->getType()->isPointerType())
         continue;
       unsigned I = P->getFunctionScopeIndex();
+      auto arg = [&](const CallSite &CS) {
+        return I < CS.Call->getNumArgs() ? CS.Call->getArg(I) : nullptr;
+      };
+      // Its warp's own window at every call.
+      if (llvm::all_of(Sites, [&](const CallSite &CS) {
+            CallerAnalyses *A = caller(CS);
+            return A && arg(CS) && warpWindowArg(Reassigned, arg(CS), *A);
+          }))
+        WarpWindowParams.insert(P);
+      // Its thread's own window at every call, the narrowest one holding
+      // every slot the helper uses.
       std::optional<int64_t> Width;
       bool All = llvm::all_of(Sites, [&](const CallSite &CS) {
+        CallerAnalyses *A = caller(CS);
         std::optional<int64_t> K =
-            I < CS.Call->getNumArgs()
-                ? threadWindowWidth(Ctx, CS.Call->getArg(I), CS.Caller)
-                : std::nullopt;
-        if (!K)
-          return false;
-        Width = Width ? std::min(*Width, *K) : *K;
-        return true;
+            A && arg(CS) ? threadWindowWidth(arg(CS), *A) : std::nullopt;
+        if (K)
+          Width = Width ? std::min(*Width, *K) : *K;
+        return K.has_value();
       });
-      if (All && Width && onlyConstantSlots(Ctx, Def->getBody(), P, *Width))
+      if (All && Width && Def->getBody() &&
+          onlyConstantSlots(Ctx, Def->getBody(), P, *Width))
         PrivateParams.insert(P);
     }
   }
 }
 
 bool Analysis::inWarpWindow(const ValueDecl *Array) const {
-  const auto *VD = dyn_cast_or_null<VarDecl>(Array);
   // A view of the parameter in other units (`unsigned char *bytes =
   // (unsigned char *)window;`) is its own array, in the same window.
-  if (VD && !isa<ParmVarDecl>(VD) && VD->hasLocalStorage() &&
-      VD->getType()->isPointerType() && VD->getInit() && !Reassigned.count(VD))
-    if (const auto *DRE =
-            dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts()))
-      VD = dyn_cast<VarDecl>(DRE->getDecl());
-  const auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
+  const ValueDecl *D = Array;
+  if (const VarDecl *Viewed = viewedVariable(Array, Reassigned))
+    D = Viewed;
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(D);
   return P && WarpWindowParams.count(P);
 }
 
@@ -288,14 +315,10 @@ bool Analysis::rebased(const VarDecl *VD) const {
 }
 
 const ValueDecl *Analysis::canonicalArray(const ValueDecl *D) const {
-  const auto *VD = dyn_cast<VarDecl>(D);
-  if (!VD || !VD->hasLocalStorage() || !VD->getType()->isPointerType() ||
-      isa<ParmVarDecl>(VD) || !VD->getInit() || Reassigned.count(VD))
-    return D;
-  const auto *Target = dyn_cast<DeclRefExpr>(VD->getInit()->IgnoreParenCasts());
-  const auto *TV = Target ? dyn_cast<VarDecl>(Target->getDecl()) : nullptr;
+  const VarDecl *TV = viewedVariable(D, Reassigned);
   if (!TV || !(TV->hasAttr<CUDASharedAttr>() || TV->getType()->isPointerType()))
     return D;
+  const auto *VD = cast<VarDecl>(D);
   // A view with elements of another size (`unsigned char *bytes = (unsigned
   // char *)words;`) counts in other units: its indices are not the
   // target's.

@@ -150,8 +150,7 @@ struct GeneralRaces::Impl {
   llvm::SmallPtrSet<const VarDecl *, 8> Following; ///< Definitions in progress.
 
   int add(Node N);
-  /// Node \p Sub converted to the integer type \p T (its width and
-  /// signedness).
+  /// Node \p Sub converted to the integer type \p T.
   int converted(int Sub, QualType T);
   int constant(int64_t C);
   int unknown();

@@ -147,9 +147,8 @@ void WarpSynchronousCheck::onEndOfTranslationUnit() {
   // First walk: the guards at every call site.
   for (const FunctionDecl *FD : Fns)
     A.walkFunction(FD, Guard());
-  A.collectThreadWindowParams();
+  A.collectWindowParams();
   A.collectPrivateParams();
-  A.collectWarpWindowParams();
   auto Calls = std::move(A.Calls);
 
   llvm::DenseSet<unsigned> Reported;

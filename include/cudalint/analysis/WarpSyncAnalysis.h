@@ -125,7 +125,7 @@ struct Access {
   /// atomics never race with each other, an atomic and a plain access do.
   bool Atomic = false;
   /// Through a helper's pointer parameter that every call binds to its
-  /// warp's own window of a shared array (see collectWarpWindowParams):
+  /// warp's own window of a shared array (see collectWindowParams):
   /// threads of different warps reach different windows, so only lanes of
   /// one warp race there.
   bool WarpWindow = false;
@@ -328,17 +328,14 @@ public:
   void collectPrivateParams();
 
   /// The pointer parameters of helpers that every call in the translation
-  /// unit binds to its warp's own window of a __shared__ array (`s +
-  /// (threadIdx.x >> 5) * 512`), taken to be disjoint: their accesses are
-  /// marked Access::WarpWindow. From the calls of the first walk.
-  void collectWarpWindowParams();
-
-  /// The pointer parameters of helpers that every call offsets by K times
-  /// the thread's index (`scratch + (threadIdx.x + blockIdx.x * blockDim.x)
-  /// * 16`; block-local memory, or a global index for global memory) while
-  /// the helper uses them only as `p[c]` with constants 0 <= c < |K|: each
-  /// thread's own window, added to PrivateParams.
-  void collectThreadWindowParams();
+  /// unit binds to a window, from the calls of the first walk: its warp's
+  /// own window of a __shared__ array (`s + (threadIdx.x >> 5) * 512`,
+  /// taken to be disjoint; their accesses are marked Access::WarpWindow),
+  /// or its thread's own window of K elements (`scratch + (threadIdx.x +
+  /// blockIdx.x * blockDim.x) * 16`, a global index for global memory)
+  /// used only as `p[c]` with constants 0 <= c < |K| (added to
+  /// PrivateParams).
+  void collectWindowParams();
   /// Whether accesses to \p Array (an Access::Array) are made through a
   /// per-warp window parameter, directly or through a local view of it.
   bool inWarpWindow(const ValueDecl *Array) const;
@@ -484,7 +481,7 @@ public:
   /// after it is the callee's business (a block-wide reduction, say).
   llvm::DenseSet<const VarDecl *> Opaque;
   llvm::DenseSet<const ParmVarDecl *> PrivateParams; ///< collectPrivateParams
-  /// collectWarpWindowParams
+  /// collectWindowParams
   llvm::DenseSet<const ParmVarDecl *> WarpWindowParams;
   llvm::DenseSet<const Expr *> SpinReads; ///< See collectSpinReads.
 
